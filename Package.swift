@@ -1,0 +1,89 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+/// One target per layer, data flowing one way:
+/// monitor → local store → core state → frame (UI) → terminal.
+let package = Package(
+    name: "ScreenMates",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "screenmates", targets: ["screenmates"]),
+        .executable(name: "screenmates-bench", targets: ["ScreenMatesBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // The C side of ncursesw: a module map and a shim that exposes the wide-character API.
+        .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
+
+        // Domain rules: blocks, balance, day, rollover, streak, ranking, validation, safe text.
+        // Imports neither ncurses nor a database.
+        .target(name: "ScreenMatesCore"),
+
+        // The local SQLite store (GRDB): events append-only, settings, history.
+        .target(
+            name: "ScreenMatesStore",
+            dependencies: ["ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
+        // The simulated usage monitor: seeded, deterministic, writes through an event sink.
+        .target(name: "ScreenMatesMonitor", dependencies: ["ScreenMatesCore"]),
+
+        // Frames (grids of styled cells), views, key table and the dashboard model. No terminal.
+        .target(name: "ScreenMatesUI", dependencies: ["ScreenMatesCore"]),
+
+        // The one module that talks to ncurses.
+        .target(name: "ScreenMatesTerminal", dependencies: ["CNcursesw", "ScreenMatesUI"]),
+
+        // Application services: home directory, clock, status report, the dashboard session.
+        .target(
+            name: "ScreenMatesApp",
+            dependencies: [
+                "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesMonitor", "ScreenMatesUI",
+                "ScreenMatesTerminal", .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: []
+        ),
+
+        // The `screenmates` command line.
+        .executableTarget(
+            name: "screenmates",
+            dependencies: [
+                "ScreenMatesApp", "ScreenMatesCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Measurements quoted in the README (frame build time, bytes per frame, idle CPU, RSS).
+        .executableTarget(
+            name: "ScreenMatesBench",
+            dependencies: ["ScreenMatesCore", "ScreenMatesUI", "ScreenMatesApp"]
+        ),
+
+        .testTarget(
+            name: "ScreenMatesCoreTests",
+            dependencies: ["ScreenMatesCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "ScreenMatesStoreTests",
+            dependencies: [
+                "ScreenMatesStore", "ScreenMatesCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "ScreenMatesMonitorTests", dependencies: ["ScreenMatesMonitor", "ScreenMatesCore"]),
+        .testTarget(
+            name: "ScreenMatesUITests",
+            dependencies: ["ScreenMatesUI", "ScreenMatesCore"],
+            exclude: ["Goldens"]
+        ),
+        .testTarget(name: "ScreenMatesAppTests", dependencies: ["ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore"]),
+        .testTarget(name: "ScreenMatesEndToEndTests", dependencies: ["screenmates"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,142 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesMonitor
+import ScreenMatesUI
+
+/// The catalogue of common apps, with the suggested lists for a new user.
+public struct AppCatalogue: Sendable, Hashable {
+    public var apps: [TrackedApp]
+    public var defaultVice: [TrackedApp]
+    public var defaultProductive: [TrackedApp]
+
+    /// Finds an app by id or by name, ignoring case.
+    public func find(_ text: String) -> TrackedApp? {
+        let key = text.lowercased()
+        return apps.first { $0.id == key || $0.name.lowercased() == key }
+    }
+}
+
+/// What the program reads at run time that is not code, in `assets/`: the app catalogue,
+/// colour themes and usage profiles for the simulated monitor.
+///
+/// Found through `SCREENMATES_ASSETS`, else next to the executable (`../share/screenmates/assets`),
+/// else in a parent directory of the executable (a build inside the source tree).
+public struct AssetCatalog: Sendable {
+    public let directory: String
+
+    public init(directory: String) { self.directory = directory }
+
+    public static func locate(environment: [String: String]) throws(AppError) -> AssetCatalog {
+        if let value = environment["SCREENMATES_ASSETS"], !value.isEmpty {
+            guard FileManager.default.fileExists(atPath: value + "/apps.json") else {
+                throw AppError("SCREENMATES_ASSETS is \(value), but there is no apps.json in it.")
+            }
+            return AssetCatalog(directory: value)
+        }
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        var directory = (executable as NSString).deletingLastPathComponent
+        let installed = directory + "/../share/screenmates/assets"
+        if FileManager.default.fileExists(atPath: installed + "/apps.json") {
+            return AssetCatalog(directory: (installed as NSString).standardizingPath)
+        }
+        for _ in 0..<8 {
+            if FileManager.default.fileExists(atPath: directory + "/assets/apps.json") {
+                return AssetCatalog(directory: directory + "/assets")
+            }
+            let parent = (directory as NSString).deletingLastPathComponent
+            if parent == directory { break }
+            directory = parent
+        }
+        throw AppError(
+            "Cannot find the assets directory (apps.json, themes, scenarios). "
+                + "Run screenmates from its source tree, or set SCREENMATES_ASSETS to the assets folder.")
+    }
+
+    public func appCatalogue() throws(AppError) -> AppCatalogue {
+        struct Entry: Decodable {
+            var id: String
+            var name: String
+            var bundleID: String
+            var category: AppCategory
+        }
+        struct File: Decodable {
+            var apps: [Entry]
+            var defaults: [String: [String]]
+        }
+        let file: File = try decode("apps.json")
+        let apps = file.apps.map { TrackedApp(id: $0.id, name: $0.name, bundleID: $0.bundleID, category: $0.category) }
+        let byID = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        func defaults(_ key: String, _ category: AppCategory) -> [TrackedApp] {
+            (file.defaults[key] ?? []).compactMap { byID[$0] }.map {
+                var app = $0
+                app.category = category
+                return app
+            }
+        }
+        return AppCatalogue(
+            apps: apps, defaultVice: defaults("vice", .vice), defaultProductive: defaults("productive", .productive))
+    }
+
+    /// The theme `themes/NAME.json`.
+    public func theme(named name: String) throws(AppError) -> Theme {
+        let available = themeNames()
+        guard available.contains(name) else {
+            throw .usage("There is no theme \"\(name)\". Themes: \(available.joined(separator: ", ")).")
+        }
+        do {
+            return try Theme.parse(try read("themes/\(name).json"), name: name)
+        } catch let error as ThemeError {
+            throw AppError(error.message)
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError(String(describing: error))
+        }
+    }
+
+    public func themeNames() -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/themes")) ?? []
+        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    /// A usage profile: `NAME` from `scenarios/NAME.json`, or a path to a JSON file.
+    public func profile(_ nameOrPath: String) throws(AppError) -> UsageProfile {
+        let relative = nameOrPath.contains("/") || nameOrPath.hasSuffix(".json") ? nil : "scenarios/\(nameOrPath).json"
+        let profile: UsageProfile
+        if let relative {
+            profile = try decode(relative)
+        } else {
+            guard let data = FileManager.default.contents(atPath: nameOrPath) else {
+                throw .usage("Cannot read the scenario file \(nameOrPath).")
+            }
+            do {
+                profile = try JSONDecoder().decode(UsageProfile.self, from: data)
+            } catch {
+                throw .usage("The scenario file \(nameOrPath) is not a valid usage profile: \(error).")
+            }
+        }
+        do {
+            return try profile.validated()
+        } catch {
+            throw .usage(error.message)
+        }
+    }
+
+    private func read(_ relative: String) throws(AppError) -> Data {
+        guard let data = FileManager.default.contents(atPath: directory + "/" + relative) else {
+            throw AppError("Cannot read \(directory)/\(relative). Is the assets directory complete?")
+        }
+        return data
+    }
+
+    private func decode<T: Decodable>(_ relative: String) throws(AppError) -> T {
+        let data = try read(relative)
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw AppError("\(directory)/\(relative) is malformed: \(error).")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Glibc
+import ScreenMatesCore
+import ScreenMatesStore
+
+/// Chooses the app clock for a command.
+///
+/// `--speed` / `--start-at` make a simulated clock, which a long-running process publishes in
+/// the local store; commands started without them on the same home (`status`, a monitor
+/// beside the dashboard) follow a published clock while its process runs, so they agree with
+/// the screen. Otherwise the system clock.
+public enum ClockSource {
+    public struct Choice: Sendable {
+        public let clock: any AppClock
+        /// True when this process published its clock (and should withdraw it on exit).
+        public let published: Bool
+    }
+
+    public static let speedRange = 0.001...1_000_000.0
+
+    public static func choose(speed: Double?, startAt: Date?, store: LocalStore, publish: Bool) throws(AppError)
+        -> Choice
+    {
+        if let speed, !speedRange.contains(speed) {
+            throw .usage("--speed must be between 0.001 and 1000000 (it is \(speed)).")
+        }
+        if speed != nil || startAt != nil {
+            let realNow = Date()
+            let clock = SimulatedClock(startingAt: startAt ?? realNow, speed: speed ?? 1)
+            if publish {
+                do {
+                    try store.publishClock(
+                        ClockPublication(origin: clock.origin, realAnchor: realNow, speed: clock.speed, pid: getpid()))
+                } catch {
+                    throw AppError(error)
+                }
+            }
+            return Choice(clock: clock, published: publish)
+        }
+        if let publication = try? store.publishedClock(), isRunning(publication.pid), publication.pid != getpid() {
+            let clock = SimulatedClock(startingAt: publication.appTime(atReal: Date()), speed: publication.speed)
+            return Choice(clock: clock, published: false)
+        }
+        return Choice(clock: SystemClock(), published: false)
+    }
+
+    /// Withdraws this process's publication.
+    public static func withdraw(from store: LocalStore) {
+        try? store.withdrawClock(pid: getpid())
+    }
+
+    static func isRunning(_ pid: Int32) -> Bool {
+        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Logging
+import ScreenMatesCore
+import ScreenMatesMonitor
+import ScreenMatesStore
+import ScreenMatesTerminal
+import ScreenMatesUI
+
+/// How the dashboard was asked to run.
+public struct DashboardOptions: Sendable {
+    public var demo: Bool
+    public var speed: Double?
+    public var startAt: Date?
+    public var seed: UInt64?
+    /// Usage profile for the demo monitor (a name in `assets/scenarios` or a path).
+    public var scenario: String
+    public var theme: String
+    public var useColor: Bool
+    public var forceASCII: Bool
+
+    public init(
+        demo: Bool = false, speed: Double? = nil, startAt: Date? = nil, seed: UInt64? = nil,
+        scenario: String = "typical-day", theme: String = "terminal", useColor: Bool = true, forceASCII: Bool = false
+    ) {
+        self.demo = demo
+        self.speed = speed
+        self.startAt = startAt
+        self.seed = seed
+        self.scenario = scenario
+        self.theme = theme
+        self.useColor = useColor
+        self.forceASCII = forceASCII
+    }
+}
+
+/// One run of the dashboard: the loop that owns the terminal.
+///
+/// It sleeps in `poll` until a key, a signal, a write to the local database (inotify), the
+/// demo monitor, or the next moment the screen must change (the next minute on the app clock,
+/// the daily reset); then it brings the numbers up to date, renders the frame and lets the
+/// terminal write only the cells that changed. Nothing is drawn when nothing changed.
+public final class DashboardSession {
+    private let home: HomeDirectory
+    private let store: LocalStore
+    private let assets: AssetCatalog
+    private let options: DashboardOptions
+    private let logger: Logger
+    private let clockChoice: ClockSource.Choice
+    private let demo = DemoMonitor()
+    private var feed: UsageFeed
+    private var warning: String?
+
+    /// Longest sleep without a reason to wake, as a safety net should a change notification be
+    /// missed (a network file system).
+    static let safetyInterval = 5.0
+    /// Shortest sleep, which caps the redraw rate when the app clock runs very fast.
+    static let minimumInterval = 0.1
+
+    /// Prepares everything that can fail with a plain error message, before the screen starts.
+    public init(home: HomeDirectory, assets: AssetCatalog, options: DashboardOptions, logger: Logger) throws(AppError) {
+        self.home = home
+        self.assets = assets
+        self.options = options
+        self.logger = logger
+        do {
+            try Terminal.preflight()
+        } catch {
+            throw AppError(error)
+        }
+        try home.prepare()
+        do {
+            store = try LocalStore.open(at: home.databasePath)
+        } catch {
+            throw AppError(error)
+        }
+        let catalogue = try assets.appCatalogue()
+        let provisional = try ClockSource.choose(
+            speed: options.speed, startAt: options.startAt, store: store, publish: false)
+        _ = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: provisional.clock)
+        clockChoice = try ClockSource.choose(
+            speed: options.speed, startAt: options.startAt, store: store,
+            publish: options.speed != nil || options.startAt != nil)
+        do {
+            feed = try UsageFeed(store: store, clock: clockChoice.clock, timeZone: Self.currentTimeZone)
+        } catch {
+            if clockChoice.published { ClockSource.withdraw(from: store) }
+            throw AppError(error)
+        }
+    }
+
+    /// Runs until quit; returns the exit status (0, or 128 + the signal that ended it).
+    public func run() throws(AppError) -> Int32 {
+        let theme: Theme = options.useColor ? try assets.theme(named: options.theme) : .monochrome
+        let profile = options.demo ? try assets.profile(options.scenario) : nil
+        let terminal: Terminal
+        do {
+            terminal = try Terminal(
+                options: .init(theme: theme, useColor: options.useColor, forceASCII: options.forceASCII))
+        } catch {
+            throw AppError(error)
+        }
+        defer {
+            demo.stop()
+            terminal.stop()
+            if clockChoice.published { ClockSource.withdraw(from: store) }
+        }
+        logger.info("dashboard started", metadata: ["home": "\(home.path)", "speed": "\(clockChoice.clock.speed)"])
+        let watcher = DirectoryWatcher(directory: home.path, prefix: home.databaseFileName)
+        var model = DashboardModel(
+            screen: feed.settings.displayName == nil ? .namePrompt : .dashboard, width: terminal.width,
+            height: terminal.height)
+        model.update(data())
+        if let profile, feed.settings.displayName != nil { startDemo(profile: profile, wake: terminal.wake) }
+        var lastRendered: DashboardModel?
+        while true {
+            if model != lastRendered {
+                terminal.draw(ScreenRenderer.render(model, glyphs: terminal.glyphs))
+                lastRendered = model
+            }
+            let events = terminal.waitForEvents(
+                timeout: nextWake(), extraDescriptors: watcher.map { [$0.descriptor] } ?? [])
+            if let ending = events.ending {
+                logger.info("dashboard ended by signal", metadata: ["status": "\(ending.exitStatus)"])
+                return ending.exitStatus
+            }
+            _ = watcher?.drain()
+            if events.needsFullRedraw {
+                model.resize(width: terminal.width, height: terminal.height)
+                lastRendered = nil
+            }
+            for key in events.keys {
+                switch model.handle(key) {
+                case .quit:
+                    logger.info("dashboard quit")
+                    return 0
+                case .refresh:
+                    lastRendered = nil
+                case .saveName(let name):
+                    save(name, model: &model, profile: profile, wake: terminal.wake)
+                case nil:
+                    break
+                }
+            }
+            refresh()
+            model.update(data())
+        }
+    }
+
+    private func save(_ name: DisplayName, model: inout DashboardModel, profile: UsageProfile?, wake: WakePipe) {
+        do {
+            try store.setDisplayName(name)
+            logger.info("display name saved")
+            refresh()
+            model.screen = .dashboard
+            if let profile { startDemo(profile: profile, wake: wake) }
+        } catch {
+            model.nameError = error.message
+        }
+    }
+
+    private func startDemo(profile: UsageProfile, wake: WakePipe) {
+        let seed = options.seed ?? Self.seed(for: feed.settings.userID)
+        demo.start(
+            store: store, clock: clockChoice.clock, settings: feed.settings, profile: profile, seed: seed,
+            calendar: feed.calendar, wake: { wake.wake() })
+        logger.info("demo monitor started", metadata: ["seed": "\(seed)", "profile": "\(profile.name)"])
+    }
+
+    private func refresh() {
+        do {
+            try feed.refresh()
+            warning = nil
+        } catch {
+            if warning == nil { logger.error("refresh failed: \(error.message)") }
+            warning = Self.shortWarning(for: error)
+        }
+    }
+
+    private func data() -> DashboardData {
+        let now = clockChoice.clock.now()
+        let minute = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)
+        let monitorProblem = demo.currentProblem.map { _ in "demo monitor cannot write; retrying" }
+        let source = options.demo ? "demo monitor" : nil
+        return DashboardDataBuilder.make(feed: feed, now: minute, warning: warning ?? monitorProblem, source: source)
+    }
+
+    /// Real seconds until the screen must change even if nothing else happens.
+    private func nextWake() -> Double {
+        let clock = clockChoice.clock
+        let now = clock.now()
+        let intoMinute = now.timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
+        let nextMinute = (60 - intoMinute) / clock.speed
+        let reset = clock.realSeconds(until: feed.summary.nextReset)
+        return max(Self.minimumInterval, min(nextMinute, reset, Self.safetyInterval))
+    }
+
+    static func shortWarning(for error: StoreError) -> String {
+        switch error {
+        case .busy: "database busy - showing last saved numbers"
+        case .diskFull: "disk full - showing last saved numbers"
+        case .notWritable: "database not writable - showing last saved numbers"
+        case .damaged: "database damaged - run `screenmates recover`"
+        default: "database problem - see the log"
+        }
+    }
+
+    static func seed(for userID: String) -> UInt64 {
+        userID.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+    }
+
+    @Sendable static func currentTimeZone() -> TimeZone {
+        NSTimeZone.resetSystemTimeZone()
+        return TimeZone.current
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesMonitor
+import ScreenMatesStore
+import Synchronization
+
+/// The simulated monitor running inside the dashboard (`--demo`): it writes events to the local
+/// store through the same path a separate monitor process uses, then wakes the screen.
+public final class DemoMonitor: Sendable {
+    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let problem: Mutex<String?> = Mutex(nil)
+    private let recorded = Atomic<Int>(0)
+
+    public init() {}
+
+    /// Starts writing events from the app clock's current time on.
+    public func start(
+        store: LocalStore, clock: any AppClock, settings: UserSettings, profile: UsageProfile, seed: UInt64,
+        calendar: DayCalendar, wake: @escaping @Sendable () -> Void
+    ) {
+        let simulator = UsageSimulator(
+            seed: seed, apps: settings.apps, profile: profile, blockMinutes: settings.rules.blockMinutes,
+            calendar: calendar, start: clock.now())
+        let runner = MonitorRunner(
+            sink: store, clock: clock,
+            onRecorded: { [self] events in
+                recorded.add(events.count, ordering: .relaxed)
+                wake()
+            },
+            onError: { [self] error in
+                problem.withLock { $0 = error.map { ($0 as? StoreError)?.message ?? String(describing: $0) } }
+                wake()
+            })
+        let newTask = Task.detached { await runner.run(simulator) }
+        task.withLock { $0 = newTask }
+    }
+
+    public func stop() {
+        task.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
+    }
+
+    /// The monitor's current problem (the store refused an event and it is retrying), if any.
+    public var currentProblem: String? { problem.withLock { $0 } }
+
+    public var eventsRecorded: Int { recorded.load(ordering: .relaxed) }
+}

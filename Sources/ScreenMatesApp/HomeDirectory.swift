@@ -1,0 +1,69 @@
+import Foundation
+import Glibc
+
+/// The directory that holds one person's data: the local database, the log and (later) the
+/// config file. Created readable by its owner only (0700).
+public struct HomeDirectory: Sendable, Hashable {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// `--home`, else `SCREENMATES_HOME`, else `$XDG_DATA_HOME/screenmates`, else
+    /// `~/.local/share/screenmates`.
+    public static func resolve(option: String?, environment: [String: String]) throws(AppError) -> HomeDirectory {
+        if let option {
+            guard !option.isEmpty else { throw .usage("--home needs a directory path.") }
+            return HomeDirectory(path: absolute(option))
+        }
+        if let value = environment["SCREENMATES_HOME"], !value.isEmpty {
+            return HomeDirectory(path: absolute(value))
+        }
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return HomeDirectory(path: xdg + "/screenmates")
+        }
+        guard let home = environment["HOME"], !home.isEmpty else {
+            throw AppError(
+                "Cannot find a home for ScreenMates data: HOME is not set. Use --home DIR or SCREENMATES_HOME.")
+        }
+        return HomeDirectory(path: home + "/.local/share/screenmates")
+    }
+
+    public var databasePath: String { path + "/local.sqlite" }
+    public var logPath: String { path + "/screenmates.log" }
+    public var databaseFileName: String { "local.sqlite" }
+
+    /// Creates the directory (and missing parents) and makes it private to its owner.
+    public func prepare() throws(AppError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw AppError("\(path) exists but is not a directory. Move it away, or choose another --home.")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw AppError(
+                    "Cannot create the data directory \(path) (\(error.localizedDescription)). "
+                        + "Check the permissions of its parent, or choose another --home.")
+            }
+        }
+        var info = stat()
+        if stat(path, &info) == 0, info.st_uid == getuid(), info.st_mode & 0o077 != 0 {
+            chmod(path, 0o700)
+        }
+        guard access(path, R_OK | X_OK) == 0 else {
+            throw AppError(
+                "The data directory \(path) cannot be read. Check its permissions, or choose another --home.")
+        }
+    }
+
+    private static func absolute(_ path: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return expanded }
+        return FileManager.default.currentDirectoryPath + "/" + expanded
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesStore
+
+/// Creating the profile and choosing the tracked apps, shared by the first-run screen and
+/// `screenmates setup`.
+public enum ProfileSetup {
+    /// The profile, created on first use with the catalogue's suggested apps.
+    public static func ensureProfile(store: LocalStore, catalogue: AppCatalogue, clock: any AppClock) throws(AppError)
+        -> UserSettings
+    {
+        do {
+            if let existing = try store.settings() { return existing }
+            var generator = SystemRandomNumberGenerator()
+            let calendar = DayCalendar(timeZone: .current)
+            return try store.createProfileIfNeeded(
+                userID: UserSettings.newUserID(using: &generator),
+                trackingStart: calendar.day(containing: clock.now()),
+                apps: catalogue.defaultVice + catalogue.defaultProductive, now: clock.now())
+        } catch {
+            throw AppError(error)
+        }
+    }
+
+    public static let maximumAppNameLength = 40
+
+    /// Apps named on the command line: a catalogue app by id or name, or a custom app.
+    public static func resolveApps(_ names: [String], category: AppCategory, catalogue: AppCatalogue) throws(AppError)
+        -> [TrackedApp]
+    {
+        var result: [TrackedApp] = []
+        for raw in names {
+            let name = raw.trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { throw .usage("An app name is empty.") }
+            guard !SafeText.hasUnsafeCharacters(name) else {
+                throw .usage(
+                    "The app name \"\(SafeText.displayable(name))\" contains control, bidi or invisible characters; type it plainly."
+                )
+            }
+            guard name.count <= maximumAppNameLength else {
+                throw .usage(
+                    "App names have at most \(maximumAppNameLength) characters; \"\(name)\" has \(name.count).")
+            }
+            var app = catalogue.find(name) ?? custom(name, category: category)
+            app.category = category
+            if !result.contains(where: { $0.id == app.id }) { result.append(app) }
+        }
+        return result
+    }
+
+    private static func custom(_ name: String, category: AppCategory) -> TrackedApp {
+        let slug = name.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }
+            .joined()
+        return TrackedApp(id: "custom-\(slug)", name: name, bundleID: "custom.\(slug)", category: category)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesUI
+
+/// The dashboard's numbers without a terminal: `screenmates status [--json]`. The JSON keys are
+/// a contract that scripts and tests rely on; keys may be added, never renamed.
+public struct StatusReport: Encodable, Sendable {
+    public struct User: Encodable, Sendable {
+        public var id: String
+        @Nullable public var name: String?
+    }
+
+    public struct Member: Encodable, Sendable {
+        public var id: String
+        public var name: String
+        @Nullable public var rank: Int?
+        @Nullable public var blocksUsed: Int?
+        public var streak: Int
+        @Nullable public var lastActive: String?
+        public var isMe: Bool
+    }
+
+    public struct Group: Encodable, Sendable {
+        @Nullable public var code: String?
+        public var dailyGoalBlocks: Int
+        public var members: [Member]
+    }
+
+    public struct Sync: Encodable, Sendable {
+        @Nullable public var lastSyncedAt: String?
+        public var unsyncedDays: Int
+        public var offline: Bool
+    }
+
+    public struct Notice: Encodable, Sendable {
+        public var kind: String
+        public var at: String
+        public var text: String
+    }
+
+    public var date: String
+    public var dayStartHour: Int
+    public var blocksUsed: Int
+    public var dailyGoalBlocks: Int
+    public var progress: Double
+    public var state: String
+    public var todayStatus: String
+    public var balanceSeconds: Int
+    public var earnedSeconds: Int
+    public var spentSeconds: Int
+    public var overdraftSeconds: Int
+    public var productiveBlocks: Int
+    public var streak: Int
+    public var bestStreak: Int
+    public var eventsApplied: Int
+    public var now: String
+    public var nextResetAt: String
+    public var timeZone: String
+    public var clockSpeed: Double
+    public var user: User
+    public var group: Group
+    public var sync: Sync
+    public var notifications: [Notice]
+
+    public init(feed: UsageFeed, data: DashboardData) {
+        let summary = feed.summary
+        let ledger = summary.ledger
+        date = summary.date.iso8601
+        dayStartHour = feed.settings.dayStartHour
+        blocksUsed = ledger.viceBlocks
+        dailyGoalBlocks = summary.progress.goal
+        progress = (summary.progress.fraction * 1000).rounded() / 1000
+        state = summary.state.rawValue
+        todayStatus = summary.todayStatus.rawValue
+        balanceSeconds = ledger.balanceSeconds
+        earnedSeconds = ledger.earnedSeconds
+        spentSeconds = ledger.spentSeconds
+        overdraftSeconds = ledger.overdraftSeconds
+        productiveBlocks = ledger.productiveBlocks
+        streak = summary.streak.current
+        bestStreak = summary.streak.best
+        eventsApplied = feed.eventsApplied
+        now = TimeFormat.iso8601(data.now)
+        nextResetAt = TimeFormat.iso8601(summary.nextReset)
+        timeZone = feed.calendar.timeZone.identifier
+        clockSpeed = feed.clock.speed
+        user = User(id: feed.settings.userID, name: feed.settings.displayName?.value)
+        group = Group(
+            code: data.group?.code, dailyGoalBlocks: summary.progress.goal,
+            members: data.leaderboard(.today).map { entry in
+                Member(
+                    id: entry.member.id, name: entry.member.name, rank: entry.rank, blocksUsed: entry.member.blocks,
+                    streak: entry.member.streak, lastActive: entry.member.lastActive.map(TimeFormat.iso8601),
+                    isMe: entry.member.isMe)
+            })
+        sync = Sync(lastSyncedAt: nil, unsyncedDays: feed.history.filter { !$0.synced }.count, offline: false)
+        notifications = []
+    }
+
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    /// The same numbers for a person reading a terminal.
+    public func text(data: DashboardData) -> String {
+        let who = SafeText.displayable(user.name ?? "(no name yet)")
+        let (hour, minute) = data.calendar.hourAndMinute(of: data.now)
+        let countdown = TimeFormat.countdown(seconds: data.today.nextReset.timeIntervalSince(data.now))
+        let groupText = group.code.map { "group \($0)" } ?? "no group"
+        return """
+            \(who) · \(groupText) · \(date) \(TimeFormat.clock(hour: hour, minute: minute)) (resets in \(countdown))
+            Balance  \(TimeFormat.duration(seconds: balanceSeconds))  (earned \(TimeFormat.duration(seconds: earnedSeconds)), spent \(TimeFormat.duration(seconds: spentSeconds)), overdraft \(TimeFormat.duration(seconds: overdraftSeconds)))
+            Streak   \(streak) day\(streak == 1 ? "" : "s")  (best \(bestStreak); today \(todayStatus))
+            Today    \(blocksUsed) / \(dailyGoalBlocks) blocks · \(Int(progress * 100))% · \(state)
+            """
+    }
+}
+
+/// An optional that is written as `null` when absent, so every documented key is always present.
+@propertyWrapper
+public struct Nullable<Value: Encodable & Sendable>: Encodable, Sendable {
+    public var wrappedValue: Value?
+
+    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
+}

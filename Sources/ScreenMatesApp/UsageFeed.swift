@@ -1,0 +1,131 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesStore
+
+/// Keeps today's figures current from the local store, reading only what changed.
+///
+/// It remembers the sequence number of the last event it applied and asks the store only for
+/// newer ones. An event for today is applied to the ledger when it comes in order (the usual
+/// case); an older one makes it refold the day from the store; one for an archived day makes
+/// the store derive that day's record again. When the day changes it runs the daily reset.
+public final class UsageFeed {
+    public let store: LocalStore
+    public let clock: any AppClock
+    private let timeZone: @Sendable () -> TimeZone
+
+    public private(set) var settings: UserSettings
+    public private(set) var dayState: DayState
+    public private(set) var calendar: DayCalendar
+    /// The day shown as today (the clock's day, or the last reset day if the clock is behind).
+    public private(set) var today: LocalDate
+    public private(set) var ledger = DailyLedger()
+    public private(set) var history: [DayRecord] = []
+    public private(set) var streak = StreakManager.Summary(current: 0, best: 0)
+    /// Total events stored, each counted once.
+    public private(set) var eventsApplied = 0
+    /// The newest event's time: when the user was last active.
+    public private(set) var lastActive: Date?
+    /// Days archived by the resets this feed ran, oldest first (for the reset notice).
+    public private(set) var lastRollover: RolloverOutcome?
+
+    private var lastSequence: Int64 = 0
+
+    /// Opens the feed on an existing profile and brings it up to date.
+    public init(store: LocalStore, clock: any AppClock, timeZone: @escaping @Sendable () -> TimeZone) throws(StoreError)
+    {
+        self.store = store
+        self.clock = clock
+        self.timeZone = timeZone
+        guard let settings = try store.settings(), let dayState = try store.dayState() else {
+            throw .invalidValue("No profile yet: run `screenmates setup --name NAME` or start the dashboard.")
+        }
+        self.settings = settings
+        self.dayState = dayState
+        self.calendar = DayCalendar(timeZone: timeZone(), dayStartHour: settings.dayStartHour)
+        self.today = calendar.day(containing: clock.now())
+        try reloadAll()
+    }
+
+    /// Brings the figures up to date. Returns true when anything visible may have changed.
+    @discardableResult
+    public func refresh() throws(StoreError) -> Bool {
+        let newSettings = try store.settings() ?? settings
+        let newCalendar = DayCalendar(timeZone: timeZone(), dayStartHour: newSettings.dayStartHour)
+        let clockDay = newCalendar.day(containing: clock.now())
+        let settingsChanged = newSettings != settings
+        settings = newSettings
+        if newCalendar != calendar || clockDay > (dayState.lastReset ?? clockDay) || settingsChanged
+            || DailyRollover.effectiveToday(clockDay: clockDay, lastReset: dayState.lastReset) != today
+        {
+            calendar = newCalendar
+            try reloadAll()
+            return true
+        }
+        return try applyNewEvents()
+    }
+
+    /// Today's numbers.
+    public var summary: TodaySummary {
+        TodaySummary(
+            date: today, ledger: ledger, goal: settings.rules.dailyGoalBlocks, streak: streak,
+            nextReset: calendar.start(of: today.adding(days: 1)))
+    }
+
+    /// Vice blocks in each leaderboard period, from history and today.
+    public func blocks(in period: LeaderboardPeriod) -> Int {
+        let first = period.firstDay(containing: today)
+        return history.filter { $0.date >= first && $0.date < today }.reduce(ledger.viceBlocks) { $0 + $1.viceBlocks }
+    }
+
+    /// Runs the daily reset if due, then reloads everything from the store.
+    private func reloadAll() throws(StoreError) {
+        let clockDay = calendar.day(containing: clock.now())
+        let outcome = try store.rollOver(clockDay: clockDay, calendar: calendar, now: clock.now())
+        if !outcome.archived.isEmpty { lastRollover = outcome }
+        guard let state = try store.dayState() else { return }
+        dayState = state
+        today = DailyRollover.effectiveToday(clockDay: clockDay, lastReset: state.lastReset)
+        history = try store.history(from: state.trackingStart)
+        streak = StreakManager(trackingStart: state.trackingStart).summary(
+            records: history, through: (state.lastReset ?? today).adding(days: -1))
+        try reloadToday()
+    }
+
+    private func reloadToday() throws(StoreError) {
+        let snapshot = try store.snapshot(of: calendar.interval(of: today))
+        ledger = DailyLedger.fold(snapshot.events, exchangeRate: settings.rules.exchangeRate)
+        lastSequence = snapshot.latestSequence
+        eventsApplied = snapshot.eventCount
+        lastActive = snapshot.lastOccurredAt
+    }
+
+    private func applyNewEvents() throws(StoreError) -> Bool {
+        let fresh = try store.events(after: lastSequence)
+        guard !fresh.isEmpty else { return false }
+        var refold = false
+        var lateDays = Set<LocalDate>()
+        for stored in fresh {
+            let event = stored.event
+            lastSequence = max(lastSequence, stored.sequence)
+            eventsApplied += 1
+            lastActive = max(lastActive ?? event.occurredAt, event.occurredAt)
+            let day = calendar.day(containing: event.occurredAt)
+            if day == today {
+                if !ledger.apply(event, exchangeRate: settings.rules.exchangeRate) { refold = true }
+            } else if day < today {
+                lateDays.insert(day)
+            }
+        }
+        if refold {
+            ledger = DailyLedger.fold(
+                try store.events(in: calendar.interval(of: today)), exchangeRate: settings.rules.exchangeRate)
+        }
+        if !lateDays.isEmpty {
+            try store.refreshHistory(days: lateDays, calendar: calendar, now: clock.now())
+            history = try store.history(from: dayState.trackingStart)
+            streak = StreakManager(trackingStart: dayState.trackingStart).summary(
+                records: history, through: (dayState.lastReset ?? today).adding(days: -1))
+        }
+        return true
+    }
+}

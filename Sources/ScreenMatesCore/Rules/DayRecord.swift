@@ -1,0 +1,47 @@
+/// One finished day in the history: what the rollover archived for it.
+///
+/// Every figure except `synced` is derived from the day's events, so a lost or stale record can
+/// be written again from them.
+public struct DayRecord: Hashable, Sendable, Codable {
+    public var date: LocalDate
+    public var viceBlocks: Int
+    public var productiveBlocks: Int
+    /// The daily goal in force that day.
+    public var goalBlocks: Int
+    public var earnedSeconds: Int
+    public var spentSeconds: Int
+    public var endingBalanceSeconds: Int
+    public var overdraftSeconds: Int
+    /// The streak after this day was counted.
+    public var streakAfter: Int
+    /// Whether the day's totals have reached the group store.
+    public var synced: Bool
+
+    public init(
+        date: LocalDate, viceBlocks: Int, productiveBlocks: Int, goalBlocks: Int, earnedSeconds: Int,
+        spentSeconds: Int, endingBalanceSeconds: Int, overdraftSeconds: Int, streakAfter: Int, synced: Bool = false
+    ) {
+        self.date = date
+        self.viceBlocks = viceBlocks
+        self.productiveBlocks = productiveBlocks
+        self.goalBlocks = goalBlocks
+        self.earnedSeconds = earnedSeconds
+        self.spentSeconds = spentSeconds
+        self.endingBalanceSeconds = endingBalanceSeconds
+        self.overdraftSeconds = overdraftSeconds
+        self.streakAfter = streakAfter
+        self.synced = synced
+    }
+
+    /// The record for `date` from its ledger; the streak is filled in by `StreakManager`.
+    public init(date: LocalDate, ledger: DailyLedger, goalBlocks: Int, streakAfter: Int = 0) {
+        self.init(
+            date: date, viceBlocks: ledger.viceBlocks, productiveBlocks: ledger.productiveBlocks,
+            goalBlocks: goalBlocks, earnedSeconds: ledger.earnedSeconds, spentSeconds: ledger.spentSeconds,
+            endingBalanceSeconds: ledger.balanceSeconds, overdraftSeconds: ledger.overdraftSeconds,
+            streakAfter: streakAfter)
+    }
+
+    /// Within the limit: exactly at the goal still counts as kept.
+    public var keptLimit: Bool { viceBlocks <= goalBlocks }
+}

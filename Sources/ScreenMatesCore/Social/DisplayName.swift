@@ -1,0 +1,85 @@
+import Foundation
+
+/// A member's display name: 1–20 letters, digits and underscores.
+///
+/// Letters and digits are Unicode ones (名前 and José are fine); the name is stored in NFC so
+/// the same name typed two ways is the same name. Anything else — spaces, punctuation, emoji,
+/// control, escape, bidi or zero-width characters — is rejected with a message naming it.
+public struct DisplayName: Hashable, Sendable, Codable, CustomStringConvertible {
+    public let value: String
+
+    public static let maximumLength = 20
+
+    public init(validating raw: String) throws(DisplayNameError) {
+        let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        let normalized = trimmed.precomposedStringWithCanonicalMapping
+        guard !normalized.isEmpty else { throw .empty }
+        let invalid = normalized.filter { !DisplayName.isAllowed($0) }
+        if !invalid.isEmpty {
+            var seen = Set<Character>()
+            throw .invalidCharacters(invalid.filter { seen.insert($0).inserted }.map(SafeText.describe))
+        }
+        guard normalized.count <= DisplayName.maximumLength else { throw .tooLong(normalized.count) }
+        value = normalized
+    }
+
+    public var description: String { value }
+
+    /// The key that decides uniqueness within a group: names differing only in case clash.
+    public var uniquenessKey: String { value.lowercased() }
+
+    static func isAllowed(_ character: Character) -> Bool {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return false }
+        guard first == "_" || isLetterOrDigit(first) else { return false }
+        // Combining marks may follow a letter (a decomposed accent that has no precomposed form).
+        return scalars.dropFirst().allSatisfy { scalar in
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark: true
+            default: false
+            }
+        }
+    }
+
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber:
+            true
+        default:
+            false
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let raw = try decoder.singleValueContainer().decode(String.self)
+        do {
+            try self.init(validating: raw)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+}
+
+/// Why a display name was refused; `message` says what to type instead.
+public enum DisplayNameError: Error, Hashable, Sendable {
+    case empty
+    case tooLong(Int)
+    case invalidCharacters([String])
+
+    public var message: String {
+        switch self {
+        case .empty:
+            return "A display name needs at least one letter, digit or underscore."
+        case .tooLong(let count):
+            return "A display name has at most \(DisplayName.maximumLength) characters; this one has \(count)."
+        case .invalidCharacters(let names):
+            let listed = names.prefix(5).joined(separator: ", ")
+            return "A display name may use only letters, digits and underscores; remove \(listed)."
+        }
+    }
+}

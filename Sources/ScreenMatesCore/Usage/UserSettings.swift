@@ -1,0 +1,35 @@
+/// Everything the user chose: who they are, what they track and the numbers behind the rules.
+public struct UserSettings: Hashable, Sendable, Codable {
+    /// The 8-character user id, made once on this machine.
+    public var userID: String
+    /// `nil` until the user picks a name (first run).
+    public var displayName: DisplayName?
+    /// The hour (0–23) at which a new day starts.
+    public var dayStartHour: Int
+    public var rules: UsageRules
+    public var notificationsEnabled: Bool
+    public var apps: [TrackedApp]
+
+    public static let dayStartHourRange = 0...23
+
+    public init(
+        userID: String, displayName: DisplayName? = nil, dayStartHour: Int = 0, rules: UsageRules = UsageRules(),
+        notificationsEnabled: Bool = true, apps: [TrackedApp] = []
+    ) {
+        self.userID = userID
+        self.displayName = displayName
+        self.dayStartHour = dayStartHour
+        self.rules = rules
+        self.notificationsEnabled = notificationsEnabled
+        self.apps = apps
+    }
+
+    public var viceApps: [TrackedApp] { apps.filter { $0.category == .vice } }
+    public var productiveApps: [TrackedApp] { apps.filter { $0.category == .productive } }
+
+    /// A fresh 8-character user id from lowercase letters and digits.
+    public static func newUserID(using generator: inout some RandomNumberGenerator) -> String {
+        let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
+        return String((0..<8).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+}

@@ -1,0 +1,79 @@
+import GRDB
+
+/// The local database's schema, as migrations: a schema change is a new migration, never
+/// "delete and start over".
+enum LocalSchema {
+    static func migrate(_ pool: DatabasePool, path: String) throws {
+        let migrator = makeMigrator()
+        if try pool.read(migrator.hasBeenSuperseded) {
+            throw StoreError.newerSchema(path: path)
+        }
+        try migrator.migrate(pool)
+    }
+
+    static func makeMigrator() -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: events, profile, apps, history") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE usage_event (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        id TEXT NOT NULL UNIQUE,
+                        app_id TEXT NOT NULL,
+                        category TEXT NOT NULL CHECK (category IN ('vice', 'productive')),
+                        seconds INTEGER NOT NULL CHECK (seconds > 0),
+                        occurred_at INTEGER NOT NULL,
+                        recorded_at INTEGER NOT NULL
+                    );
+                    CREATE INDEX usage_event_by_time ON usage_event(occurred_at);
+
+                    CREATE TABLE profile (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        user_id TEXT NOT NULL,
+                        display_name TEXT,
+                        day_start_hour INTEGER NOT NULL DEFAULT 0 CHECK (day_start_hour BETWEEN 0 AND 23),
+                        block_minutes INTEGER NOT NULL DEFAULT 15 CHECK (block_minutes BETWEEN 1 AND 240),
+                        exchange_rate REAL NOT NULL DEFAULT 1.0 CHECK (exchange_rate BETWEEN 0 AND 10),
+                        daily_goal_blocks INTEGER NOT NULL DEFAULT 8 CHECK (daily_goal_blocks BETWEEN 1 AND 96),
+                        notifications_enabled INTEGER NOT NULL DEFAULT 1,
+                        tracking_start TEXT NOT NULL,
+                        last_reset TEXT,
+                        created_at INTEGER NOT NULL
+                    );
+
+                    CREATE TABLE tracked_app (
+                        id TEXT PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        bundle_id TEXT NOT NULL,
+                        category TEXT NOT NULL CHECK (category IN ('vice', 'productive')),
+                        hidden INTEGER NOT NULL DEFAULT 0,
+                        position INTEGER NOT NULL
+                    );
+
+                    CREATE TABLE day_history (
+                        date TEXT PRIMARY KEY,
+                        vice_blocks INTEGER NOT NULL,
+                        productive_blocks INTEGER NOT NULL,
+                        goal_blocks INTEGER NOT NULL,
+                        earned_seconds INTEGER NOT NULL,
+                        spent_seconds INTEGER NOT NULL,
+                        ending_balance_seconds INTEGER NOT NULL,
+                        overdraft_seconds INTEGER NOT NULL,
+                        streak_after INTEGER NOT NULL,
+                        synced INTEGER NOT NULL DEFAULT 0,
+                        archived_at INTEGER NOT NULL
+                    );
+
+                    CREATE TABLE published_clock (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        origin_ms INTEGER NOT NULL,
+                        real_anchor_ms INTEGER NOT NULL,
+                        speed REAL NOT NULL CHECK (speed > 0),
+                        pid INTEGER NOT NULL,
+                        published_at INTEGER NOT NULL
+                    );
+                    """)
+        }
+        return migrator
+    }
+}

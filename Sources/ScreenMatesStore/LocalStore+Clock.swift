@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+
+/// A simulated app clock that a running process (a demo dashboard, a monitor started with
+/// `--speed`) publishes, so other commands on the same home — `status`, a monitor started
+/// beside it — follow the same clock and agree with the screen.
+public struct ClockPublication: Hashable, Sendable {
+    /// The app instant at `realAnchor`.
+    public var origin: Date
+    /// The real instant at which the app clock read `origin`.
+    public var realAnchor: Date
+    public var speed: Double
+    /// The publishing process; the publication lapses when it is gone.
+    public var pid: Int32
+
+    public init(origin: Date, realAnchor: Date, speed: Double, pid: Int32) {
+        self.origin = origin
+        self.realAnchor = realAnchor
+        self.speed = speed
+        self.pid = pid
+    }
+
+    /// The app instant at real instant `real`.
+    public func appTime(atReal real: Date) -> Date {
+        origin.addingTimeInterval(real.timeIntervalSince(realAnchor) * speed)
+    }
+}
+
+extension LocalStore {
+    public func publishClock(_ clock: ClockPublication) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO published_clock (id, origin_ms, real_anchor_ms, speed, pid, published_at)
+                    VALUES (1, ?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET origin_ms = excluded.origin_ms,
+                        real_anchor_ms = excluded.real_anchor_ms, speed = excluded.speed, pid = excluded.pid,
+                        published_at = excluded.published_at
+                    """,
+                arguments: [
+                    Self.milliseconds(clock.origin), Self.milliseconds(clock.realAnchor), clock.speed, clock.pid,
+                    Self.milliseconds(Date()),
+                ])
+        }
+    }
+
+    public func publishedClock() throws(StoreError) -> ClockPublication? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM published_clock WHERE id = 1").map { row in
+                ClockPublication(
+                    origin: Self.date(milliseconds: row["origin_ms"]),
+                    realAnchor: Self.date(milliseconds: row["real_anchor_ms"]), speed: row["speed"], pid: row["pid"])
+            }
+        }
+    }
+
+    /// Removes the publication if `pid` still owns it.
+    public func withdrawClock(pid: Int32) throws(StoreError) {
+        try write { db in try db.execute(sql: "DELETE FROM published_clock WHERE pid = ?", arguments: [pid]) }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import GRDB
+import ScreenMatesCore
+
+/// A stored event with its place in the store's append order.
+public struct StoredEvent: Hashable, Sendable {
+    /// Increases with every new event; readers remember the last one they saw and ask only for
+    /// what came after, never re-reading the whole table.
+    public let sequence: Int64
+    public let event: UsageEvent
+}
+
+extension LocalStore: UsageEventSink {
+    /// Stores events in one transaction. An event whose id is already stored is ignored, so
+    /// delivering the same events again (a monitor retrying after a crash) changes nothing.
+    /// Returns the number of new events; when it returns they are committed.
+    @discardableResult
+    public func record(_ events: [UsageEvent]) throws(StoreError) -> Int {
+        guard !events.isEmpty else { return 0 }
+        for event in events where event.seconds <= 0 {
+            throw .invalidValue(
+                "A usage event must stand for a positive number of seconds; \(event.id) has \(event.seconds).")
+        }
+        let now = Self.milliseconds(Date())
+        return try write { db in
+            var inserted = 0
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO usage_event (id, app_id, category, seconds, occurred_at, recorded_at)
+                    VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING
+                    """)
+            for event in events {
+                try statement.execute(arguments: [
+                    event.id.uuidString, event.appID, event.category.rawValue, event.seconds,
+                    Self.milliseconds(event.occurredAt), now,
+                ])
+                inserted += db.changesCount
+            }
+            return inserted
+        }
+    }
+
+    /// Events that occurred in `interval`, in ledger order.
+    public func events(in interval: Range<Date>) throws(StoreError) -> [UsageEvent] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM usage_event WHERE occurred_at >= ? AND occurred_at < ?
+                    ORDER BY occurred_at, id
+                    """,
+                arguments: [Self.milliseconds(interval.lowerBound), Self.milliseconds(interval.upperBound)]
+            ).map(Self.event(from:))
+        }
+    }
+
+    /// Events stored after `sequence`, oldest first, at most `limit`.
+    public func events(after sequence: Int64, limit: Int = 10_000) throws(StoreError) -> [StoredEvent] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM usage_event WHERE seq > ? ORDER BY seq LIMIT ?",
+                arguments: [sequence, limit]
+            ).map { StoredEvent(sequence: $0["seq"], event: try Self.event(from: $0)) }
+        }
+    }
+
+    /// The sequence number of the newest stored event (0 when there is none).
+    public func latestSequence() throws(StoreError) -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT max(seq) FROM usage_event") ?? 0 }
+    }
+
+    /// How many events are stored.
+    public func eventCount() throws(StoreError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM usage_event") ?? 0 }
+    }
+
+    /// Every stored event id; for checks and recovery.
+    public func allEventIDs() throws(StoreError) -> [UUID] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM usage_event ORDER BY seq").compactMap(UUID.init(uuidString:))
+        }
+    }
+
+    static func event(from row: Row) throws -> UsageEvent {
+        let idText: String = row["id"]
+        let categoryText: String = row["category"]
+        guard let id = UUID(uuidString: idText), let category = AppCategory(rawValue: categoryText) else {
+            throw StoreError.damaged(path: "usage_event", detail: "an event row cannot be read")
+        }
+        return UsageEvent(
+            id: id, appID: row["app_id"], category: category, seconds: row["seconds"],
+            occurredAt: date(milliseconds: row["occurred_at"]))
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}
+
+/// A consistent view of one day's events and where the event log stands, read in one
+/// transaction so that nothing committed in between is missed or seen twice.
+public struct DaySnapshot: Hashable, Sendable {
+    public let events: [UsageEvent]
+    public let latestSequence: Int64
+    public let eventCount: Int
+    public let lastOccurredAt: Date?
+}
+
+extension LocalStore {
+    public func snapshot(of interval: Range<Date>) throws(StoreError) -> DaySnapshot {
+        try read { db in
+            let events = try Self.events(in: interval, db)
+            let row = try Row.fetchOne(
+                db, sql: "SELECT max(seq) AS seq, count(*) AS n, max(occurred_at) AS last FROM usage_event")
+            let last: Int64? = row?["last"]
+            return DaySnapshot(
+                events: events, latestSequence: row?["seq"] ?? 0, eventCount: row?["n"] ?? 0,
+                lastOccurredAt: last.map { Self.date(milliseconds: $0) })
+        }
+    }
+}

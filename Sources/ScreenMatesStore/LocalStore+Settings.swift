@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import ScreenMatesCore
+
+/// The first day tracked and the day the last daily reset ran.
+public struct DayState: Hashable, Sendable {
+    public var trackingStart: LocalDate
+    public var lastReset: LocalDate?
+}
+
+extension LocalStore {
+    /// The user's settings, or `nil` before the profile exists (first run).
+    public func settings() throws(StoreError) -> UserSettings? {
+        try read { db in try Self.settings(db) }
+    }
+
+    /// Creates the profile on first run and returns the settings. Safe to call from several
+    /// processes at once: the first one wins and the others read its profile.
+    public func createProfileIfNeeded(
+        userID: String, trackingStart: LocalDate, apps: [TrackedApp], now: Date = Date()
+    ) throws(StoreError) -> UserSettings {
+        try write { db in
+            if let existing = try Self.settings(db) { return existing }
+            try db.execute(
+                sql: """
+                    INSERT INTO profile (id, user_id, tracking_start, created_at) VALUES (1, ?, ?, ?)
+                    """, arguments: [userID, trackingStart.iso8601, Self.milliseconds(now)])
+            try Self.replaceApps(apps, in: db)
+            return try Self.settings(db)!
+        }
+    }
+
+    /// Saves the display name.
+    public func setDisplayName(_ name: DisplayName) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "UPDATE profile SET display_name = ? WHERE id = 1", arguments: [name.value])
+        }
+    }
+
+    /// Replaces both app lists.
+    public func setApps(_ apps: [TrackedApp]) throws(StoreError) {
+        try write { db in try Self.replaceApps(apps, in: db) }
+    }
+
+    /// Saves the numbers behind the rules, the day-start hour and the notification switch.
+    public func updateSettings(_ settings: UserSettings) throws(StoreError) {
+        guard UserSettings.dayStartHourRange.contains(settings.dayStartHour),
+            UsageRules.blockMinutesRange.contains(settings.rules.blockMinutes),
+            UsageRules.exchangeRateRange.contains(settings.rules.exchangeRate),
+            UsageRules.dailyGoalRange.contains(settings.rules.dailyGoalBlocks)
+        else { throw .invalidValue("A setting is out of range.") }
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE profile SET display_name = ?, day_start_hour = ?, block_minutes = ?, exchange_rate = ?,
+                        daily_goal_blocks = ?, notifications_enabled = ? WHERE id = 1
+                    """,
+                arguments: [
+                    settings.displayName?.value, settings.dayStartHour, settings.rules.blockMinutes,
+                    settings.rules.exchangeRate, settings.rules.dailyGoalBlocks, settings.notificationsEnabled,
+                ])
+            try Self.replaceApps(settings.apps, in: db)
+        }
+    }
+
+    /// The first tracked day and the last reset date.
+    public func dayState() throws(StoreError) -> DayState? {
+        try read { db in try Self.dayState(db) }
+    }
+
+    static func dayState(_ db: Database) throws -> DayState? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT tracking_start, last_reset FROM profile WHERE id = 1") else {
+            return nil
+        }
+        guard let start = LocalDate(iso8601: row["tracking_start"]) else {
+            throw StoreError.damaged(path: "profile", detail: "the first tracked day cannot be read")
+        }
+        let lastReset: String? = row["last_reset"]
+        return DayState(trackingStart: start, lastReset: lastReset.flatMap(LocalDate.init(iso8601:)))
+    }
+
+    static func settings(_ db: Database) throws -> UserSettings? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM profile WHERE id = 1") else { return nil }
+        let storedName: String? = row["display_name"]
+        let apps = try Row.fetchAll(db, sql: "SELECT * FROM tracked_app ORDER BY position").map { row in
+            TrackedApp(
+                id: row["id"], name: row["name"], bundleID: row["bundle_id"],
+                category: AppCategory(rawValue: row["category"]) ?? .vice, hidden: row["hidden"])
+        }
+        return UserSettings(
+            userID: row["user_id"],
+            displayName: storedName.flatMap { try? DisplayName(validating: $0) },
+            dayStartHour: row["day_start_hour"],
+            rules: UsageRules(
+                blockMinutes: row["block_minutes"], exchangeRate: row["exchange_rate"],
+                dailyGoalBlocks: row["daily_goal_blocks"]),
+            notificationsEnabled: row["notifications_enabled"],
+            apps: apps)
+    }
+
+    private static func replaceApps(_ apps: [TrackedApp], in db: Database) throws {
+        try db.execute(sql: "DELETE FROM tracked_app")
+        for (position, app) in apps.enumerated() {
+            try db.execute(
+                sql: """
+                    INSERT INTO tracked_app (id, name, bundle_id, category, hidden, position)
+                    VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING
+                    """,
+                arguments: [app.id, app.name, app.bundleID, app.category.rawValue, app.hidden, position])
+        }
+    }
+}

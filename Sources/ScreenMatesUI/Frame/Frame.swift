@@ -1,0 +1,190 @@
+import ScreenMatesCore
+
+/// One cell of a frame: the text it shows (a character and its combining marks) and its style.
+/// The right half of a wide character is a continuation cell with empty text.
+public struct Cell: Hashable, Sendable {
+    public var text: String
+    public var style: Style
+
+    public init(text: String, style: Style) {
+        self.text = text
+        self.style = style
+    }
+
+    public var isContinuation: Bool { text.isEmpty }
+    public static let blank = Cell(text: " ", style: .plain)
+}
+
+/// A whole screen as a grid of styled cells — what the dashboard looks like, with no terminal
+/// involved. Views draw into a frame; golden tests read it as text; the terminal writes only
+/// the cells that differ from the previous frame.
+///
+/// All text goes through `SafeText` on the way in, so a frame can never hold a control
+/// character, and a wide character is never split: one that does not fit is replaced by a space.
+public struct Frame: Hashable, Sendable {
+    public let width: Int
+    public let height: Int
+    public let glyphs: Glyphs
+    public private(set) var cells: [Cell]
+
+    public init(width: Int, height: Int, glyphs: Glyphs = .unicode) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.glyphs = glyphs
+        cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        cells[y * width + x]
+    }
+
+    /// Writes `text` from column `x` on row `y`, clipped to the frame and to `maxWidth` cells.
+    /// Returns the number of cells written.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
+        guard y >= 0, y < height else { return 0 }
+        let limit = min(width, x + (maxWidth ?? width))
+        var column = x
+        for cell in TextCell.split(SafeText.displayable(text)) {
+            var pieces = [(cell.text, cell.width)]
+            if glyphs.asciiOnly && !cell.text.unicodeScalars.allSatisfy(\.isASCII) {
+                pieces = Array(repeating: ("?", 1), count: cell.width)
+            }
+            for (piece, pieceWidth) in pieces {
+                if column + pieceWidth > limit {
+                    // A wide character that does not fit is never split: a space takes its place.
+                    if pieceWidth == 2 && column < limit && column >= 0 {
+                        set(column, y, " ", 1, style)
+                        column += 1
+                    }
+                    return max(0, column - x)
+                }
+                if column >= 0 { set(column, y, piece, pieceWidth, style) }
+                column += pieceWidth
+            }
+        }
+        return max(0, column - x)
+    }
+
+    /// Fills a rectangle with one character (a single-cell one) in one style.
+    public mutating func fill(_ rect: Rect, with character: String = " ", style: Style = .plain) {
+        for y in max(0, rect.y)..<min(height, rect.maxY) {
+            for x in max(0, rect.x)..<min(width, rect.maxX) {
+                set(x, y, character, 1, style)
+            }
+        }
+    }
+
+    /// Draws a one-cell border around `rect`, with an optional title on the top edge.
+    public mutating func box(
+        _ rect: Rect, title: String? = nil, style: Style = Style(.border), titleStyle: Style? = nil
+    ) {
+        guard rect.width >= 2, rect.height >= 2 else { return }
+        let g = glyphs
+        let top = rect.y
+        let bottom = rect.maxY - 1
+        for x in rect.x + 1..<rect.maxX - 1 {
+            put(g.horizontal, x: x, y: top, style: style)
+            put(g.horizontal, x: x, y: bottom, style: style)
+        }
+        for y in rect.y + 1..<rect.maxY - 1 {
+            put(g.vertical, x: rect.x, y: y, style: style)
+            put(g.vertical, x: rect.maxX - 1, y: y, style: style)
+        }
+        put(g.topLeft, x: rect.x, y: top, style: style)
+        put(g.topRight, x: rect.maxX - 1, y: top, style: style)
+        put(g.bottomLeft, x: rect.x, y: bottom, style: style)
+        put(g.bottomRight, x: rect.maxX - 1, y: bottom, style: style)
+        if let title, rect.width > 6 {
+            put(
+                " \(title) ", x: rect.x + 2, y: top, style: titleStyle ?? Style(.title, bold: true),
+                maxWidth: rect.width - 4)
+        }
+    }
+
+    /// The text of row `y`, continuation cells left out, so it reads as the screen shows it.
+    public func line(_ y: Int) -> String {
+        var result = ""
+        for x in 0..<width {
+            result += self[x, y].text
+        }
+        return result
+    }
+
+    /// The whole frame as text, one line per row, trailing spaces removed.
+    public var text: String {
+        (0..<height).map { y in
+            var line = self.line(y)
+            while line.last == " " { line.removeLast() }
+            return line
+        }.joined(separator: "\n")
+    }
+
+    private mutating func set(_ x: Int, _ y: Int, _ text: String, _ cellWidth: Int, _ style: Style) {
+        guard x >= 0, x < width, y >= 0, y < height else { return }
+        let row = y * width
+        // Overwriting either half of a wide character blanks the other half.
+        if cells[row + x].isContinuation && x > 0 {
+            cells[row + x - 1] = Cell(text: " ", style: cells[row + x - 1].style)
+        }
+        let end = x + cellWidth
+        if end < width && cells[row + end].isContinuation {
+            cells[row + end] = Cell(text: " ", style: cells[row + end].style)
+        }
+        if cellWidth == 2 && end > width {
+            cells[row + x] = Cell(text: " ", style: style)
+            return
+        }
+        cells[row + x] = Cell(text: text, style: style)
+        if cellWidth == 2 { cells[row + x + 1] = Cell(text: "", style: style) }
+    }
+}
+
+/// A run of cells on one row that share a style: the unit the terminal writes.
+public struct FrameRun: Hashable, Sendable {
+    public let x: Int
+    public let y: Int
+    public let text: String
+    /// Cells covered, continuation halves included.
+    public let cellCount: Int
+    public let style: Style
+}
+
+extension Frame {
+    /// The runs that turn `previous` into this frame; every cell when there is no previous
+    /// frame of the same size. An unchanged frame gives no runs at all.
+    public func changes(from previous: Frame?) -> [FrameRun] {
+        let full = previous == nil || previous!.width != width || previous!.height != height
+        var runs: [FrameRun] = []
+        for y in 0..<height {
+            var x = 0
+            while x < width {
+                let index = y * width + x
+                if !full && previous!.cells[index] == cells[index] {
+                    x += 1
+                    continue
+                }
+                // Start at the left half of a wide character.
+                var start = x
+                if cells[y * width + start].isContinuation && start > 0 { start -= 1 }
+                let style = cells[y * width + start].style
+                var end = start
+                var text = ""
+                while end < width {
+                    let cell = cells[y * width + end]
+                    if cell.style != style && !cell.isContinuation { break }
+                    if !full && end > x && previous!.cells[y * width + end] == cell && !cell.isContinuation {
+                        break
+                    }
+                    text += cell.text
+                    end += 1
+                }
+                runs.append(FrameRun(x: start, y: y, text: text, cellCount: end - start, style: style))
+                x = max(end, x + 1)
+            }
+        }
+        return runs
+    }
+}

@@ -1,0 +1,95 @@
+/// Everything a key can ask the dashboard to do.
+public enum Action: String, Hashable, Sendable, CaseIterable {
+    case quit
+    case help
+    case refresh
+    case back
+    case scrollUp
+    case scrollDown
+    case pageUp
+    case pageDown
+    case nextPeriod
+    case previousPeriod
+}
+
+/// Where a binding applies.
+public enum ScreenKind: String, Hashable, Sendable, CaseIterable {
+    case dashboard
+    case help
+    case tooSmall
+}
+
+/// A key binding as data: the keys, the short label and the help text. One table feeds the
+/// footer, the help screen and (later) the config file, so they can never disagree.
+public struct KeyBinding: Hashable, Sendable {
+    public var action: Action
+    public var keys: [KeyInput]
+    /// Short name in the footer, e.g. `?`.
+    public var label: String
+    /// What it does, e.g. `help`.
+    public var summary: String
+    /// Screens where the binding works.
+    public var screens: Set<ScreenKind>
+    /// Whether the footer shows it (the help screen shows all).
+    public var inFooter: Bool
+
+    public init(
+        _ action: Action, keys: [KeyInput], label: String? = nil, summary: String, screens: Set<ScreenKind>,
+        inFooter: Bool = true
+    ) {
+        self.action = action
+        self.keys = keys
+        self.label = label ?? keys.map(\.label).joined(separator: "/")
+        self.summary = summary
+        self.screens = screens
+        self.inFooter = inFooter
+    }
+}
+
+/// The key table.
+public struct KeyTable: Hashable, Sendable {
+    public var bindings: [KeyBinding]
+
+    public init(bindings: [KeyBinding]) { self.bindings = bindings }
+
+    public static let standard = KeyTable(bindings: [
+        KeyBinding(.quit, keys: [.character("q")], summary: "quit", screens: [.dashboard, .help, .tooSmall]),
+        KeyBinding(.help, keys: [.character("?")], summary: "help", screens: [.dashboard, .help]),
+        KeyBinding(
+            .refresh, keys: [.character("r"), .function(5)], label: "r", summary: "refresh", screens: [.dashboard]),
+        KeyBinding(
+            .nextPeriod, keys: [.tab, .right, .character("l")], label: "tab", summary: "today/week/month",
+            screens: [.dashboard]),
+        KeyBinding(
+            .previousPeriod, keys: [.backTab, .left, .character("h")], label: "shift-tab", summary: "previous period",
+            screens: [.dashboard], inFooter: false),
+        KeyBinding(
+            .scrollDown, keys: [.down, .character("j")], label: "↓/j", summary: "scroll the leaderboard down",
+            screens: [.dashboard], inFooter: false),
+        KeyBinding(
+            .scrollUp, keys: [.up, .character("k")], label: "↑/k", summary: "scroll the leaderboard up",
+            screens: [.dashboard], inFooter: false),
+        KeyBinding(
+            .pageDown, keys: [.pageDown, .character(" ")], label: "pgdn", summary: "next page of members",
+            screens: [.dashboard], inFooter: false),
+        KeyBinding(
+            .pageUp, keys: [.pageUp], label: "pgup", summary: "previous page of members", screens: [.dashboard],
+            inFooter: false),
+        KeyBinding(.back, keys: [.escape], summary: "back", screens: [.help]),
+    ])
+
+    /// The action bound to `key` on `screen`, if any.
+    public func action(for key: KeyInput, on screen: ScreenKind) -> Action? {
+        bindings.first { $0.screens.contains(screen) && $0.keys.contains(key) }?.action
+    }
+
+    /// The bindings the footer shows on `screen`, in table order.
+    public func footer(for screen: ScreenKind) -> [KeyBinding] {
+        bindings.filter { $0.inFooter && $0.screens.contains(screen) }
+    }
+
+    /// Every binding that works on `screen`, for the help screen.
+    public func all(for screen: ScreenKind) -> [KeyBinding] {
+        bindings.filter { $0.screens.contains(screen) }
+    }
+}

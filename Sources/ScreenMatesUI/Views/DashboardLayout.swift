@@ -1,0 +1,30 @@
+/// Where each part of the dashboard goes for a given terminal size.
+public struct DashboardLayout: Hashable, Sendable {
+    public let header: Rect
+    public let balance: Rect
+    public let streak: Rect
+    public let today: Rect
+    public let leaderboard: Rect
+    public let footer: Rect
+
+    /// Rows of panels under the header.
+    static let panelHeight = 6
+
+    public init(width: Int, height: Int) {
+        let screen = Rect(x: 0, y: 0, width: width, height: height)
+        let (header, belowHeader) = screen.splitTop(1)
+        let (body, footer) = belowHeader.splitBottom(1)
+        let (panels, rest) = body.splitTop(Self.panelHeight)
+        let third = width / 3
+        let columns = panels.columns([third, third, width - 2 * third])
+        self.header = header
+        self.balance = columns[0]
+        self.streak = columns[1]
+        self.today = columns[2]
+        self.leaderboard = rest
+        self.footer = footer
+    }
+
+    /// Member rows that fit in the leaderboard box (inside the border, under the column titles).
+    public var leaderboardRows: Int { max(0, leaderboard.height - 3) }
+}

@@ -1,0 +1,25 @@
+import ScreenMatesCore
+
+/// `view(state) -> frame`: the whole screen for a model, at the model's size.
+public enum ScreenRenderer {
+    public static func render(_ model: DashboardModel, glyphs: Glyphs = .unicode) -> Frame {
+        var frame = Frame(width: model.width, height: model.height, glyphs: glyphs)
+        if model.isTooSmall {
+            TooSmallView(width: model.width, height: model.height).draw(into: &frame)
+            return frame
+        }
+        switch model.screen {
+        case .namePrompt:
+            NamePromptView(model: model).draw(into: &frame)
+        case .help:
+            HelpView(model: model).draw(into: &frame)
+        case .dashboard:
+            if let data = model.data {
+                DashboardView(model: model, data: data).draw(into: &frame)
+            } else {
+                frame.put("Loading…", x: 2, y: 1, style: Style(.muted))
+            }
+        }
+        return frame
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ScreenMatesApp
+import ScreenMatesCore
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Data directory (default: $SCREENMATES_HOME, else $XDG_DATA_HOME/screenmates, else ~/.local/share/screenmates).",
+            valueName: "dir"))
+    var home: String?
+
+    func resolveHome() throws(AppError) -> HomeDirectory {
+        try HomeDirectory.resolve(option: home, environment: ProcessInfo.processInfo.environment)
+    }
+}
+
+/// `--speed` and `--start-at`: drive the app clock, so a day can pass in a minute.
+struct ClockOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Run the app clock N times faster than real time.", valueName: "n"))
+    var speed: Double?
+
+    @Option(
+        name: .customLong("start-at"),
+        help: ArgumentHelp(
+            "Start the app clock at this instant (2026-11-21T21:30:00Z, or local 2026-11-21T21:30).",
+            valueName: "iso8601"))
+    var startAt: String?
+
+    func validate() throws {
+        if let speed, !ClockSource.speedRange.contains(speed) {
+            throw ValidationError("--speed must be between 0.001 and 1000000; \(speed) is not.")
+        }
+        if let startAt, TimeFormat.parseInstant(startAt, timeZone: .current) == nil {
+            throw ValidationError(
+                "--start-at needs an ISO 8601 instant such as 2026-11-21T21:30:00Z or 2026-11-21T21:30; \"\(startAt)\" is not one."
+            )
+        }
+    }
+
+    var startInstant: Date? { startAt.flatMap { TimeFormat.parseInstant($0, timeZone: .current) } }
+}
+
+/// Runs a command body, turning an `AppError` into a message on standard error and its exit
+/// status.
+func runReportingErrors(_ body: () throws(AppError) -> Int32) throws {
+    let status: Int32
+    do {
+        status = try body()
+    } catch {
+        FileHandle.standardError.write(Data("screenmates: \(error.message)\n".utf8))
+        throw ExitCode(error.exitStatus)
+    }
+    if status != 0 { throw ExitCode(status) }
+}
+
+/// Sends log lines to the home directory's log file, once per process.
+enum LogSetup {
+    nonisolated(unsafe) private static var done = false
+
+    static func bootstrap(home: HomeDirectory) -> Logger {
+        if !done {
+            done = true
+            let level = ProcessInfo.processInfo.environment["SCREENMATES_LOG_LEVEL"].flatMap(
+                Logger.Level.init(rawValue:))
+            LoggingSystem.bootstrap { label in
+                var handler = FileLogHandler(label: label, path: home.logPath)
+                handler.logLevel = level ?? .info
+                return handler
+            }
+        }
+        return Logger(label: "screenmates")
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import ScreenMatesApp
+
+struct DashboardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dashboard",
+        abstract: "Show the live dashboard (the default command; the first run asks for your name).")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var clock: ClockOptions
+
+    @Flag(help: "Run the simulated usage monitor inside the dashboard, so the numbers move.")
+    var demo = false
+
+    @Option(help: ArgumentHelp("Seed for the demo monitor (default: derived from your user id).", valueName: "n"))
+    var seed: UInt64?
+
+    @Option(
+        help: ArgumentHelp(
+            "Usage profile for the demo monitor: a name in assets/scenarios or a JSON file.", valueName: "name"))
+    var scenario = "typical-day"
+
+    @Option(help: ArgumentHelp("Colour theme: terminal, dark or light.", valueName: "name"))
+    var theme = "terminal"
+
+    @Flag(name: .customLong("no-color"), help: "No colours (also when NO_COLOR is set).")
+    var noColor = false
+
+    @Flag(help: "Draw with ASCII characters only (automatic where the locale is not UTF-8).")
+    var ascii = false
+
+    func run() throws {
+        try runReportingErrors { () throws(AppError) -> Int32 in
+            let home = try global.resolveHome()
+            let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
+            let noColorEnv = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+            let options = DashboardOptions(
+                demo: demo, speed: clock.speed, startAt: clock.startInstant, seed: seed, scenario: scenario,
+                theme: theme,
+                useColor: !(noColor || noColorEnv), forceASCII: ascii)
+            try home.prepare()
+            let logger = LogSetup.bootstrap(home: home)
+            let session = try DashboardSession(home: home, assets: assets, options: options, logger: logger)
+            return try session.run()
+        }
+    }
+}

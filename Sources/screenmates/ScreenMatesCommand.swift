@@ -1,0 +1,54 @@
+import ArgumentParser
+
+/// `screenmates`: the dashboard by default, and the subcommands that do the same work without
+/// a screen, for scripts.
+@main
+struct ScreenMatesCommand: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "screenmates",
+        abstract: "A social screen-time tracker for the terminal.",
+        discussion: """
+            Tracks vice and productive app usage in blocks, and shows your balance, your streak, \
+            today's progress against the daily limit and your group's leaderboard, live.
+
+            Global options (--home) may come before or after the subcommand.
+            """,
+        version: version,
+        subcommands: [DashboardCommand.self, SetupCommand.self, StatusCommand.self],
+        defaultSubcommand: DashboardCommand.self)
+
+    static func main() {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        main(
+            GlobalOptionPlacement.movingGlobalsAfterSubcommand(
+                Array(CommandLine.arguments.dropFirst()), subcommands: names))
+    }
+}
+
+/// Lets global options come before the subcommand (`screenmates --home DIR status`), as the
+/// README shows them, by moving them after it, where each subcommand declares them.
+enum GlobalOptionPlacement {
+    static let globalsWithValue: Set<String> = ["--home"]
+
+    static func movingGlobalsAfterSubcommand(_ arguments: [String], subcommands: [String]) -> [String] {
+        var globals: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            guard globalsWithValue.contains(name) else { break }
+            globals.append(argument)
+            if !argument.contains("=") && index + 1 < arguments.count {
+                globals.append(arguments[index + 1])
+                index += 1
+            }
+            index += 1
+        }
+        guard !globals.isEmpty, index < arguments.count, subcommands.contains(arguments[index]) else {
+            return arguments
+        }
+        return [arguments[index]] + globals + arguments[(index + 1)...]
+    }
+}

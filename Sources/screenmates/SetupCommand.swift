@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import ScreenMatesApp
+import ScreenMatesCore
+import ScreenMatesStore
+
+struct SetupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "setup",
+        abstract: "Set your display name and tracked apps without the setup screens.",
+        discussion: """
+            Apps are given by name or id from the catalogue (assets/apps.json), or any other name \
+            for an app that is not in it. Listing apps for a category replaces that category's list.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("Display name: 1-20 letters, digits or underscores.", valueName: "name"))
+    var name: String
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Vice (distracting) apps.", valueName: "app"))
+    var vice: [String] = []
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Productive apps.", valueName: "app"))
+    var productive: [String] = []
+
+    @Option(
+        name: .customLong("day-start-hour"),
+        help: ArgumentHelp("Hour (0-23) at which your day starts; 4 suits night owls.", valueName: "hour"))
+    var dayStartHour: Int?
+
+    @Option(
+        help: ArgumentHelp("Your own daily limit in vice blocks, used without a group (1-96).", valueName: "blocks"))
+    var goal: Int?
+
+    func validate() throws {
+        do {
+            _ = try DisplayName(validating: name)
+        } catch {
+            throw ValidationError(error.message)
+        }
+        if let dayStartHour, !UserSettings.dayStartHourRange.contains(dayStartHour) {
+            throw ValidationError("--day-start-hour must be between 0 and 23; \(dayStartHour) is not.")
+        }
+        if let goal, !UsageRules.dailyGoalRange.contains(goal) {
+            throw ValidationError("--goal must be between 1 and 96 blocks; \(goal) is not.")
+        }
+    }
+
+    func run() throws {
+        try runReportingErrors { () throws(AppError) -> Int32 in
+            let home = try global.resolveHome()
+            try home.prepare()
+            let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
+            let catalogue = try assets.appCatalogue()
+            let displayName = try! DisplayName(validating: name)
+            let viceApps = try ProfileSetup.resolveApps(vice, category: .vice, catalogue: catalogue)
+            let productiveApps = try ProfileSetup.resolveApps(productive, category: .productive, catalogue: catalogue)
+            do {
+                let store = try LocalStore.open(at: home.databasePath)
+                let clock = try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false).clock
+                var settings = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: clock)
+                settings.displayName = displayName
+                if !viceApps.isEmpty || !productiveApps.isEmpty {
+                    settings.apps =
+                        (viceApps.isEmpty ? settings.viceApps : viceApps)
+                        + (productiveApps.isEmpty ? settings.productiveApps : productiveApps)
+                }
+                if let dayStartHour { settings.dayStartHour = dayStartHour }
+                if let goal { settings.rules.dailyGoalBlocks = goal }
+                try store.updateSettings(settings)
+                print("Saved \(displayName.value) in \(home.path).")
+                print("Vice apps: " + settings.viceApps.map(\.name).joined(separator: ", "))
+                print("Productive apps: " + settings.productiveApps.map(\.name).joined(separator: ", "))
+                return 0
+            } catch {
+                throw AppError(error)
+            }
+        }
+    }
+}
