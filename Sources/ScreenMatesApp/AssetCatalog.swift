@@ -9,6 +9,12 @@ public struct AppCatalogue: Sendable, Hashable {
     public var defaultVice: [TrackedApp]
     public var defaultProductive: [TrackedApp]
 
+    public init(apps: [TrackedApp], defaultVice: [TrackedApp], defaultProductive: [TrackedApp]) {
+        self.apps = apps
+        self.defaultVice = defaultVice
+        self.defaultProductive = defaultProductive
+    }
+
     /// Finds an app by id or by name, ignoring case.
     public func find(_ text: String) -> TrackedApp? {
         let key = text.lowercased()

@@ -9,10 +9,11 @@ struct ColorPalette {
     private var attributes: [ColorRole: attr_t] = [:]
 
     init(theme: Theme, useColor: Bool) {
-        let colorCount = useColor && has_colors() ? Int(sm_colors()) : 0
-        if colorCount >= 8 {
-            start_color()
+        // COLORS is only known once start_color has run.
+        var colorCount = 0
+        if useColor && has_colors() && start_color() == OK {
             use_default_colors()
+            colorCount = Int(sm_colors())
         }
         for (index, role) in ColorRole.allCases.enumerated() {
             let look = theme.look(role)

@@ -32,13 +32,19 @@ public enum TerminalSignals {
         // Touch the globals first so no lazy initialisation ever runs inside a handler.
         pendingSignals.store(0, ordering: .relaxed)
         signalWakeFD.store(wakeFD, ordering: .sequentiallyConsistent)
+        var handled = sigset_t()
+        sigemptyset(&handled)
         for (signal, _) in caught {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = recordSignal
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0
             sigaction(signal, &action, nil)
+            sigaddset(&handled, signal)
         }
+        // A parent may have started us with these signals blocked (a blocked mask survives
+        // exec); unblock them, or Ctrl-C, SIGTERM and resizes would never arrive.
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
     }
 
     /// Returns and clears what was received.

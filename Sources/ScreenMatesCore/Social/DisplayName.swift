@@ -11,10 +11,14 @@ public struct DisplayName: Hashable, Sendable, Codable, CustomStringConvertible 
     public static let maximumLength = 20
 
     public init(validating raw: String) throws(DisplayNameError) {
-        let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        // Linux Foundation counts U+200B ZERO WIDTH SPACE as whitespace; it is rejected, not trimmed.
+        let spaces = CharacterSet.whitespaces.subtracting(CharacterSet(charactersIn: "\u{200B}"))
+        let trimmed = raw.trimmingCharacters(in: spaces)
         let normalized = trimmed.precomposedStringWithCanonicalMapping
         guard !normalized.isEmpty else { throw .empty }
-        let invalid = normalized.filter { !DisplayName.isAllowed($0) }
+        // Judge the text as typed: Linux Foundation's NFC mangles a supplementary-plane scalar
+        // followed by a mark ("\u{E0041}\u{301}" becomes "Á"), which would hide a tag character.
+        let invalid = trimmed.filter { !DisplayName.isAllowed($0) }
         if !invalid.isEmpty {
             var seen = Set<Character>()
             throw .invalidCharacters(invalid.filter { seen.insert($0).inserted }.map(SafeText.describe))
@@ -31,7 +35,10 @@ public struct DisplayName: Hashable, Sendable, Codable, CustomStringConvertible 
     static func isAllowed(_ character: Character) -> Bool {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return false }
-        guard first == "_" || isLetterOrDigit(first) else { return false }
+        // A letter must take a cell (a lone Hangul filler jamo is a "letter" that shows nothing),
+        // and nothing the display would strip (variation selectors) may ride along.
+        guard first == "_" || (isLetterOrDigit(first) && CellWidth.of(first) > 0) else { return false }
+        guard !SafeText.hasUnsafeCharacters(String(character)) else { return false }
         // Combining marks may follow a letter (a decomposed accent that has no precomposed form).
         return scalars.dropFirst().allSatisfy { scalar in
             switch scalar.properties.generalCategory {

@@ -11,7 +11,9 @@ public struct GroupCode: Hashable, Sendable, Codable, CustomStringConvertible {
     private static let allowed = Set(alphabet)
 
     public init(validating raw: String) throws(GroupCodeError) {
-        let cleaned = String(raw.filter { !$0.isWhitespace && $0 != "-" }).uppercased()
+        // Only ASCII is upper-cased: "ß" → "SS" or "ſ" → "S" must not turn into code characters.
+        let kept = raw.filter { !$0.isWhitespace && $0 != "-" }
+        let cleaned = String(kept.map { $0.isASCII ? Character($0.uppercased()) : $0 })
         guard !cleaned.isEmpty else { throw .empty }
         let invalid = cleaned.filter { !GroupCode.allowed.contains($0) }
         if !invalid.isEmpty {

@@ -30,8 +30,21 @@ public struct DayCalendar: Sendable, Hashable {
         hasher.combine(dayStartHour)
     }
 
-    /// The day that `instant` belongs to.
+    /// The day that `instant` belongs to: the latest day whose start is at or before it.
+    ///
+    /// Usually the wall clock's date (the day before, when its hour is before the day-start
+    /// hour). Where the clock falls back across the day-start hour (Chatham's 03:45 → 02:45
+    /// with a 3 am start), the wall clock would name the previous day again after the new one
+    /// began; checking against `start(of:)` keeps days moving forward only.
     public func day(containing instant: Date) -> LocalDate {
+        let wall = wallDay(containing: instant)
+        if start(of: wall.adding(days: 1)) <= instant { return wall.adding(days: 1) }
+        if start(of: wall) > instant { return wall.adding(days: -1) }
+        return wall
+    }
+
+    /// The day the wall clock names for `instant`, from its local date and hour alone.
+    private func wallDay(containing instant: Date) -> LocalDate {
         let c = calendar.dateComponents([.year, .month, .day, .hour], from: instant)
         let date = LocalDate(year: c.year!, month: c.month!, day: c.day!)!
         return c.hour! < dayStartHour ? date.adding(days: -1) : date
@@ -47,10 +60,10 @@ public struct DayCalendar: Sendable, Hashable {
         var instant = calendar.date(from: components)!
         // Foundation resolves a wall-clock time inside a DST gap to a neighbouring instant; the
         // day must start at or after the gap, and never inside the previous day.
-        while self.day(containing: instant) < day {
+        while wallDay(containing: instant) < day {
             instant = instant.addingTimeInterval(60)
         }
-        while self.day(containing: instant.addingTimeInterval(-1)) == day {
+        while wallDay(containing: instant.addingTimeInterval(-1)) == day {
             instant = instant.addingTimeInterval(-60)
         }
         return instant

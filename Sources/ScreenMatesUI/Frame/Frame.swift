@@ -45,7 +45,8 @@ public struct Frame: Hashable, Sendable {
     @discardableResult
     public mutating func put(_ text: String, x: Int, y: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
         guard y >= 0, y < height else { return 0 }
-        let limit = min(width, x + (maxWidth ?? width))
+        // The frame's right edge, or `maxWidth` cells from `x`, whichever comes first.
+        let limit = min(width, maxWidth.map { x + $0 } ?? width)
         var column = x
         for cell in TextCell.split(SafeText.displayable(text)) {
             var pieces = [(cell.text, cell.width)]
@@ -61,7 +62,12 @@ public struct Frame: Hashable, Sendable {
                     }
                     return max(0, column - x)
                 }
-                if column >= 0 { set(column, y, piece, pieceWidth, style) }
+                if column >= 0 {
+                    set(column, y, piece, pieceWidth, style)
+                } else if column + pieceWidth > 0 {
+                    // Only the right half of a wide character would show at the left edge.
+                    set(0, y, " ", 1, style)
+                }
                 column += pieceWidth
             }
         }

@@ -19,6 +19,8 @@ public struct Glyphs: Hashable, Sendable {
     public var cursor: String
     public var check: String
     public var cross: String
+    /// The multiplication sign, as in `80×24` and `×60`.
+    public var times: String
     /// When true, every non-ASCII character of text is shown as `?` (one per cell).
     public var asciiOnly: Bool
 
@@ -26,10 +28,10 @@ public struct Glyphs: Hashable, Sendable {
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
         barFull: "█", barPartials: ["▏", "▎", "▍", "▌", "▋", "▊", "▉"], barEmpty: "░", ellipsis: "…",
         bullet: "·", separator: "│", arrowUp: "↑", arrowDown: "↓", cursor: "▏", check: "✓", cross: "✗",
-        asciiOnly: false)
+        times: "×", asciiOnly: false)
 
     public static let ascii = Glyphs(
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
         barFull: "#", barPartials: [], barEmpty: ".", ellipsis: "~", bullet: "-", separator: "|", arrowUp: "^",
-        arrowDown: "v", cursor: "_", check: "ok", cross: "x", asciiOnly: true)
+        arrowDown: "v", cursor: "_", check: "ok", cross: "x", times: "x", asciiOnly: true)
 }

@@ -25,7 +25,7 @@ struct DashboardView {
         var row = inner.y
         frame.put(
             TimeFormat.duration(seconds: ledger.balanceSeconds), x: inner.x + 1, y: row,
-            style: Style(.accent, bold: true), maxWidth: inner.width - 1)
+            style: Style(.accent, bold: true), maxWidth: inner.width - 2)
         row += 1
         labelled(&frame, inner, row, "earned", TimeFormat.duration(seconds: ledger.earnedSeconds), Style(.good))
         row += 1
@@ -43,7 +43,7 @@ struct DashboardView {
         let inner = rect.inner
         frame.put(
             days(streak.current), x: inner.x + 1, y: inner.y, style: Style(.accent, bold: true),
-            maxWidth: inner.width - 1)
+            maxWidth: inner.width - 2)
         labelled(&frame, inner, inner.y + 1, "best", days(streak.best), Style(.text))
         let status = data.today.todayStatus
         labelled(&frame, inner, inner.y + 2, "today", status.rawValue, Style(data.today.state.role, bold: true))
@@ -56,36 +56,52 @@ struct DashboardView {
         let state = progress.state
         let x = inner.x + 1
         let width = inner.width - 2
-        var used = frame.put(
-            "\(progress.blocksUsed)", x: x, y: inner.y, style: Style(state.role, bold: true), maxWidth: width)
-        used += frame.put(
-            " / \(progress.goal) blocks", x: x + used, y: inner.y, style: Style(.text), maxWidth: width - used)
-        frame.put(
-            "  \(progress.percent)%", x: x + used, y: inner.y, style: Style(state.role, bold: true),
-            maxWidth: width - used)
+        // Narrow panels get shorter wordings rather than cut ones: a cut "137%" would read "1".
+        let blocks = "\(progress.blocksUsed)"
+        let percent = "  \(progress.percent)%"
+        let goal = Self.fitting(
+            [" / \(progress.goal) blocks", "/\(progress.goal) blocks", "/\(progress.goal)"],
+            width: width - CellWidth.of(blocks + percent))
+        var used = frame.put(blocks, x: x, y: inner.y, style: Style(state.role, bold: true), maxWidth: width)
+        used += frame.put(goal, x: x + used, y: inner.y, style: Style(.text), maxWidth: width - used)
+        frame.put(percent, x: x + used, y: inner.y, style: Style(state.role, bold: true), maxWidth: width - used)
         let (filled, empty) = ProgressBar.pieces(fraction: progress.fraction, width: width, glyphs: frame.glyphs)
         let filledWidth = frame.put(filled, x: x, y: inner.y + 1, style: Style(state.role), maxWidth: width)
         frame.put(empty, x: x + filledWidth, y: inner.y + 1, style: Style(.barEmpty), maxWidth: width - filledWidth)
-        let detail: String
+        let details: [String]
         if progress.blocksOver > 0 {
-            detail = "\(state.phrase) by \(progress.blocksOver)"
+            details = ["\(state.phrase) by \(progress.blocksOver)", "\(progress.blocksOver) over"]
         } else if progress.blocksLeft == 0 {
-            detail = "at the limit \(frame.glyphs.bullet) 0 left"
+            details = ["at the limit \(frame.glyphs.bullet) 0 left", "at the limit"]
         } else {
-            detail = "\(state.phrase) \(frame.glyphs.bullet) \(progress.blocksLeft) left"
+            details = [
+                "\(state.phrase) \(frame.glyphs.bullet) \(progress.blocksLeft) left", "\(progress.blocksLeft) left",
+            ]
         }
-        frame.put(detail, x: x, y: inner.y + 2, style: Style(state.role), maxWidth: width)
         frame.put(
-            "\(TimeFormat.duration(seconds: data.today.ledger.spentSeconds)) on vice apps", x: x, y: inner.y + 3,
-            style: Style(.muted), maxWidth: width)
+            Self.fitting(details, width: width, ellipsis: frame.glyphs.ellipsis), x: x, y: inner.y + 2,
+            style: Style(state.role), maxWidth: width)
+        let spent = TimeFormat.duration(seconds: data.today.ledger.spentSeconds)
+        frame.put(
+            Self.fitting(["\(spent) on vice apps", "\(spent) on vice"], width: width, ellipsis: frame.glyphs.ellipsis),
+            x: x, y: inner.y + 3, style: Style(.muted), maxWidth: width)
+    }
+
+    /// The first of `candidates` (longest wording first) that fits in `width` cells, else the
+    /// last one cut with an ellipsis.
+    static func fitting(_ candidates: [String], width: Int, ellipsis: String = "…") -> String {
+        candidates.first { CellWidth.of($0) <= width }
+            ?? SafeText.truncated(candidates.last ?? "", toCells: width, ellipsis: ellipsis)
     }
 
     private func labelled(
         _ frame: inout Frame, _ inner: Rect, _ y: Int, _ label: String, _ value: String, _ style: Style
     ) {
         let x = inner.x + 1
-        let width = inner.width - 1
-        let labelWidth = frame.put(label + " ", x: x, y: y, style: Style(.muted), maxWidth: width)
+        let width = inner.width - 2
+        // When both do not fit, the value alone is worth more than a cut one.
+        let fits = CellWidth.of(label) + 1 + CellWidth.of(value) <= width
+        let labelWidth = fits ? frame.put(label + " ", x: x, y: y, style: Style(.muted), maxWidth: width) : 0
         frame.put(value, x: x + labelWidth, y: y, style: style, maxWidth: width - labelWidth)
     }
 
@@ -112,7 +128,7 @@ struct HeaderView {
         let wallDay = DayCalendar(timeZone: calendar.timeZone).day(containing: data.now)
         let date = "\(Self.weekdays[wallDay.isoWeekday - 1]) \(wallDay.day) \(Self.months[wallDay.month - 1])"
         let countdown = "resets in " + TimeFormat.countdown(seconds: data.today.nextReset.timeIntervalSince(data.now))
-        let speed = data.clockSpeed == 1 ? "" : " \(dot) ×\(Self.speedText(data.clockSpeed))"
+        let speed = data.clockSpeed == 1 ? "" : " \(dot) \(frame.glyphs.times)\(Self.speedText(data.clockSpeed))"
         // Drop the least useful parts first when the line is narrow.
         let candidates = [
             "\(date) \(clock)\(speed) \(dot) \(countdown) ", "\(clock)\(speed) \(dot) \(countdown) ", "\(clock) ",
@@ -123,7 +139,10 @@ struct HeaderView {
         for right in candidates {
             let rightWidth = CellWidth.of(right)
             if rightWidth + CellWidth.of(who) + x <= rect.maxX || right == candidates.last {
-                frame.put(who, x: x, y: rect.y, style: style, maxWidth: max(0, rect.maxX - x - rightWidth - 1))
+                let whoWidth = max(0, rect.maxX - x - rightWidth - 1)
+                frame.put(
+                    SafeText.truncated(who, toCells: whoWidth, ellipsis: frame.glyphs.ellipsis),
+                    x: x, y: rect.y, style: style, maxWidth: whoWidth)
                 frame.put(right, x: max(x, rect.maxX - rightWidth), y: rect.y, style: style)
                 break
             }
@@ -152,17 +171,18 @@ struct FooterView {
         }
         let message = warning ?? note
         let messageWidth = message.map { min(CellWidth.of($0) + 1, rect.width / 2) } ?? 0
-        let limit = rect.maxX - messageWidth
+        // Hints stop two blank cells before the message, so they never run into it.
+        let limit = message == nil ? rect.maxX : rect.maxX - messageWidth - 2
         for (binding, (hx, width)) in zip(keys, hints) where hx + width - 2 <= limit {
             let used = frame.put(binding.label, x: hx, y: rect.y, style: Style(.key, bold: true))
             frame.put(" " + binding.summary, x: hx + used, y: rect.y, style: Style(.muted))
         }
-        if let warning {
+        if let message {
+            // A long message is cut with an ellipsis, keeping one blank cell at the right edge.
             frame.put(
-                warning, x: rect.maxX - messageWidth, y: rect.y, style: Style(.error, bold: true),
-                maxWidth: messageWidth)
-        } else if let note {
-            frame.put(note, x: rect.maxX - messageWidth, y: rect.y, style: Style(.muted), maxWidth: messageWidth - 1)
+                SafeText.truncated(message, toCells: messageWidth - 1, ellipsis: frame.glyphs.ellipsis),
+                x: rect.maxX - messageWidth, y: rect.y,
+                style: warning == nil ? Style(.muted) : Style(.error, bold: true))
         }
     }
 }

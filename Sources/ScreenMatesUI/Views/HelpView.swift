@@ -5,13 +5,14 @@ struct HelpView {
     let model: DashboardModel
 
     static let explanations = [
+        // Worded to fit an 80×24 help screen whole, under the key list.
         (
             "Balance",
-            "time earned on productive apps minus time spent on vice apps; never below zero, "
-                + "the rest is overdraft. It starts from zero every day."
+            "productive time earned minus vice time spent; never below zero (the rest is overdraft). "
+                + "Starts at zero each day."
         ),
-        ("Streak", "days in a row kept within the daily limit. A day without usage counts as kept."),
-        ("Today", "vice blocks used against the daily goal, with warnings at 75% and 90%."),
+        ("Streak", "days in a row within the daily limit; no usage counts as kept."),
+        ("Today", "vice blocks used against the daily goal; warns at 75% and 90%."),
         ("Leaderboard", "fewest vice blocks first; ties go to the longer streak, then by name."),
     ]
 
@@ -78,9 +79,13 @@ struct TooSmallView {
     let height: Int
 
     func draw(into frame: inout Frame) {
+        let times = frame.glyphs.times
         let lines = [
             ("Terminal too small", Style(.error, bold: true)),
-            ("\(width)×\(height), need \(DashboardModel.minimumWidth)×\(DashboardModel.minimumHeight)", Style(.text)),
+            (
+                "\(width)\(times)\(height), need \(DashboardModel.minimumWidth)\(times)\(DashboardModel.minimumHeight)",
+                Style(.text)
+            ),
             ("enlarge it, or press q to quit", Style(.muted)),
         ]
         let top = max(0, (frame.height - lines.count) / 2)
@@ -98,7 +103,8 @@ struct NamePromptView {
 
     func draw(into frame: inout Frame) {
         let width = min(frame.width - 4, 64)
-        let rect = Rect(x: (frame.width - width) / 2, y: max(0, (frame.height - 11) / 2), width: width, height: 11)
+        // Tall enough for a blank row between a two-line error and the keys below it.
+        let rect = Rect(x: (frame.width - width) / 2, y: max(0, (frame.height - 12) / 2), width: width, height: 12)
         frame.box(rect, title: "Welcome to ScreenMates")
         let inner = rect.inner
         let x = inner.x + 2

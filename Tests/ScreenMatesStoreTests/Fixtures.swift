@@ -1,0 +1,34 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesStore
+
+enum Fixtures {
+    static let utc = TimeZone(identifier: "UTC")!
+
+    static func instant(_ text: String) -> Date {
+        TimeFormat.parseInstant(text, timeZone: utc)!
+    }
+
+    static func event(_ category: AppCategory, at text: String, minutes: Int = 15, id: UUID = UUID()) -> UsageEvent {
+        UsageEvent(
+            id: id, appID: category == .vice ? "tiktok" : "kindle", category: category, seconds: minutes * 60,
+            occurredAt: instant(text))
+    }
+
+    static let apps = [
+        TrackedApp(id: "tiktok", name: "TikTok", bundleID: "com.zhiliaoapp.musically", category: .vice),
+        TrackedApp(id: "kindle", name: "Kindle", bundleID: "com.amazon.Lassen", category: .productive),
+    ]
+
+    /// A store with a profile whose tracking starts on `start`.
+    static func store(in directory: TemporaryDirectory, start: String = "2026-11-01", goal: Int = 8) throws
+        -> LocalStore
+    {
+        let store = try LocalStore.open(at: directory.databasePath)
+        var settings = try store.createProfileIfNeeded(
+            userID: "abcd2345", trackingStart: LocalDate(iso8601: start)!, apps: apps)
+        settings.rules.dailyGoalBlocks = goal
+        try store.updateSettings(settings)
+        return store
+    }
+}

@@ -1,0 +1,139 @@
+import ScreenMatesCore
+import Testing
+
+@testable import ScreenMatesUI
+
+/// Whole screens compared as text with the files in `Goldens/`. Set
+/// `SCREENMATES_UPDATE_GOLDENS=1` to rewrite them, then read the diff before keeping it.
+@Suite struct DashboardGoldenTests {
+    typealias Fixtures = DashboardFixtures
+
+    private func render(_ model: DashboardModel, glyphs: Glyphs = .unicode) -> Frame {
+        let frame = ScreenRenderer.render(model, glyphs: glyphs)
+        expectFitsWidth(frame)
+        return frame
+    }
+
+    @Test(arguments: [(80, 24), (120, 40)])
+    func soloDashboardInTheWarningState(width: Int, height: Int) {
+        let data = Fixtures.solo()
+        #expect(data.today.state == .warning)
+        let frame = render(Fixtures.model(data, width: width, height: height))
+        Golden.check(frame.text, named: "dashboard-solo-\(width)x\(height)")
+    }
+
+    @Test func bigGroupWithWideAndHostileNames() {
+        let frame = render(Fixtures.model(Fixtures.bigGroup(), width: 120, height: 40))
+        Golden.check(frame.text, named: "dashboard-group-120x40")
+        expectNoUnsafeCharacters(frame.text)
+        // Every member fits on screen: the wide, long and hostile names are all drawn, cut or made inert.
+        #expect(frame.text.contains("山田太郎"))
+        #expect(frame.text.contains("🎉party"))
+        #expect(frame.text.contains("Maximilian_Alexander") && frame.text.contains("…"))
+        #expect(frame.text.contains("\u{FFFD}[31mred\u{FFFD}[0m"))
+        #expect(frame.text.contains("evil\u{FFFD}bell"))
+        #expect(frame.text.contains("rtltxt"))
+        #expect(frame.text.contains("zerowidth"))
+        // The idle member is listed last, unranked, as idle rather than as zero blocks.
+        let idleRow = frame.text.split(separator: "\n").first { $0.contains("idle_ivy") }.map(String.init) ?? ""
+        #expect(idleRow.contains("   - idle_ivy") && idleRow.contains(" idle ") && idleRow.contains("never"))
+        #expect(!idleRow.contains("0/8"))
+    }
+
+    @Test func bigGroupInASCII() {
+        let frame = render(Fixtures.model(Fixtures.bigGroup(), width: 80, height: 24), glyphs: .ascii)
+        Golden.check(frame.text, named: "dashboard-group-80x24-ascii")
+        let nonASCII = frame.text.unicodeScalars.filter { !$0.isASCII }
+        #expect(nonASCII.isEmpty, "non-ASCII characters: \(nonASCII.map { "U+\(String($0.value, radix: 16))" })")
+        expectNoUnsafeCharacters(frame.text)
+    }
+
+    @Test func overTheLimit() {
+        let data = Fixtures.overLimit()
+        #expect(data.today.state == .over)
+        let frame = render(Fixtures.model(data, width: 80, height: 24))
+        Golden.check(frame.text, named: "dashboard-over-80x24")
+    }
+
+    @Test func helpScreen() {
+        let frame = render(Fixtures.model(Fixtures.solo(), width: 80, height: 24, screen: .help))
+        Golden.check(frame.text, named: "help-80x24")
+        // Nothing is cut at the usual size: every explanation is there to its last word.
+        for (title, text) in HelpView.explanations {
+            #expect(frame.text.contains(title))
+            #expect(frame.text.contains(String(text.split(separator: " ").last!)), "\(title) is cut")
+        }
+    }
+
+    @Test(arguments: [("empty", ""), ("valid", "ada_l")])
+    func namePrompt(name: String, typed: String) {
+        var model = Fixtures.model(nil, width: 80, height: 24, screen: .namePrompt)
+        for character in typed { #expect(model.handle(.character(character)) == nil) }
+        let frame = render(model)
+        Golden.check(frame.text, named: "name-prompt-\(name)-80x24")
+    }
+
+    @Test func namePromptWithAnInvalidName() {
+        var model = Fixtures.model(nil, width: 80, height: 24, screen: .namePrompt)
+        for character in "bad name!" { _ = model.handle(.character(character)) }
+        #expect(model.handle(.enter) == nil)
+        #expect(model.nameError != nil)
+        let frame = render(model)
+        Golden.check(frame.text, named: "name-prompt-invalid-80x24")
+    }
+
+    @Test(arguments: [(59, 16), (60, 15), (20, 5)])
+    func belowTheMinimumSize(width: Int, height: Int) {
+        let model = Fixtures.model(Fixtures.solo(), width: width, height: height)
+        #expect(model.isTooSmall)
+        let frame = render(model)
+        #expect(frame.text.contains("Terminal too small"))
+        Golden.check(frame.text, named: "too-small-\(width)x\(height)")
+    }
+
+    @Test func atTheMinimumSizeTheDashboardIsDrawn() {
+        let model = Fixtures.model(
+            Fixtures.solo(), width: DashboardModel.minimumWidth, height: DashboardModel.minimumHeight)
+        #expect(!model.isTooSmall)
+        let frame = render(model)
+        #expect(!frame.text.contains("too small"))
+        #expect(frame.text.contains("ScreenMates"))
+        #expect(frame.text.contains("Leaderboard"))
+        #expect(frame.text.contains("ada_l (you)"))
+        Golden.check(frame.text, named: "dashboard-solo-60x16")
+    }
+
+    @Test func scrolledLeaderboard() {
+        var model = Fixtures.model(Fixtures.crowd(40), width: 80, height: 24)
+        for key in [KeyInput.character("j"), .character("j"), .pageDown, .down] { #expect(model.handle(key) == nil) }
+        let rows = DashboardLayout(width: 80, height: 24).leaderboardRows
+        #expect(model.scroll == 3 + (rows - 1))
+        let frame = render(model)
+        #expect(frame.text.contains("\(model.scroll) above"))
+        #expect(frame.text.contains("\(40 - model.scroll - rows) more"))
+        Golden.check(frame.text, named: "dashboard-scrolled-80x24")
+    }
+
+    /// Every line of the text, and every row of cells, fits in the frame's width.
+    private func expectFitsWidth(_ frame: Frame, sourceLocation: SourceLocation = #_sourceLocation) {
+        let lines = frame.text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == frame.height, sourceLocation: sourceLocation)
+        for (index, line) in lines.enumerated() {
+            #expect(CellWidth.of(String(line)) <= frame.width, "line \(index + 1)", sourceLocation: sourceLocation)
+        }
+        for y in 0..<frame.height {
+            #expect(CellWidth.of(frame.line(y)) == frame.width, "row \(y)", sourceLocation: sourceLocation)
+        }
+    }
+
+    private func expectNoUnsafeCharacters(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        for scalar in ["\u{1B}", "\u{7}", "\u{202E}", "\u{200B}"] as [Unicode.Scalar] {
+            #expect(
+                !text.unicodeScalars.contains(scalar), "U+\(String(scalar.value, radix: 16, uppercase: true))",
+                sourceLocation: sourceLocation)
+        }
+        #expect(
+            !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) },
+            "a control character", sourceLocation: sourceLocation)
+    }
+}

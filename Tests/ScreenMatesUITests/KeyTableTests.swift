@@ -1,0 +1,107 @@
+import ScreenMatesCore
+import Testing
+
+@testable import ScreenMatesUI
+
+/// The one key table that feeds the keys, the footer and the help screen.
+@Suite struct KeyTableTests {
+    let table = KeyTable.standard
+
+    @Test(arguments: ScreenKind.allCases)
+    func noTwoBindingsOnAScreenShareAKey(screen: ScreenKind) {
+        var owner: [KeyInput: Action] = [:]
+        for binding in table.all(for: screen) {
+            for key in binding.keys {
+                if let other = owner[key] {
+                    Issue.record("\(key.label) is bound to both \(other) and \(binding.action) on \(screen)")
+                }
+                owner[key] = binding.action
+            }
+        }
+    }
+
+    @Test func everyActionHasAKey() {
+        let bound = Set(table.bindings.filter { !$0.keys.isEmpty && !$0.screens.isEmpty }.map(\.action))
+        #expect(bound == Set(Action.allCases))
+    }
+
+    @Test func theSpecKeysAreBound() {
+        #expect(table.action(for: .character("q"), on: .dashboard) == .quit)
+        #expect(table.action(for: .character("?"), on: .dashboard) == .help)
+        #expect(table.action(for: .character("r"), on: .dashboard) == .refresh)
+        #expect(table.action(for: .tab, on: .dashboard) == .nextPeriod)
+        #expect(table.action(for: .backTab, on: .dashboard) == .previousPeriod)
+        for key in [KeyInput.down, .character("j")] { #expect(table.action(for: key, on: .dashboard) == .scrollDown) }
+        for key in [KeyInput.up, .character("k")] { #expect(table.action(for: key, on: .dashboard) == .scrollUp) }
+        for key in [KeyInput.right, .character("l")] { #expect(table.action(for: key, on: .dashboard) == .nextPeriod) }
+        for key in [KeyInput.left, .character("h")] {
+            #expect(table.action(for: key, on: .dashboard) == .previousPeriod)
+        }
+        #expect(table.action(for: .escape, on: .help) == .back)
+        #expect(table.action(for: .character("q"), on: .tooSmall) == .quit)
+        #expect(table.action(for: .character("x"), on: .dashboard) == nil)
+    }
+
+    /// The help screen lists every binding of the table with all its keys, at 80×24 and at the
+    /// minimum size.
+    @Test(arguments: [(80, 24), (DashboardModel.minimumWidth, DashboardModel.minimumHeight)])
+    func everyBoundActionIsListedInTheHelpScreen(width: Int, height: Int) {
+        let model = DashboardModel(screen: .help, width: width, height: height)
+        let frame = ScreenRenderer.render(model)
+        let lines = (0..<frame.height).map { frame.line($0) }
+        for binding in table.bindings {
+            let keys = binding.keys.map(\.label).joined(separator: ", ")
+            #expect(
+                lines.contains { $0.contains(keys) && $0.contains(binding.summary) },
+                "\(binding.action) (\(keys): \(binding.summary)) is not on the help screen")
+        }
+    }
+
+    @Test(arguments: ScreenKind.allCases)
+    func theFooterShowsOnlyBindingsMarkedForIt(screen: ScreenKind) {
+        let footer = table.footer(for: screen)
+        #expect(footer.allSatisfy { $0.inFooter && $0.screens.contains(screen) })
+        #expect(footer == table.all(for: screen).filter(\.inFooter))
+    }
+
+    /// The footer line drawn on the dashboard and on help holds exactly the footer bindings.
+    @Test(arguments: [DashboardModel.Screen.dashboard, .help])
+    func theDrawnFooterMatchesTheTable(screen: DashboardModel.Screen) {
+        let model = DashboardFixtures.model(DashboardFixtures.crowd(3), width: 120, height: 40, screen: screen)
+        let footerLine = ScreenRenderer.render(model).line(39)
+        let kind = model.screenKind
+        for binding in table.all(for: kind) {
+            let hint = "\(binding.label) \(binding.summary)"
+            if binding.inFooter {
+                #expect(footerLine.contains(hint), "\(hint) missing from the footer")
+            } else {
+                #expect(!footerLine.contains(binding.summary), "\(hint) is not meant for the footer")
+            }
+        }
+    }
+
+    @Test func aBindingLeftOutOfTheFooterStillWorksAndIsInHelp() {
+        let keys = KeyTable(bindings: [
+            KeyBinding(.quit, keys: [.character("x")], summary: "leave", screens: [.dashboard, .help]),
+            KeyBinding(.help, keys: [.function(1)], summary: "assist", screens: [.dashboard, .help], inFooter: false),
+        ])
+        var model = DashboardModel(screen: .dashboard, width: 80, height: 24, keys: keys)
+        #expect(model.handle(.character("q")) == nil)
+        #expect(model.handle(.function(1)) == nil)
+        #expect(model.screen == .help)
+        let frame = ScreenRenderer.render(model)
+        #expect(frame.line(23).contains("x leave"))
+        #expect(!frame.line(23).contains("assist"))
+        #expect(frame.text.contains("F1") && frame.text.contains("assist"))
+        #expect(model.handle(.character("x")) == .quit)
+    }
+
+    @Test func labelsDefaultToTheKeysJoinedBySlashes() {
+        let binding = KeyBinding(
+            .scrollDown, keys: [.down, .character("j"), .character(" ")], summary: "down", screens: [])
+        #expect(binding.label == "↓/j/space")
+        #expect(KeyInput.control("l").label == "ctrl-l")
+        #expect(KeyInput.backTab.label == "shift-tab")
+        #expect(KeyInput.function(5).label == "F5")
+    }
+}
