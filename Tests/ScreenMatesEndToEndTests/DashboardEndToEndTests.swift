@@ -104,6 +104,28 @@ import Testing
         #expect(read(stty.after) == read(stty.before), "\(name) left the terminal changed")
     }
 
+    @Test func ctrlZSuspendsWithTheTerminalRestoredAndFgRedraws() throws {
+        let home = Binary.Home()
+        _ = try Binary.run(["setup", "--home", home.path, "--name", "ivo"])
+        let tmux = try Tmux()
+        let before = home.path + "/stty.before"
+        let suspended = home.path + "/stty.suspended"
+        try tmux.type("stty -g > \(before)")
+        // A plain command line: bash would run the rest of a list while the job is stopped.
+        try tmux.type("\(binary) --home \(home.path) dashboard")
+        try tmux.waitFor("ivo (you)")
+        try tmux.keys("C-z")
+        let stopped = try tmux.waitFor("Stopped")
+        #expect(!stopped.contains("ivo (you)"), "the shell's screen should be back:\n\(stopped)")
+        try tmux.type("stty -g > \(suspended); fg")
+        let resumed = try tmux.waitFor("ivo (you)")
+        #expect(resumed.contains("Leaderboard"))
+        #expect(read(suspended) == read(before), "the terminal was not restored while suspended")
+        try tmux.keys("q")
+        try tmux.type("echo EX\"\"IT=$?")
+        #expect(try tmux.waitFor("EXIT=").contains("EXIT=0"))
+    }
+
     @Test func theFirstRunAsksForANameAndChecksIt() throws {
         let home = Binary.Home()
         let tmux = try Tmux()

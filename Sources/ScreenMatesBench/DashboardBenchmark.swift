@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+
+/// The real dashboard on a pseudo-terminal: launch to first frame, bytes written for an
+/// unchanged frame, CPU and bytes while idle, resident memory.
+enum DashboardBenchmark {
+    struct Result {
+        var firstFrameMillis: Double
+        var firstFrameBytes: Int
+        var unchangedRedrawBytes: Int?
+        var idleSeconds: Double
+        var idleCPUSeconds: Double
+        var idleBytes: Int
+        var residentKiB: Int
+        var exitStatus: Int32
+    }
+
+    static func run(binary: String, idleSeconds: Double, demo: Bool) throws -> Result {
+        let home = NSTemporaryDirectory() + "screenmates-bench-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let environment = [
+            "TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": home, "PATH": "/usr/bin:/bin",
+        ]
+        guard try runToCompletion(binary, ["setup", "--home", home, "--name", "bench"], environment) == 0 else {
+            throw POSIXError(.EINVAL)
+        }
+        var arguments = ["--home", home, "dashboard"]
+        if demo { arguments += ["--demo", "--speed", "60"] }
+        let terminal = try PseudoTerminal(
+            program: binary, arguments: arguments, environment: environment, rows: 40, columns: 120)
+        // The footer is the last row of the first frame.
+        terminal.read(for: 10) { $0.contains("q quit") }
+        let firstFrame = terminal.output.last.map { $0.at - terminal.started } ?? .zero
+        let firstBytes = terminal.byteCount
+        terminal.read(for: 1)
+
+        // `r` re-renders the same frame: the terminal should receive nothing at all. (With the
+        // demo's fast clock the screen really changes every second, so this is not measured.)
+        var unchanged: Int?
+        if !demo {
+            let beforeRedraw = ContinuousClock.now
+            terminal.send("r")
+            terminal.read(for: 1)
+            unchanged = terminal.bytes(after: beforeRedraw)
+        }
+
+        let idleStart = ContinuousClock.now
+        let cpuBefore = terminal.cpuSeconds
+        terminal.read(for: idleSeconds)
+        let cpu = terminal.cpuSeconds - cpuBefore
+        let idleBytes = terminal.bytes(after: idleStart)
+        let resident = terminal.residentKiB
+        let status = terminal.terminate()
+        return Result(
+            firstFrameMillis: Double(firstFrame.components.seconds) * 1000 + Double(firstFrame.components.attoseconds)
+                / 1e15, firstFrameBytes: firstBytes, unchangedRedrawBytes: unchanged, idleSeconds: idleSeconds,
+            idleCPUSeconds: cpu, idleBytes: idleBytes, residentKiB: resident, exitStatus: status)
+    }
+
+    static func runToCompletion(_ program: String, _ arguments: [String], _ environment: [String: String]) throws
+        -> Int32
+    {
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, program, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return (status >> 8) & 0xFF
+    }
+}
