@@ -22,7 +22,8 @@ enum FrameBenchmark {
             LeaderboardMember(
                 id: String(format: "m%07d", index), name: "member_\(index)",
                 blocks: index % 37 == 0 ? nil : Int(generator.next() % 14),
-                streak: Int(generator.next() % 40), lastActive: now.addingTimeInterval(-Double(generator.next() % 7200)),
+                streak: Int(generator.next() % 40),
+                lastActive: now.addingTimeInterval(-Double(generator.next() % 7200)),
                 isMe: index == count / 2)
         }
         var events: [UsageEvent] = []

@@ -54,7 +54,8 @@ final class PseudoTerminal {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while ContinuousClock.now < deadline {
             let left = deadline - ContinuousClock.now
-            let millis = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            let millis = Int32(
+                max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
             var fds = [pollfd(fd: master, events: Int16(POLLIN), revents: 0)]
             guard poll(&fds, 1, millis) > 0 else { continue }
             let count = Glibc.read(master, &buffer, buffer.count)
@@ -79,7 +80,10 @@ final class PseudoTerminal {
             if escape {
                 sequence.unicodeScalars.append(scalar)
                 // CSI sequences end with a letter; two-byte ones (ESC ( B, ESC =) after one more.
-                let done = sequence.hasPrefix("[") ? (sequence.count > 1 && scalar.properties.isAlphabetic) : sequence.count >= (sequence.hasPrefix("(") ? 2 : 1)
+                let done =
+                    sequence.hasPrefix("[")
+                    ? (sequence.count > 1 && scalar.properties.isAlphabetic)
+                    : sequence.count >= (sequence.hasPrefix("(") ? 2 : 1)
                 if done {
                     escape = false
                     sequence = ""

@@ -25,23 +25,36 @@ func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(
 
 let frame = FrameBenchmark.run(members: members, width: 120, height: 40, iterations: iterations)
 print("Frame at \(frame.width)x\(frame.height), leaderboard of \(frame.members) members, \(iterations) runs:")
-print("  rank members        median \(format(frame.rankMicros.percentile(0.5))) us   p99 \(format(frame.rankMicros.percentile(0.99))) us")
-print("  build frame         median \(format(frame.renderMicros.percentile(0.5))) us   p99 \(format(frame.renderMicros.percentile(0.99))) us")
-print("  diff vs last frame  median \(format(frame.diffMicros.percentile(0.5))) us   p99 \(format(frame.diffMicros.percentile(0.99))) us")
+print(
+    "  rank members        median \(format(frame.rankMicros.percentile(0.5))) us   p99 \(format(frame.rankMicros.percentile(0.99))) us"
+)
+print(
+    "  build frame         median \(format(frame.renderMicros.percentile(0.5))) us   p99 \(format(frame.renderMicros.percentile(0.99))) us"
+)
+print(
+    "  diff vs last frame  median \(format(frame.diffMicros.percentile(0.5))) us   p99 \(format(frame.diffMicros.percentile(0.99))) us"
+)
 print("  runs to write for an unchanged frame: \(frame.unchangedRuns)")
 
-let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+let executable = URL(
+    fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        ?? CommandLine.arguments[0])
 let binary = executable.deletingLastPathComponent().appendingPathComponent("screenmates").path
 for demo in [false, true] {
     let result = try DashboardBenchmark.run(binary: binary, idleSeconds: idleSeconds, demo: demo)
     print("")
-    print(demo ? "Dashboard with the demo monitor at --speed 60, 120x40 pseudo-terminal:" : "Dashboard, idle, 120x40 pseudo-terminal:")
+    print(
+        demo
+            ? "Dashboard with the demo monitor at --speed 60, 120x40 pseudo-terminal:"
+            : "Dashboard, idle, 120x40 pseudo-terminal:")
     print("  launch to first full frame: \(format(result.firstFrameMillis)) ms (\(result.firstFrameBytes) bytes)")
     if let unchanged = result.unchangedRedrawBytes {
         print("  bytes written for an unchanged frame (after `r`): \(unchanged)")
     }
     let percent = result.idleCPUSeconds / result.idleSeconds * 100
-    print("  CPU over \(format(result.idleSeconds, 0)) s: \(format(result.idleCPUSeconds, 3)) s (\(format(percent, 3)) %)")
+    print(
+        "  CPU over \(format(result.idleSeconds, 0)) s: \(format(result.idleCPUSeconds, 3)) s (\(format(percent, 3)) %)"
+    )
     print("  bytes written over \(format(result.idleSeconds, 0)) s: \(result.idleBytes)")
     print("  resident memory: \(format(Double(result.residentKiB) / 1024)) MiB")
     print("  exit status after SIGTERM: \(result.exitStatus)")
