@@ -28,7 +28,10 @@ let package = Package(
         // The local SQLite store (GRDB): events append-only, settings, history.
         .target(
             name: "ScreenMatesStore",
-            dependencies: ["ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
 
         // The simulated usage monitor: seeded, deterministic, writes through an event sink.

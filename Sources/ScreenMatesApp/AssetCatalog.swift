@@ -107,27 +107,27 @@ public struct AssetCatalog: Sendable {
         return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }
 
-    /// A usage profile: `NAME` from `scenarios/NAME.json`, or a path to a JSON file.
-    public func profile(_ nameOrPath: String) throws(AppError) -> UsageProfile {
-        let relative = nameOrPath.contains("/") || nameOrPath.hasSuffix(".json") ? nil : "scenarios/\(nameOrPath).json"
-        let profile: UsageProfile
-        if let relative {
-            profile = try decode(relative)
-        } else {
-            guard let data = FileManager.default.contents(atPath: nameOrPath) else {
-                throw .usage("Cannot read the scenario file \(nameOrPath).")
-            }
-            do {
-                profile = try JSONDecoder().decode(UsageProfile.self, from: data)
-            } catch {
-                throw .usage("The scenario file \(nameOrPath) is not a valid usage profile: \(error).")
-            }
+    /// A scenario for the simulated monitor — a usage profile or a scripted day: `NAME` from
+    /// `scenarios/NAME.json`, or a path to a JSON file.
+    public func scenario(_ nameOrPath: String) throws(AppError) -> UsageScenario {
+        let isPath = nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
+        let path = isPath ? nameOrPath : directory + "/scenarios/\(nameOrPath).json"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if isPath { throw .usage("Cannot read the scenario file \(nameOrPath).") }
+            throw .usage(
+                "There is no scenario \"\(nameOrPath)\". Scenarios: \(scenarioNames().joined(separator: ", ")), "
+                    + "or give the path of a JSON file.")
         }
         do {
-            return try profile.validated()
+            return try UsageScenario.parse(data, source: path)
         } catch {
             throw .usage(error.message)
         }
+    }
+
+    public func scenarioNames() -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/scenarios")) ?? []
+        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }
 
     private func read(_ relative: String) throws(AppError) -> Data {

@@ -12,7 +12,7 @@ public struct DashboardOptions: Sendable {
     public var speed: Double?
     public var startAt: Date?
     public var seed: UInt64?
-    /// Usage profile for the demo monitor (a name in `assets/scenarios` or a path).
+    /// Scenario for the demo monitor (a name in `assets/scenarios` or a path).
     public var scenario: String
     public var theme: String
     public var useColor: Bool
@@ -91,7 +91,7 @@ public final class DashboardSession {
     /// Runs until quit; returns the exit status (0, or 128 + the signal that ended it).
     public func run() throws(AppError) -> Int32 {
         let theme: Theme = options.useColor ? try assets.theme(named: options.theme) : .monochrome
-        let profile = options.demo ? try assets.profile(options.scenario) : nil
+        let scenario = options.demo ? try assets.scenario(options.scenario) : nil
         let terminal: Terminal
         do {
             terminal = try Terminal(
@@ -110,7 +110,7 @@ public final class DashboardSession {
             screen: feed.settings.displayName == nil ? .namePrompt : .dashboard, width: terminal.width,
             height: terminal.height)
         model.update(data())
-        if let profile, feed.settings.displayName != nil { startDemo(profile: profile, wake: terminal.wake) }
+        if let scenario, feed.settings.displayName != nil { startDemo(scenario, wake: terminal.wake) }
         var lastRendered: DashboardModel?
         while true {
             if model != lastRendered {
@@ -136,7 +136,7 @@ public final class DashboardSession {
                 case .refresh:
                     lastRendered = nil
                 case .saveName(let name):
-                    save(name, model: &model, profile: profile, wake: terminal.wake)
+                    save(name, model: &model, scenario: scenario, wake: terminal.wake)
                 case nil:
                     break
                 }
@@ -146,30 +146,30 @@ public final class DashboardSession {
         }
     }
 
-    private func save(_ name: DisplayName, model: inout DashboardModel, profile: UsageProfile?, wake: WakePipe) {
+    private func save(_ name: DisplayName, model: inout DashboardModel, scenario: UsageScenario?, wake: WakePipe) {
         do {
             try store.setDisplayName(name)
             logger.info("display name saved")
             refresh()
             model.screen = .dashboard
-            if let profile { startDemo(profile: profile, wake: wake) }
+            if let scenario { startDemo(scenario, wake: wake) }
         } catch {
             model.nameError = error.message
         }
     }
 
-    private func startDemo(profile: UsageProfile, wake: WakePipe) {
+    private func startDemo(_ scenario: UsageScenario, wake: WakePipe) {
         let seed = options.seed ?? Self.seed(for: feed.settings.userID)
         demo.start(
-            store: store, clock: clockChoice.clock, settings: feed.settings, profile: profile, seed: seed,
+            store: store, clock: clockChoice.clock, settings: feed.settings, scenario: scenario, seed: seed,
             calendar: feed.calendar, wake: { wake.wake() })
-        logger.info("demo monitor started", metadata: ["seed": "\(seed)", "profile": "\(profile.name)"])
+        logger.info("demo monitor started", metadata: ["seed": "\(seed)", "scenario": "\(scenario.name)"])
     }
 
     private func refresh() {
         do {
             try feed.refresh()
-            warning = nil
+            warning = feed.notWritable.map { _ in "database read-only - numbers are not saved" }
         } catch {
             if warning == nil { logger.error("refresh failed: \(error.message)") }
             warning = Self.shortWarning(for: error)

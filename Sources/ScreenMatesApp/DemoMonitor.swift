@@ -15,12 +15,12 @@ public final class DemoMonitor: Sendable {
 
     /// Starts writing events from the app clock's current time on.
     public func start(
-        store: LocalStore, clock: any AppClock, settings: UserSettings, profile: UsageProfile, seed: UInt64,
+        store: LocalStore, clock: any AppClock, settings: UserSettings, scenario: UsageScenario, seed: UInt64,
         calendar: DayCalendar, wake: @escaping @Sendable () -> Void
     ) {
-        let simulator = UsageSimulator(
-            seed: seed, apps: settings.apps, profile: profile, blockMinutes: settings.rules.blockMinutes,
-            calendar: calendar, start: clock.now())
+        let source = scenario.source(
+            seed: seed, apps: settings.apps, blockMinutes: settings.rules.blockMinutes, calendar: calendar,
+            start: clock.now())
         let runner = MonitorRunner(
             sink: store, clock: clock,
             onRecorded: { [self] events in
@@ -31,7 +31,7 @@ public final class DemoMonitor: Sendable {
                 problem.withLock { $0 = error.map { ($0 as? StoreError)?.message ?? String(describing: $0) } }
                 wake()
             })
-        let newTask = Task.detached { await runner.run(simulator) }
+        let newTask = Task.detached { _ = await runner.run(source) }
         task.withLock { $0 = newTask }
     }
 

@@ -27,6 +27,8 @@ public final class UsageFeed {
     public private(set) var lastActive: Date?
     /// Days archived by the resets this feed ran, oldest first (for the reset notice).
     public private(set) var lastRollover: RolloverOutcome?
+    /// Why the database cannot be written right now (read-only), if it cannot.
+    public private(set) var notWritable: String?
 
     private var lastSequence: Int64 = 0
 
@@ -80,15 +82,43 @@ public final class UsageFeed {
     /// Runs the daily reset if due, then reloads everything from the store.
     private func reloadAll() throws(StoreError) {
         let clockDay = calendar.day(containing: clock.now())
-        let outcome = try store.rollOver(clockDay: clockDay, calendar: calendar, now: clock.now())
-        if !outcome.archived.isEmpty { lastRollover = outcome }
-        guard let state = try store.dayState() else { return }
+        var pending: [DayRecord] = []
+        do {
+            let outcome = try store.rollOver(clockDay: clockDay, calendar: calendar, now: clock.now())
+            if !outcome.archived.isEmpty { lastRollover = outcome }
+            notWritable = nil
+        } catch {
+            // A database we may only read is still shown: the reset it cannot record is worked
+            // out here, from the same events, and recorded by whoever can write it later.
+            guard case .notWritable(_, let detail) = error else { throw error }
+            notWritable = detail
+            pending = try unrecordedReset(clockDay: clockDay)
+        }
+        guard var state = try store.dayState() else { return }
+        if !pending.isEmpty || state.lastReset == nil {
+            state.lastReset = DailyRollover(lastReset: state.resetBase, clockDay: clockDay).newLastReset
+        }
         dayState = state
         today = DailyRollover.effectiveToday(clockDay: clockDay, lastReset: state.lastReset)
-        history = try store.history(from: state.trackingStart)
-        streak = StreakManager(trackingStart: state.trackingStart).summary(
-            records: history, through: (state.lastReset ?? today).adding(days: -1))
+        history = try store.history(from: state.trackingStart) + pending
+        let lastFinished = (state.lastReset ?? today).adding(days: -1)
+        let manager = StreakManager(trackingStart: state.trackingStart)
+        history = manager.withStreaks(history, through: lastFinished)
+        streak = manager.summary(records: history, through: lastFinished)
         try reloadToday()
+    }
+
+    /// The records a reset due now would archive, derived without writing anything.
+    private func unrecordedReset(clockDay: LocalDate) throws(StoreError) -> [DayRecord] {
+        guard let state = try store.dayState() else { return [] }
+        let plan = DailyRollover(lastReset: state.resetBase, clockDay: clockDay)
+        var records: [DayRecord] = []
+        for day in plan.daysToArchive where day >= state.trackingStart {
+            let ledger = DailyLedger.fold(
+                try store.events(in: calendar.interval(of: day)), exchangeRate: settings.rules.exchangeRate)
+            records.append(DayRecord(date: day, ledger: ledger, goalBlocks: settings.rules.dailyGoalBlocks))
+        }
+        return records
     }
 
     private func reloadToday() throws(StoreError) {

@@ -5,10 +5,13 @@ import GRDB
 enum LocalSchema {
     static func migrate(_ pool: DatabasePool, path: String) throws {
         let migrator = makeMigrator()
-        if try pool.read(migrator.hasBeenSuperseded) {
-            throw StoreError.newerSchema(path: path)
+        let (superseded, complete) = try pool.read { db in
+            (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
         }
-        try migrator.migrate(pool)
+        if superseded { throw StoreError.newerSchema(path: path) }
+        // Migrating takes a write transaction; a database that is up to date is left alone, so
+        // one that cannot be written (read-only file) still opens for reading.
+        if !complete { try migrator.migrate(pool) }
     }
 
     static func makeMigrator() -> DatabaseMigrator {

@@ -22,11 +22,19 @@ extension LocalStore {
     public func rollOver(clockDay: LocalDate, calendar: DayCalendar, now: Date = Date()) throws(StoreError)
         -> RolloverOutcome
     {
-        try write { db in
+        // Most calls find nothing to do: decide that with a read, so that a database that may
+        // not be written (read-only) can still be shown.
+        if let state = try dayState() {
+            let plan = DailyRollover(lastReset: state.resetBase, clockDay: clockDay)
+            if plan.newLastReset == state.lastReset && !plan.isReset {
+                return RolloverOutcome(archived: [], lastReset: plan.newLastReset, clockIsBehind: plan.clockIsBehind)
+            }
+        }
+        return try write { db in
             guard let state = try Self.dayState(db), let settings = try Self.settings(db) else {
                 throw StoreError.invalidValue("The profile does not exist yet; run setup first.")
             }
-            let plan = DailyRollover(lastReset: state.lastReset, clockDay: clockDay)
+            let plan = DailyRollover(lastReset: state.resetBase, clockDay: clockDay)
             guard plan.newLastReset != state.lastReset || plan.isReset else {
                 return RolloverOutcome(archived: [], lastReset: plan.newLastReset, clockIsBehind: plan.clockIsBehind)
             }

@@ -6,6 +6,10 @@ import ScreenMatesCore
 public struct DayState: Hashable, Sendable {
     public var trackingStart: LocalDate
     public var lastReset: LocalDate?
+
+    /// The day the next reset counts from: the last reset, or the first tracked day when no
+    /// reset has run yet, so that every day since tracking began is archived.
+    public var resetBase: LocalDate { lastReset ?? trackingStart }
 }
 
 extension LocalStore {
@@ -23,8 +27,8 @@ extension LocalStore {
             if let existing = try Self.settings(db) { return existing }
             try db.execute(
                 sql: """
-                    INSERT INTO profile (id, user_id, tracking_start, created_at) VALUES (1, ?, ?, ?)
-                    """, arguments: [userID, trackingStart.iso8601, Self.milliseconds(now)])
+                    INSERT INTO profile (id, user_id, tracking_start, last_reset, created_at) VALUES (1, ?, ?, ?, ?)
+                    """, arguments: [userID, trackingStart.iso8601, trackingStart.iso8601, Self.milliseconds(now)])
             try Self.replaceApps(apps, in: db)
             return try Self.settings(db)!
         }

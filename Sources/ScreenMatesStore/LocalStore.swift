@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import ScreenMatesCore
 
 #if canImport(Glibc)
@@ -16,45 +17,78 @@ public final class LocalStore: Sendable {
     /// The database file.
     public let path: String
     let pool: DatabasePool
+    /// Held while the store is open; tells other processes it is in use.
+    private let lock: StoreLock
 
     /// How long a write waits for another process's write before giving up.
     public static let busyTimeout: TimeInterval = 10
 
-    private init(path: String, pool: DatabasePool) {
+    private init(path: String, pool: DatabasePool, lock: StoreLock) {
         self.path = path
         self.pool = pool
+        self.lock = lock
     }
 
     /// Opens (creating if needed) the store at `path`. The file and its WAL companions are
-    /// readable by the owner only. A damaged file fails with `.damaged` and is left untouched.
+    /// readable by the owner only.
+    ///
+    /// A damaged database — not a database at all, pages that fail SQLite's integrity check,
+    /// changes a crash left in a write-ahead log that has since gone — fails with `.damaged`
+    /// and is left exactly as it is. The checks run when no other process has the store open;
+    /// while one has, it is in use and sound.
     public static func open(at path: String, busyTimeout: TimeInterval = LocalStore.busyTimeout) throws(StoreError)
         -> LocalStore
     {
-        try FileLock.withLock(path: path + ".lock") { () throws(StoreError) -> LocalStore in
-            try openLocked(at: path, busyTimeout: busyTimeout)
-        }
-    }
-
-    private static func openLocked(at path: String, busyTimeout: TimeInterval) throws(StoreError) -> LocalStore {
-        try createOwnerOnlyFile(at: path)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(busyTimeout)
-        configuration.label = "ScreenMates.local"
-        configuration.prepareDatabase { db in
-            // Committed means durable: an acknowledged event survives a crash or power loss.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        let lock = try StoreLock.acquire(forStoreAt: path)
+        defer { lock.share() }
+        if lock.wasAlone {
+            try WriteAheadLogCheck.check(databaseAt: path)
+            try createOwnerOnlyFile(at: path)
         }
         do {
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            let store = LocalStore(path: path, pool: pool)
-            try store.checkReadable()
+            let pool: DatabasePool
+            do {
+                pool = try DatabasePool(
+                    path: path, configuration: configuration(busyTimeout: busyTimeout, readonly: false))
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+                // A file we may not write is still worth reading: status and the dashboard show
+                // it, and a monitor retries its writes until the permissions are fixed.
+                pool = try DatabasePool(
+                    path: path, configuration: configuration(busyTimeout: busyTimeout, readonly: true))
+            }
+            let store = LocalStore(path: path, pool: pool, lock: lock)
+            try store.checkReadable(thoroughly: lock.wasAlone)
             try LocalSchema.migrate(pool, path: path)
+            try store.makeCommitsDurable()
             for suffix in ["-wal", "-shm"] { chmod(path + suffix, 0o600) }
             return store
         } catch {
             throw StoreError.from(error, path: path)
         }
+    }
+
+    private static func configuration(busyTimeout: TimeInterval, readonly: Bool) -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.readonly = readonly
+        configuration.label = "ScreenMates.local"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            guard !db.configuration.readonly else { return }
+            // Keep the -wal and -shm files when the last connection closes, so a process that
+            // may only read (a read-only file) can still open the database.
+            var persist: Int32 = 1
+            let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
+        return configuration
+    }
+
+    /// Committed means durable: an acknowledged event survives a crash and a power loss. (The
+    /// pool sets `synchronous = NORMAL` on its writer when it turns WAL on; put FULL back.)
+    private func makeCommitsDurable() throws {
+        guard !pool.configuration.readonly else { return }
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
     }
 
     /// Runs a read, mapping failures to `StoreError`.
@@ -76,11 +110,16 @@ public final class LocalStore: Sendable {
         }
     }
 
-    /// Reads the schema once, which is where a file that is not a database, or a damaged first
-    /// page, shows itself.
-    private func checkReadable() throws {
+    /// Reads the schema, which is where a file that is not a database shows itself, and, when
+    /// `thoroughly`, runs SQLite's quick integrity check over every page.
+    private func checkReadable(thoroughly: Bool) throws {
         try pool.read { db in
             _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+            guard thoroughly else { return }
+            let problems = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
+            if problems != ["ok"] {
+                throw StoreError.damaged(path: path, detail: problems.joined(separator: "; "))
+            }
         }
     }
 

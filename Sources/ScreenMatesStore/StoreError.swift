@@ -14,6 +14,8 @@ public enum StoreError: Error, Hashable, Sendable {
     case newerSchema(path: String)
     /// The file or directory cannot be opened at all.
     case cannotOpen(path: String, detail: String)
+    /// Another process has the store open (recovery needs it to itself).
+    case inUse(path: String)
     /// A value is out of the range the store accepts.
     case invalidValue(String)
     /// Any other input/output or SQLite failure.
@@ -39,6 +41,9 @@ public enum StoreError: Error, Hashable, Sendable {
                 + "Update ScreenMates, or point --home at another directory."
         case .cannotOpen(let path, let detail):
             return "Cannot open \(path) (\(detail)). Check that the directory exists and is yours, or use --home."
+        case .inUse(let path):
+            return "\(path) is in use by another ScreenMates process (a dashboard or a monitor). "
+                + "Stop them first, then try again."
         case .invalidValue(let detail):
             return detail
         case .failure(let path, let detail):

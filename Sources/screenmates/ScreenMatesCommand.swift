@@ -1,9 +1,8 @@
 import ArgumentParser
 
 /// `screenmates`: the dashboard by default, and the subcommands that do the same work without
-/// a screen, for scripts.
-@main
-struct ScreenMatesCommand: ParsableCommand {
+/// a screen, for scripts. Started from `main.swift`.
+struct ScreenMatesCommand: AsyncParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -16,14 +15,26 @@ struct ScreenMatesCommand: ParsableCommand {
             Global options (--home) may come before or after the subcommand.
             """,
         version: version,
-        subcommands: [DashboardCommand.self, SetupCommand.self, StatusCommand.self],
+        subcommands: [
+            DashboardCommand.self, SetupCommand.self, StatusCommand.self, MonitorCommand.self, RecoverCommand.self,
+        ],
         defaultSubcommand: DashboardCommand.self)
 
-    static func main() {
+    /// Parses the command line (global options may come before the subcommand) and runs it.
+    static func start() async {
         let names = configuration.subcommands.compactMap { $0.configuration.commandName }
-        main(
-            GlobalOptionPlacement.movingGlobalsAfterSubcommand(
-                Array(CommandLine.arguments.dropFirst()), subcommands: names))
+        let arguments = GlobalOptionPlacement.movingGlobalsAfterSubcommand(
+            Array(CommandLine.arguments.dropFirst()), subcommands: names)
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
     }
 }
 

@@ -37,8 +37,14 @@ import Testing
         #expect(Set(catalogue.apps.map(\.id)).count == catalogue.apps.count)
         for name in assets.themeNames() { _ = try assets.theme(named: name) }
         #expect(Set(assets.themeNames()).isSuperset(of: ["terminal", "dark", "light"]))
-        _ = try assets.profile("typical-day")
-        _ = try assets.profile("evening-binge")
+        guard case .profile = try assets.scenario("typical-day") else {
+            Issue.record("typical-day should be a usage profile")
+            return
+        }
+        guard case .script = try assets.scenario("evening-binge") else {
+            Issue.record("evening-binge should be a scripted day")
+            return
+        }
         #expect(throws: AppError.self) { try assets.theme(named: "nope") }
     }
 

@@ -30,6 +30,16 @@ import Testing
         #expect(try store.history().count == 3)
     }
 
+    @Test func theFirstResetRunningDaysAfterSetupArchivesEveryDaySinceTrackingBegan() throws {
+        // Set up on Nov 18, used only by a monitor, first looked at on Nov 21.
+        let directory = TemporaryDirectory()
+        let store = try Fixtures.store(in: directory, start: "2026-11-18", goal: 2)
+        try store.record((0..<3).map { Fixtures.event(.vice, at: "2026-11-18T1\($0):00") })
+        let outcome = try store.rollOver(clockDay: LocalDate(iso8601: "2026-11-21")!, calendar: calendar)
+        #expect(outcome.archived.map(\.date.iso8601) == ["2026-11-18", "2026-11-19", "2026-11-20"])
+        #expect(outcome.archived.map(\.streakAfter) == [0, 1, 2])
+    }
+
     @Test func twoProcessesResettingAtOnceArchiveOnce() async throws {
         let directory = TemporaryDirectory()
         let setup = try Fixtures.store(in: directory, start: "2026-11-01")

@@ -69,6 +69,18 @@ public struct DayCalendar: Sendable, Hashable {
         return instant
     }
 
+    /// The instant a wall clock in this time zone shows `hour:minute` on `date` (the first one
+    /// when the time happens twice, the one after the gap when it does not happen at all).
+    public func instant(on date: LocalDate, hour: Int, minute: Int) -> Date {
+        var components = DateComponents()
+        components.year = date.year
+        components.month = date.month
+        components.day = date.day
+        components.hour = hour
+        components.minute = minute
+        return calendar.date(from: components)!
+    }
+
     /// The half-open range of instants that belong to `day`.
     public func interval(of day: LocalDate) -> Range<Date> {
         start(of: day)..<start(of: day.adding(days: 1))

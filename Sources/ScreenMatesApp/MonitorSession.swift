@@ -1,0 +1,141 @@
+import Foundation
+import Logging
+import ScreenMatesCore
+import ScreenMatesMonitor
+import ScreenMatesStore
+import Synchronization
+
+/// How `screenmates monitor` was asked to run.
+public struct MonitorOptions: Sendable {
+    public enum Rate: Sendable, Equatable {
+        case perSecond(Double)
+        case unlimited
+    }
+
+    public var seed: UInt64?
+    public var count: Int?
+    public var rate: Rate?
+    public var speed: Double?
+    public var startAt: Date?
+    public var scenario: String?
+    public var quiet: Bool
+
+    public init(
+        seed: UInt64? = nil, count: Int? = nil, rate: Rate? = nil, speed: Double? = nil, startAt: Date? = nil,
+        scenario: String? = nil, quiet: Bool = false
+    ) {
+        self.seed = seed
+        self.count = count
+        self.rate = rate
+        self.speed = speed
+        self.startAt = startAt
+        self.scenario = scenario
+        self.quiet = quiet
+    }
+}
+
+/// The usage monitor as its own process: writes events for the user's apps into the local
+/// store and nothing else (it never talks to the group store).
+///
+/// Each event's id goes to standard output only after its transaction committed, so a line
+/// printed is an event kept. Problems go to standard error as they start and end; events that
+/// cannot be written wait and are retried until they are.
+public final class MonitorSession: Sendable {
+    private let store: LocalStore
+    private let options: MonitorOptions
+    private let logger: Logger
+    private let clockChoice: ClockSource.Choice
+    private let source: any UsageSource
+    private let pace: MonitorRunner.Pace
+    private let lastProblem = Mutex<String?>(nil)
+
+    public init(home: HomeDirectory, assets: AssetCatalog, options: MonitorOptions, logger: Logger) throws(AppError) {
+        self.options = options
+        self.logger = logger
+        try home.prepare()
+        do {
+            store = try LocalStore.open(at: home.databasePath)
+        } catch {
+            throw AppError(error)
+        }
+        let catalogue = try assets.appCatalogue()
+        let provisional = try ClockSource.choose(
+            speed: options.speed, startAt: options.startAt, store: store, publish: false)
+        let settings = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: provisional.clock)
+        clockChoice = try ClockSource.choose(
+            speed: options.speed, startAt: options.startAt, store: store,
+            publish: options.speed != nil || options.startAt != nil)
+        let calendar = DayCalendar(timeZone: TimeZone.current, dayStartHour: settings.dayStartHour)
+        let seed =
+            options.seed
+            ?? (options.rate == nil ? DashboardSession.seed(for: settings.userID) : UInt64.random(in: 0...UInt64.max))
+        if let name = options.scenario {
+            source = try assets.scenario(name).source(
+                seed: seed, apps: settings.apps, blockMinutes: settings.rules.blockMinutes, calendar: calendar,
+                start: clockChoice.clock.now())
+        } else if options.rate != nil {
+            source = RateSource(seed: seed, apps: settings.apps, blockMinutes: settings.rules.blockMinutes)
+        } else {
+            source = try assets.scenario("typical-day").source(
+                seed: seed, apps: settings.apps, blockMinutes: settings.rules.blockMinutes, calendar: calendar,
+                start: clockChoice.clock.now())
+        }
+        switch options.rate {
+        case .perSecond(let rate): pace = .perSecond(rate)
+        case .unlimited: pace = .unlimited
+        case nil: pace = .appClock
+        }
+        guard !settings.apps.isEmpty || options.scenario != nil else {
+            throw AppError("There are no apps to track. Add some with `screenmates setup --name NAME --vice APP …`.")
+        }
+    }
+
+    /// Runs until the count is reached, the source runs dry, or a signal asks it to stop (it
+    /// then finishes the write in hand and reports it). Returns the exit status.
+    public func run(stopRequested: @escaping @Sendable () -> Int32?) async -> Int32 {
+        let quiet = options.quiet
+        let runner = MonitorRunner(
+            sink: ReopeningEventSink(store: store), clock: clockChoice.clock,
+            onRecorded: { events in
+                guard !quiet else { return }
+                let lines = events.map { $0.id.uuidString + "\n" }.joined()
+                FileHandle.standardOutput.write(Data(lines.utf8))
+            },
+            onError: { [self] error in report(error) })
+        logger.info(
+            "monitor started", metadata: ["pace": "\(pace)", "count": "\(options.count.map(String.init) ?? "-")"])
+        let work = Task { await runner.run(source, pace: pace, limit: options.count) }
+        let stopper = Task {
+            while !Task.isCancelled {
+                if stopRequested() != nil {
+                    work.cancel()
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        let recorded = await work.value
+        stopper.cancel()
+        if clockChoice.published { ClockSource.withdraw(from: store) }
+        logger.info("monitor stopped", metadata: ["recorded": "\(recorded)"])
+        return stopRequested() ?? 0
+    }
+
+    /// Says on standard error when writing starts failing (once per kind of problem) and when
+    /// it works again.
+    private func report(_ error: (any Error)?) {
+        let message = error.map { ($0 as? StoreError)?.message ?? String(describing: $0) }
+        let changed = lastProblem.withLock { last -> Bool in
+            defer { last = message }
+            return last != message
+        }
+        guard changed else { return }
+        if let message {
+            logger.error("monitor cannot write: \(message)")
+            FileHandle.standardError.write(Data("screenmates monitor: \(message) Retrying; nothing is lost.\n".utf8))
+        } else {
+            logger.info("monitor writes again")
+            FileHandle.standardError.write(Data("screenmates monitor: writing again; waiting events are saved.\n".utf8))
+        }
+    }
+}

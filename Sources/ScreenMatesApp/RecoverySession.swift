@@ -1,0 +1,34 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesStore
+
+/// `screenmates recover`: rescues what a damaged local database still holds.
+public enum RecoverySession {
+    public static func run(home: HomeDirectory) throws(AppError) -> String {
+        let path = home.databasePath
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw AppError("There is no local database in \(home.path) to recover.")
+        }
+        // A database that opens and passes its checks needs no rescue.
+        if (try? LocalStore.open(at: path)) != nil {
+            return "\(path) is not damaged; nothing to recover."
+        }
+        let report: RecoveryReport
+        do {
+            report = try StoreRecovery.recover(at: path, clock: SystemClock(), timeZone: .current)
+        } catch {
+            throw AppError(error)
+        }
+        var lines = ["Recovered \(path):"]
+        lines.append(
+            "  \(report.eventsSaved) usage event\(report.eventsSaved == 1 ? "" : "s") saved"
+                + (report.eventsLost > 0 ? ", \(report.eventsLost) unreadable" : ""))
+        lines.append(
+            report.profileSaved
+                ? "  your profile and \(report.appsSaved) tracked apps saved"
+                : "  the profile could not be read: the next start asks for your name again")
+        lines.append("  \(report.daysRebuilt) days of history derived again from the events")
+        lines.append("The damaged database is kept as \(report.damagedCopy) (with its -wal/-shm files, if any).")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,2 @@
+// The entry point: everything else is in the command types.
+await ScreenMatesCommand.start()
