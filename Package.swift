@@ -85,8 +85,9 @@ let package = Package(
             dependencies: ["ScreenMatesUI", "ScreenMatesCore"],
             exclude: ["Goldens"]
         ),
+        .testTarget(name: "ScreenMatesTerminalTests", dependencies: ["ScreenMatesTerminal", "ScreenMatesUI"]),
         .testTarget(name: "ScreenMatesAppTests", dependencies: ["ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore"]),
-        .testTarget(name: "ScreenMatesEndToEndTests", dependencies: ["screenmates"]),
+        .testTarget(name: "ScreenMatesEndToEndTests", dependencies: ["screenmates", "ScreenMatesStore", "ScreenMatesCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

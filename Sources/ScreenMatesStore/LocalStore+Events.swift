@@ -74,6 +74,11 @@ extension LocalStore: UsageEventSink {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM usage_event") ?? 0 }
     }
 
+    /// SQLite's full integrity check: `["ok"]` for a sound database.
+    public func integrityCheck() throws(StoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
     /// Every stored event id; for checks and recovery.
     public func allEventIDs() throws(StoreError) -> [UUID] {
         try read { db in

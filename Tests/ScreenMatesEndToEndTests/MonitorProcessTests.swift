@@ -1,0 +1,93 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesStore
+import Testing
+
+/// `screenmates monitor` as its own process: what it prints is what is stored, several write
+/// at once, replays change nothing, and faults give clear errors and lose nothing.
+@Suite struct MonitorProcessTests {
+    let binary = Binary.path
+
+    private func monitor(_ home: Binary.Home, _ arguments: [String]) throws -> SpawnedProcess {
+        try SpawnedProcess(binary, ["monitor", "--home", home.path] + arguments)
+    }
+
+    private func storedIDs(_ home: Binary.Home) throws -> [UUID] {
+        try LocalStore.open(at: home.path + "/local.sqlite").allEventIDs()
+    }
+
+    @Test func everyPrintedIDIsStoredAndTheCountIsKept() throws {
+        let home = Binary.Home()
+        _ = try Binary.run(["setup", "--home", home.path, "--name", "ana"])
+        let process = try monitor(home, ["--rate", "max", "--count", "700", "--seed", "9"])
+        #expect(process.wait() == 0, "\(process.standardError)")
+        let printed = process.lines.compactMap(UUID.init(uuidString:))
+        #expect(printed.count == 700)
+        #expect(Set(printed).count == 700)
+        #expect(Set(try storedIDs(home)) == Set(printed))
+    }
+
+    @Test func fourMonitorsAtOnceLoseNothingAndNeverReportALock() throws {
+        let home = Binary.Home()
+        _ = try Binary.run(["setup", "--home", home.path, "--name", "ana"])
+        let monitors = try (1...4).map { seed in
+            try monitor(home, ["--rate", "max", "--count", "1500", "--seed", "\(seed)"])
+        }
+        var printed = Set<UUID>()
+        for process in monitors {
+            #expect(process.wait() == 0)
+            #expect(!process.standardError.contains("locked"), "\(process.standardError)")
+            printed.formUnion(process.lines.compactMap(UUID.init(uuidString:)))
+        }
+        let stored = try storedIDs(home)
+        #expect(printed.count == 6000)
+        #expect(stored.count == 6000)
+        #expect(Set(stored) == printed)
+    }
+
+    @Test func replayingTheSameEventsThreeTimesLeavesEveryFigureUnchanged() throws {
+        let home = Binary.Home()
+        _ = try Binary.run(["setup", "--home", home.path, "--name", "ana"])
+        let clock = ["--start-at", "2026-11-21T09:00:00Z"]
+        var statuses: [[String: String]] = []
+        for _ in 0..<3 {
+            for arguments in [
+                ["--rate", "max", "--count", "120", "--seed", "5"],
+                ["--scenario", "evening-binge", "--count", "25", "--seed", "6"],
+            ] {
+                let process = try monitor(home, arguments + clock)
+                #expect(process.wait() == 0, "\(process.standardError)")
+            }
+            let status = try Binary.run(["status", "--home", home.path, "--json"] + clock)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+            statuses.append(
+                json.filter { $0.key != "now" && $0.key != "group" }.mapValues { "\($0)" })
+        }
+        #expect(statuses[0]["eventsApplied"] == "145")
+        #expect(statuses[1] == statuses[0])
+        #expect(statuses[2] == statuses[0])
+    }
+
+    @Test func badOptionsAreRefused() throws {
+        let home = Binary.Home()
+        for (arguments, expected) in [
+            (["--rate", "fast"], "--rate"), (["--rate", "-2"], "--rate"), (["--count", "0"], "--count"),
+            (["--scenario", "no-such-scenario"], "no scenario"), (["--speed", "0"], "--speed"),
+        ] {
+            let result = try Binary.run(["monitor", "--home", home.path] + arguments)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func aMonitorOnADamagedDatabaseExplainsAndStops() throws {
+        let home = Binary.Home()
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        let junk = Data(repeating: 0x61, count: 8192)
+        _ = FileManager.default.createFile(atPath: home.path + "/local.sqlite", contents: junk)
+        let result = try Binary.run(["monitor", "--home", home.path, "--count", "1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("damaged") && result.stderr.contains("recover"), "\(result.stderr)")
+        #expect(FileManager.default.contents(atPath: home.path + "/local.sqlite") == junk)
+    }
+}
