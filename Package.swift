@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(
             name: "ScreenMatesStoreTests",
             dependencies: [
-                "ScreenMatesStore", "ScreenMatesCore",
+                "ScreenMatesStore", "ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -30,14 +30,18 @@ public enum ClockSource {
             if publish {
                 do {
                     try store.publishClock(
-                        ClockPublication(origin: clock.origin, realAnchor: realNow, speed: clock.speed, pid: getpid()))
+                        ClockPublication(
+                            origin: clock.origin, realAnchor: realNow, speed: clock.speed, pid: getpid(),
+                            processStart: processStart(getpid())))
                 } catch {
                     throw AppError(error)
                 }
             }
             return Choice(clock: clock, published: publish)
         }
-        if let publication = try? store.publishedClock(), isRunning(publication.pid), publication.pid != getpid() {
+        if let publication = try? store.publishedClock(), publication.pid != getpid(),
+            isRunning(publication.pid, startedAt: publication.processStart)
+        {
             let clock = SimulatedClock(startingAt: publication.appTime(atReal: Date()), speed: publication.speed)
             return Choice(clock: clock, published: false)
         }
@@ -49,7 +53,21 @@ public enum ClockSource {
         try? store.withdrawClock(pid: getpid())
     }
 
-    static func isRunning(_ pid: Int32) -> Bool {
-        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+    /// Whether the process that published a clock still runs: the pid exists and, when known,
+    /// started when the publisher did (a reused pid is another process).
+    static func isRunning(_ pid: Int32, startedAt start: String?) -> Bool {
+        guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard let start else { return true }
+        return processStart(pid) == start
+    }
+
+    /// The start time of a process in clock ticks since boot (field 22 of /proc/PID/stat).
+    static func processStart(_ pid: Int32) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return nil }
+        // Fields after the command name (which may hold spaces) start at field 3.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        return fields.count > 19 ? String(fields[19]) : nil
     }
 }

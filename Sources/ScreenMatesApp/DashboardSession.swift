@@ -42,9 +42,10 @@ public struct DashboardOptions: Sendable {
 public final class DashboardSession {
     private let home: HomeDirectory
     private let store: LocalStore
-    private let assets: AssetCatalog
     private let options: DashboardOptions
     private let logger: Logger
+    private let theme: Theme
+    private let scenario: UsageScenario?
     private let clockChoice: ClockSource.Choice
     private let demo = DemoMonitor()
     private var feed: UsageFeed
@@ -55,11 +56,13 @@ public final class DashboardSession {
     static let safetyInterval = 5.0
     /// Shortest sleep, which caps the redraw rate when the app clock runs very fast.
     static let minimumInterval = 0.1
+    /// How often the system is asked again for its time zone.
+    static let timeZoneCheckInterval: Duration = .seconds(60)
 
     /// Prepares everything that can fail with a plain error message, before the screen starts.
+    /// `home` must exist (`HomeDirectory.prepare`).
     public init(home: HomeDirectory, assets: AssetCatalog, options: DashboardOptions, logger: Logger) throws(AppError) {
         self.home = home
-        self.assets = assets
         self.options = options
         self.logger = logger
         do {
@@ -67,7 +70,8 @@ public final class DashboardSession {
         } catch {
             throw AppError(error)
         }
-        try home.prepare()
+        theme = options.useColor ? try assets.theme(named: options.theme) : .monochrome
+        scenario = options.demo ? try assets.scenario(options.scenario) : nil
         do {
             store = try LocalStore.open(at: home.databasePath)
         } catch {
@@ -90,13 +94,12 @@ public final class DashboardSession {
 
     /// Runs until quit; returns the exit status (0, or 128 + the signal that ended it).
     public func run() throws(AppError) -> Int32 {
-        let theme: Theme = options.useColor ? try assets.theme(named: options.theme) : .monochrome
-        let scenario = options.demo ? try assets.scenario(options.scenario) : nil
         let terminal: Terminal
         do {
             terminal = try Terminal(
                 options: .init(theme: theme, useColor: options.useColor, forceASCII: options.forceASCII))
         } catch {
+            if clockChoice.published { ClockSource.withdraw(from: store) }
             throw AppError(error)
         }
         defer {
@@ -112,6 +115,7 @@ public final class DashboardSession {
         model.update(data())
         if let scenario, feed.settings.displayName != nil { startDemo(scenario, wake: terminal.wake) }
         var lastRendered: DashboardModel?
+        var lastZoneCheck = ContinuousClock.now
         while true {
             if model != lastRendered {
                 terminal.draw(ScreenRenderer.render(model, glyphs: terminal.glyphs))
@@ -123,7 +127,10 @@ public final class DashboardSession {
                 logger.info("dashboard ended by signal", metadata: ["status": "\(ending.exitStatus)"])
                 return ending.exitStatus
             }
-            _ = watcher?.drain()
+            // Keys alone do not change the numbers; anything else that woke us may have: the
+            // clock, a write by another process, the demo monitor, a resume from Ctrl-Z.
+            var refreshNeeded = events.keys.isEmpty || events.resumed || watcher?.drain() == true
+            var checkZone = events.resumed
             if events.needsFullRedraw {
                 model.resize(width: terminal.width, height: terminal.height)
                 lastRendered = nil
@@ -134,23 +141,29 @@ public final class DashboardSession {
                     logger.info("dashboard quit")
                     return 0
                 case .refresh:
+                    // Repaint every cell: something else may have written on the terminal.
+                    terminal.invalidate()
                     lastRendered = nil
+                    refreshNeeded = true
+                    checkZone = true
                 case .saveName(let name):
-                    save(name, model: &model, scenario: scenario, wake: terminal.wake)
+                    save(name, model: &model, wake: terminal.wake)
                 case nil:
                     break
                 }
             }
-            refresh()
+            if ContinuousClock.now - lastZoneCheck >= Self.timeZoneCheckInterval { checkZone = true }
+            if checkZone { lastZoneCheck = ContinuousClock.now }
+            if refreshNeeded || checkZone { refresh(checkTimeZone: checkZone) }
             model.update(data())
         }
     }
 
-    private func save(_ name: DisplayName, model: inout DashboardModel, scenario: UsageScenario?, wake: WakePipe) {
+    private func save(_ name: DisplayName, model: inout DashboardModel, wake: WakePipe) {
         do {
             try store.setDisplayName(name)
             logger.info("display name saved")
-            refresh()
+            refresh(checkTimeZone: false)
             model.screen = .dashboard
             if let scenario { startDemo(scenario, wake: wake) }
         } catch {
@@ -166,9 +179,9 @@ public final class DashboardSession {
         logger.info("demo monitor started", metadata: ["seed": "\(seed)", "scenario": "\(scenario.name)"])
     }
 
-    private func refresh() {
+    private func refresh(checkTimeZone: Bool) {
         do {
-            try feed.refresh()
+            try feed.refresh(checkTimeZone: checkTimeZone)
             warning = feed.notWritable.map { _ in "database read-only - numbers are not saved" }
         } catch {
             if warning == nil { logger.error("refresh failed: \(error.message)") }
@@ -190,7 +203,7 @@ public final class DashboardSession {
         let now = clock.now()
         let intoMinute = now.timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
         let nextMinute = (60 - intoMinute) / clock.speed
-        let reset = clock.realSeconds(until: feed.summary.nextReset)
+        let reset = clock.realSeconds(until: feed.todayInterval.upperBound)
         return max(Self.minimumInterval, min(nextMinute, reset, Self.safetyInterval))
     }
 

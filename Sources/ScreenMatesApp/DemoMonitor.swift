@@ -9,7 +9,6 @@ import Synchronization
 public final class DemoMonitor: Sendable {
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
     private let problem: Mutex<String?> = Mutex(nil)
-    private let recorded = Atomic<Int>(0)
 
     public init() {}
 
@@ -23,10 +22,7 @@ public final class DemoMonitor: Sendable {
             start: clock.now())
         let runner = MonitorRunner(
             sink: store, clock: clock,
-            onRecorded: { [self] events in
-                recorded.add(events.count, ordering: .relaxed)
-                wake()
-            },
+            onRecorded: { _ in wake() },
             onError: { [self] error in
                 problem.withLock { $0 = error.map { ($0 as? StoreError)?.message ?? String(describing: $0) } }
                 wake()
@@ -45,5 +41,4 @@ public final class DemoMonitor: Sendable {
     /// The monitor's current problem (the store refused an event and it is retrying), if any.
     public var currentProblem: String? { problem.withLock { $0 } }
 
-    public var eventsRecorded: Int { recorded.load(ordering: .relaxed) }
 }

@@ -12,13 +12,22 @@ public struct HomeDirectory: Sendable, Hashable {
 
     /// `--home`, else `SCREENMATES_HOME`, else `$XDG_DATA_HOME/screenmates`, else
     /// `~/.local/share/screenmates`.
-    public static func resolve(option: String?, environment: [String: String]) throws(AppError) -> HomeDirectory {
+    ///
+    /// A demo, or any run on a simulated clock (`--speed`, `--start-at`), that was not given a
+    /// home explicitly uses the `demo` directory inside the default one: a clock running ahead
+    /// would otherwise move the real days into the future.
+    public static func resolve(option: String?, environment: [String: String], demo: Bool = false) throws(AppError)
+        -> HomeDirectory
+    {
         if let option {
             guard !option.isEmpty else { throw .usage("--home needs a directory path.") }
             return HomeDirectory(path: absolute(option))
         }
         if let value = environment["SCREENMATES_HOME"], !value.isEmpty {
             return HomeDirectory(path: absolute(value))
+        }
+        if demo {
+            return HomeDirectory(path: try resolve(option: nil, environment: environment).path + "/demo")
         }
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             return HomeDirectory(path: xdg + "/screenmates")

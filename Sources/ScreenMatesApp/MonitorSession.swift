@@ -49,10 +49,10 @@ public final class MonitorSession: Sendable {
     private let pace: MonitorRunner.Pace
     private let lastProblem = Mutex<String?>(nil)
 
+    /// `home` must exist (`HomeDirectory.prepare`).
     public init(home: HomeDirectory, assets: AssetCatalog, options: MonitorOptions, logger: Logger) throws(AppError) {
         self.options = options
         self.logger = logger
-        try home.prepare()
         do {
             store = try LocalStore.open(at: home.databasePath)
         } catch {

@@ -4,59 +4,79 @@ import ScreenMatesStore
 
 /// Keeps today's figures current from the local store, reading only what changed.
 ///
-/// It remembers the sequence number of the last event it applied and asks the store only for
-/// newer ones. An event for today is applied to the ledger when it comes in order (the usual
-/// case); an older one makes it refold the day from the store; one for an archived day makes
-/// the store derive that day's record again. When the day changes it runs the daily reset.
+/// Today is an interval of instants: from where the last reset left off to the start of the
+/// next day. The feed remembers the sequence number of the last event it read and asks the
+/// store only for newer ones: an event inside today's interval is applied to the ledger when
+/// it comes in order (the usual case), an earlier one in today makes it refold the day, and one
+/// before today goes to the store to be added to its archived day. When the day changes it
+/// runs the daily reset.
+///
+/// A feed that must not write (`status`, or a read-only database) works the reset out in
+/// memory from the same events instead of recording it.
 public final class UsageFeed {
     public let store: LocalStore
     public let clock: any AppClock
     private let timeZone: @Sendable () -> TimeZone
+    private let writes: Bool
 
     public private(set) var settings: UserSettings
     public private(set) var dayState: DayState
     public private(set) var calendar: DayCalendar
     /// The day shown as today (the clock's day, or the last reset day if the clock is behind).
     public private(set) var today: LocalDate
+    /// The instants that belong to today.
+    public private(set) var todayInterval: Range<Date>
     public private(set) var ledger = DailyLedger()
     public private(set) var history: [DayRecord] = []
     public private(set) var streak = StreakManager.Summary(current: 0, best: 0)
+    /// Today's numbers, kept up to date with the rest.
+    public private(set) var summary: TodaySummary
     /// Total events stored, each counted once.
     public private(set) var eventsApplied = 0
     /// The newest event's time: when the user was last active.
     public private(set) var lastActive: Date?
-    /// Days archived by the resets this feed ran, oldest first (for the reset notice).
-    public private(set) var lastRollover: RolloverOutcome?
     /// Why the database cannot be written right now (read-only), if it cannot.
     public private(set) var notWritable: String?
 
     private var lastSequence: Int64 = 0
 
-    /// Opens the feed on an existing profile and brings it up to date.
-    public init(store: LocalStore, clock: any AppClock, timeZone: @escaping @Sendable () -> TimeZone) throws(StoreError)
-    {
+    /// Opens the feed on an existing profile and brings it up to date. With `writes` false it
+    /// never writes to the store.
+    public init(
+        store: LocalStore, clock: any AppClock, timeZone: @escaping @Sendable () -> TimeZone, writes: Bool = true
+    ) throws(StoreError) {
         self.store = store
         self.clock = clock
         self.timeZone = timeZone
+        self.writes = writes
         guard let settings = try store.settings(), let dayState = try store.dayState() else {
             throw .invalidValue("No profile yet: run `screenmates setup --name NAME` or start the dashboard.")
         }
         self.settings = settings
         self.dayState = dayState
-        self.calendar = DayCalendar(timeZone: timeZone(), dayStartHour: settings.dayStartHour)
-        self.today = calendar.day(containing: clock.now())
+        let calendar = DayCalendar(timeZone: timeZone(), dayStartHour: settings.dayStartHour)
+        self.calendar = calendar
+        let day = calendar.day(containing: clock.now())
+        today = day
+        todayInterval = calendar.interval(of: day)
+        summary = TodaySummary(
+            date: day, ledger: DailyLedger(), goal: settings.rules.dailyGoalBlocks, streak: streak,
+            nextReset: todayInterval.upperBound)
         try reloadAll()
     }
 
     /// Brings the figures up to date. Returns true when anything visible may have changed.
+    /// `checkTimeZone` asks the system again for its time zone (it is cached otherwise).
     @discardableResult
-    public func refresh() throws(StoreError) -> Bool {
+    public func refresh(checkTimeZone: Bool = true) throws(StoreError) -> Bool {
         let newSettings = try store.settings() ?? settings
-        let newCalendar = DayCalendar(timeZone: timeZone(), dayStartHour: newSettings.dayStartHour)
+        let zone = checkTimeZone ? timeZone() : calendar.timeZone
+        let newCalendar = DayCalendar(timeZone: zone, dayStartHour: newSettings.dayStartHour)
         let clockDay = newCalendar.day(containing: clock.now())
         let settingsChanged = newSettings != settings
         settings = newSettings
-        if newCalendar != calendar || clockDay > (dayState.lastReset ?? clockDay) || settingsChanged
+        let resetDue = DailyRollover(lastReset: dayState.resetBase, clockDay: clockDay).isReset
+        if newCalendar != calendar || settingsChanged || resetDue
             || DailyRollover.effectiveToday(clockDay: clockDay, lastReset: dayState.lastReset) != today
         {
             calendar = newCalendar
@@ -64,13 +84,6 @@ public final class UsageFeed {
             return true
         }
         return try applyNewEvents()
-    }
-
-    /// Today's numbers.
-    public var summary: TodaySummary {
-        TodaySummary(
-            date: today, ledger: ledger, goal: settings.rules.dailyGoalBlocks, streak: streak,
-            nextReset: calendar.start(of: today.adding(days: 1)))
     }
 
     /// Vice blocks in each leaderboard period, from history and today.
@@ -83,79 +96,113 @@ public final class UsageFeed {
     private func reloadAll() throws(StoreError) {
         let clockDay = calendar.day(containing: clock.now())
         var pending: [DayRecord] = []
-        do {
-            let outcome = try store.rollOver(clockDay: clockDay, calendar: calendar, now: clock.now())
-            if !outcome.archived.isEmpty { lastRollover = outcome }
-            notWritable = nil
-        } catch {
-            // A database we may only read is still shown: the reset it cannot record is worked
-            // out here, from the same events, and recorded by whoever can write it later.
-            guard case .notWritable(_, let detail) = error else { throw error }
-            notWritable = detail
-            pending = try unrecordedReset(clockDay: clockDay)
+        var pendingResetAt: Date?
+        if writes {
+            do {
+                _ = try store.rollOver(clockDay: clockDay, calendar: calendar, now: clock.now())
+                notWritable = nil
+            } catch {
+                // A database we may only read is still shown: the reset it cannot record is
+                // worked out here, from the same events, and recorded by whoever can write.
+                guard case .notWritable(_, let detail) = error else { throw error }
+                notWritable = detail
+            }
         }
         guard var state = try store.dayState() else { return }
-        if !pending.isEmpty || state.lastReset == nil {
-            state.lastReset = DailyRollover(lastReset: state.resetBase, clockDay: clockDay).newLastReset
+        let plan = DailyRollover(lastReset: state.resetBase, clockDay: clockDay)
+        if plan.isReset || state.lastReset == nil {
+            (pending, pendingResetAt) = try unrecordedReset(plan, state: state)
+            state.lastReset = plan.newLastReset
+            state.lastResetAt = pendingResetAt
         }
         dayState = state
         today = DailyRollover.effectiveToday(clockDay: clockDay, lastReset: state.lastReset)
-        history = try store.history(from: state.trackingStart) + pending
+        todayInterval = DailyRollover.todayInterval(today: today, resetInstant: state.lastResetAt, calendar: calendar)
         let lastFinished = (state.lastReset ?? today).adding(days: -1)
         let manager = StreakManager(trackingStart: state.trackingStart)
-        history = manager.withStreaks(history, through: lastFinished)
+        var records = try store.history(from: state.trackingStart)
+        if !writes || notWritable != nil { records = try withLateEvents(records) }
+        history = manager.withStreaks(records + pending, through: lastFinished)
         streak = manager.summary(records: history, through: lastFinished)
         try reloadToday()
     }
 
-    /// The records a reset due now would archive, derived without writing anything.
-    private func unrecordedReset(clockDay: LocalDate) throws(StoreError) -> [DayRecord] {
-        guard let state = try store.dayState() else { return [] }
-        let plan = DailyRollover(lastReset: state.resetBase, clockDay: clockDay)
-        var records: [DayRecord] = []
-        for day in plan.daysToArchive where day >= state.trackingStart {
-            let ledger = DailyLedger.fold(
-                try store.events(in: calendar.interval(of: day)), exchangeRate: settings.rules.exchangeRate)
-            records.append(DayRecord(date: day, ledger: ledger, goalBlocks: settings.rules.dailyGoalBlocks))
+    /// Archived records with the events that arrived after them counted in, without writing.
+    private func withLateEvents(_ records: [DayRecord]) throws(StoreError) -> [DayRecord] {
+        let late = try store.lateEventInstants()
+        guard !late.isEmpty else { return records }
+        var result: [DayRecord] = []
+        for record in records {
+            guard let interval = record.interval, late.contains(where: interval.contains) else {
+                result.append(record)
+                continue
+            }
+            let ledger = DailyLedger.fold(try store.events(in: interval), exchangeRate: settings.rules.exchangeRate)
+            result.append(
+                DayRecord(date: record.date, ledger: ledger, goalBlocks: record.goalBlocks, interval: interval))
         }
-        return records
+        return result
+    }
+
+    /// The records and the reset instant a reset due now would give, worked out without
+    /// writing anything.
+    private func unrecordedReset(_ plan: DailyRollover, state: DayState) throws(StoreError) -> ([DayRecord], Date) {
+        var records: [DayRecord] = []
+        for (day, interval) in plan.archivedIntervals(after: state.lastResetAt, calendar: calendar)
+        where day >= state.trackingStart {
+            let ledger = DailyLedger.fold(try store.events(in: interval), exchangeRate: settings.rules.exchangeRate)
+            records.append(
+                DayRecord(date: day, ledger: ledger, goalBlocks: settings.rules.dailyGoalBlocks, interval: interval))
+        }
+        return (records, plan.newResetInstant(after: state.lastResetAt, calendar: calendar))
     }
 
     private func reloadToday() throws(StoreError) {
-        let snapshot = try store.snapshot(of: calendar.interval(of: today))
+        let snapshot = try store.snapshot(of: todayInterval)
         ledger = DailyLedger.fold(snapshot.events, exchangeRate: settings.rules.exchangeRate)
         lastSequence = snapshot.latestSequence
         eventsApplied = snapshot.eventCount
         lastActive = snapshot.lastOccurredAt
+        updateSummary()
     }
 
     private func applyNewEvents() throws(StoreError) -> Bool {
         let fresh = try store.events(after: lastSequence)
         guard !fresh.isEmpty else { return false }
         var refold = false
-        var lateDays = Set<LocalDate>()
+        var late = false
         for stored in fresh {
             let event = stored.event
             lastSequence = max(lastSequence, stored.sequence)
             eventsApplied += 1
             lastActive = max(lastActive ?? event.occurredAt, event.occurredAt)
-            let day = calendar.day(containing: event.occurredAt)
-            if day == today {
+            if todayInterval.contains(event.occurredAt) {
                 if !ledger.apply(event, exchangeRate: settings.rules.exchangeRate) { refold = true }
-            } else if day < today {
-                lateDays.insert(day)
+            } else if event.occurredAt < todayInterval.lowerBound {
+                late = true
             }
         }
         if refold {
-            ledger = DailyLedger.fold(
-                try store.events(in: calendar.interval(of: today)), exchangeRate: settings.rules.exchangeRate)
+            ledger = DailyLedger.fold(try store.events(in: todayInterval), exchangeRate: settings.rules.exchangeRate)
         }
-        if !lateDays.isEmpty {
-            try store.refreshHistory(days: lateDays, calendar: calendar, now: clock.now())
-            history = try store.history(from: dayState.trackingStart)
-            streak = StreakManager(trackingStart: dayState.trackingStart).summary(
-                records: history, through: (dayState.lastReset ?? today).adding(days: -1))
+        if late && writes {
+            do {
+                try store.reconcileHistory(now: clock.now())
+            } catch {
+                guard case .notWritable = error else { throw error }
+            }
+            let lastFinished = (dayState.lastReset ?? today).adding(days: -1)
+            let manager = StreakManager(trackingStart: dayState.trackingStart)
+            history = manager.withStreaks(try store.history(from: dayState.trackingStart), through: lastFinished)
+            streak = manager.summary(records: history, through: lastFinished)
         }
+        updateSummary()
         return true
+    }
+
+    private func updateSummary() {
+        summary = TodaySummary(
+            date: today, ledger: ledger, goal: settings.rules.dailyGoalBlocks, streak: streak,
+            nextReset: todayInterval.upperBound)
     }
 }

@@ -96,7 +96,8 @@ public struct ScriptedDay: UsageSource {
                 events.append(
                     UsageEvent(
                         id: generator.uuid(), appID: step.app, category: step.category, seconds: blockSeconds,
-                        occurredAt: first.addingTimeInterval(Double(blockSeconds * (block + 1)))))
+                        occurredAt: UsageSimulator.lastMoment(
+                            ofBlockEndingAt: first.addingTimeInterval(Double(blockSeconds * (block + 1))))))
             }
         }
         return events.sorted(by: UsageEvent.inLedgerOrder)

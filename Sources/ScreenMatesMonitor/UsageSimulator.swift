@@ -30,9 +30,6 @@ public struct UsageSimulator: Sendable {
         self.nextSlot = Int64((start.timeIntervalSince1970 / Double(blockSeconds)).rounded(.down))
     }
 
-    /// The end of the next block to be decided.
-    public var nextBlockEnd: Date { end(of: nextSlot) }
-
     /// The next event, skipping idle blocks; `nil` when there is no app to use, or after a
     /// simulated week of idle blocks (which only a profile of zeros can cause).
     public mutating func next() -> UsageEvent? {
@@ -52,7 +49,7 @@ public struct UsageSimulator: Sendable {
         var generator = SeededGenerator(seed: mix(slot, 0x1D))
         return UsageEvent(
             id: generator.uuid(), appID: app.id, category: app.category, seconds: blockSeconds,
-            occurredAt: end(of: slot))
+            occurredAt: Self.lastMoment(ofBlockEndingAt: end(of: slot)))
     }
 
     private func app(in slot: Int64, sticky: Bool) -> TrackedApp? {
@@ -77,6 +74,12 @@ public struct UsageSimulator: Sendable {
             return previous
         }
         return candidates[Int(generator.next() % UInt64(candidates.count))]
+    }
+
+    /// An event is stamped with the last millisecond of its block, so that a block running up
+    /// to the daily reset counts on the day it was used, not on the next one.
+    static func lastMoment(ofBlockEndingAt end: Date) -> Date {
+        end.addingTimeInterval(-0.001)
     }
 
     private func end(of slot: Int64) -> Date {

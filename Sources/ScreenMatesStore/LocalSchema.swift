@@ -77,6 +77,17 @@ enum LocalSchema {
                     );
                     """)
         }
+        migrator.registerMigration("v2: reset instants, day bounds, reconciled events, clock owner") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE profile ADD COLUMN last_reset_at INTEGER;
+                    ALTER TABLE profile ADD COLUMN history_seq INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE day_history ADD COLUMN start_at INTEGER;
+                    ALTER TABLE day_history ADD COLUMN end_at INTEGER;
+                    ALTER TABLE published_clock ADD COLUMN pid_start TEXT;
+                    UPDATE profile SET history_seq = (SELECT coalesce(max(seq), 0) FROM usage_event);
+                    """)
+        }
         return migrator
     }
 }

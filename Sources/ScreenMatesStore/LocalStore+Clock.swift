@@ -12,12 +12,16 @@ public struct ClockPublication: Hashable, Sendable {
     public var speed: Double
     /// The publishing process; the publication lapses when it is gone.
     public var pid: Int32
+    /// When that process started (from `/proc`), so a new process that got the same pid is not
+    /// taken for it.
+    public var processStart: String?
 
-    public init(origin: Date, realAnchor: Date, speed: Double, pid: Int32) {
+    public init(origin: Date, realAnchor: Date, speed: Double, pid: Int32, processStart: String?) {
         self.origin = origin
         self.realAnchor = realAnchor
         self.speed = speed
         self.pid = pid
+        self.processStart = processStart
     }
 
     /// The app instant at real instant `real`.
@@ -31,15 +35,15 @@ extension LocalStore {
         try write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO published_clock (id, origin_ms, real_anchor_ms, speed, pid, published_at)
-                    VALUES (1, ?, ?, ?, ?, ?)
+                    INSERT INTO published_clock (id, origin_ms, real_anchor_ms, speed, pid, pid_start, published_at)
+                    VALUES (1, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET origin_ms = excluded.origin_ms,
                         real_anchor_ms = excluded.real_anchor_ms, speed = excluded.speed, pid = excluded.pid,
-                        published_at = excluded.published_at
+                        pid_start = excluded.pid_start, published_at = excluded.published_at
                     """,
                 arguments: [
                     Self.milliseconds(clock.origin), Self.milliseconds(clock.realAnchor), clock.speed, clock.pid,
-                    Self.milliseconds(Date()),
+                    clock.processStart, Self.milliseconds(Date()),
                 ])
         }
     }
@@ -47,9 +51,12 @@ extension LocalStore {
     public func publishedClock() throws(StoreError) -> ClockPublication? {
         try read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM published_clock WHERE id = 1").map { row in
-                ClockPublication(
-                    origin: Self.date(milliseconds: row["origin_ms"]),
-                    realAnchor: Self.date(milliseconds: row["real_anchor_ms"]), speed: row["speed"], pid: row["pid"])
+                let table = "published_clock"
+                return ClockPublication(
+                    origin: Self.date(milliseconds: try row.checked("origin_ms", in: table)),
+                    realAnchor: Self.date(milliseconds: try row.checked("real_anchor_ms", in: table)),
+                    speed: try row.checked("speed", in: table), pid: try row.checked("pid", in: table),
+                    processStart: try row.checkedIfPresent("pid_start", in: table))
             }
         }
     }

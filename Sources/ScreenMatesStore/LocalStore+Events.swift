@@ -17,9 +17,10 @@ extension LocalStore: UsageEventSink {
     @discardableResult
     public func record(_ events: [UsageEvent]) throws(StoreError) -> Int {
         guard !events.isEmpty else { return 0 }
-        for event in events where event.seconds <= 0 {
+        for event in events where !UsageEvent.secondsRange.contains(event.seconds) {
             throw .invalidValue(
-                "A usage event must stand for a positive number of seconds; \(event.id) has \(event.seconds).")
+                "A usage event stands for 1 to \(UsageEvent.secondsRange.upperBound) seconds; \(event.id) has \(event.seconds)."
+            )
         }
         let now = Self.milliseconds(Date())
         return try write { db in
@@ -42,16 +43,7 @@ extension LocalStore: UsageEventSink {
 
     /// Events that occurred in `interval`, in ledger order.
     public func events(in interval: Range<Date>) throws(StoreError) -> [UsageEvent] {
-        try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM usage_event WHERE occurred_at >= ? AND occurred_at < ?
-                    ORDER BY occurred_at, id
-                    """,
-                arguments: [Self.milliseconds(interval.lowerBound), Self.milliseconds(interval.upperBound)]
-            ).map(Self.event(from:))
-        }
+        try read { db in try Self.events(in: interval, db) }
     }
 
     /// Events stored after `sequence`, oldest first, at most `limit`.
@@ -60,7 +52,7 @@ extension LocalStore: UsageEventSink {
             try Row.fetchAll(
                 db, sql: "SELECT * FROM usage_event WHERE seq > ? ORDER BY seq LIMIT ?",
                 arguments: [sequence, limit]
-            ).map { StoredEvent(sequence: $0["seq"], event: try Self.event(from: $0)) }
+            ).map { StoredEvent(sequence: try $0.checked("seq", in: "usage_event"), event: try Self.event(from: $0)) }
         }
     }
 
@@ -87,14 +79,18 @@ extension LocalStore: UsageEventSink {
     }
 
     static func event(from row: Row) throws -> UsageEvent {
-        let idText: String = row["id"]
-        let categoryText: String = row["category"]
-        guard let id = UUID(uuidString: idText), let category = AppCategory(rawValue: categoryText) else {
-            throw StoreError.damaged(path: "usage_event", detail: "an event row cannot be read")
+        let table = "usage_event"
+        let idText: String = try row.checked("id", in: table)
+        let categoryText: String = try row.checked("category", in: table)
+        let seconds: Int = try row.checked("seconds", in: table)
+        guard let id = UUID(uuidString: idText) else { throw UnreadableValue(table: table, column: "id") }
+        guard let category = AppCategory(rawValue: categoryText) else {
+            throw UnreadableValue(table: table, column: "category")
         }
+        guard UsageEvent.secondsRange.contains(seconds) else { throw UnreadableValue(table: table, column: "seconds") }
         return UsageEvent(
-            id: id, appID: row["app_id"], category: category, seconds: row["seconds"],
-            occurredAt: date(milliseconds: row["occurred_at"]))
+            id: id, appID: try row.checked("app_id", in: table), category: category, seconds: seconds,
+            occurredAt: date(milliseconds: try row.checked("occurred_at", in: table)))
     }
 
     static func milliseconds(_ date: Date) -> Int64 {

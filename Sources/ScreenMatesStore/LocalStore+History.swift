@@ -7,6 +7,8 @@ public struct RolloverOutcome: Hashable, Sendable {
     /// The days archived by this call, oldest first, with their streaks. Empty when another
     /// process had already reset today, or when the clock is behind the last reset.
     public let archived: [DayRecord]
+    /// Archived days derived again because events for them arrived late.
+    public let revised: [DayRecord]
     /// The reset date now recorded.
     public let lastReset: LocalDate
     /// True when the clock's day is before the recorded reset date (a clock set back).
@@ -14,11 +16,14 @@ public struct RolloverOutcome: Hashable, Sendable {
 }
 
 extension LocalStore {
-    /// Runs the daily reset for the clock's day: archives every finished day since the last
-    /// reset (each exactly once, whichever process gets there first) and records the reset.
+    /// Runs the daily reset for the clock's day and brings the history up to date.
     ///
-    /// The whole reset is one IMMEDIATE transaction: two processes resetting at the same moment
-    /// queue, and the second finds the work done.
+    /// Archives every finished day since the last reset — each exactly once, whichever process
+    /// gets there first — with the instants it covers: from the last reset instant to the start
+    /// of the next day, so that no instant falls between two days even when the time zone or
+    /// the day-start hour changed. Events that arrived after their day was archived (a monitor
+    /// catching up while nothing else ran) are added to that day first. All in one IMMEDIATE
+    /// transaction: two processes resetting at once queue, and the second finds the work done.
     public func rollOver(clockDay: LocalDate, calendar: DayCalendar, now: Date = Date()) throws(StoreError)
         -> RolloverOutcome
     {
@@ -26,66 +31,57 @@ extension LocalStore {
         // not be written (read-only) can still be shown.
         if let state = try dayState() {
             let plan = DailyRollover(lastReset: state.resetBase, clockDay: clockDay)
-            if plan.newLastReset == state.lastReset && !plan.isReset {
-                return RolloverOutcome(archived: [], lastReset: plan.newLastReset, clockIsBehind: plan.clockIsBehind)
+            if plan.newLastReset == state.lastReset && !plan.isReset && state.lastResetAt != nil,
+                try !hasLateEvents(state)
+            {
+                return RolloverOutcome(
+                    archived: [], revised: [], lastReset: plan.newLastReset, clockIsBehind: plan.clockIsBehind)
             }
         }
         return try write { db in
             guard let state = try Self.dayState(db), let settings = try Self.settings(db) else {
                 throw StoreError.invalidValue("The profile does not exist yet; run setup first.")
             }
+            let revisedDays = try Self.reconcileLateEvents(state, settings: settings, calendar: calendar, now: now, db)
             let plan = DailyRollover(lastReset: state.resetBase, clockDay: clockDay)
-            guard plan.newLastReset != state.lastReset || plan.isReset else {
-                return RolloverOutcome(archived: [], lastReset: plan.newLastReset, clockIsBehind: plan.clockIsBehind)
+            var freshDays = Set<LocalDate>()
+            for (day, interval) in plan.archivedIntervals(after: state.lastResetAt, calendar: calendar)
+            where day >= state.trackingStart {
+                let ledger = DailyLedger.fold(
+                    try Self.events(in: interval, db), exchangeRate: settings.rules.exchangeRate)
+                let record = DayRecord(
+                    date: day, ledger: ledger, goalBlocks: settings.rules.dailyGoalBlocks, interval: interval)
+                try Self.upsert(record, archivedAt: now, db)
+                freshDays.insert(day)
             }
-            var fresh: [DayRecord] = []
-            for day in plan.daysToArchive where day >= state.trackingStart {
-                let events = try Self.events(in: calendar.interval(of: day), db)
-                let ledger = DailyLedger.fold(events, exchangeRate: settings.rules.exchangeRate)
-                fresh.append(DayRecord(date: day, ledger: ledger, goalBlocks: settings.rules.dailyGoalBlocks))
-            }
-            for record in fresh { try Self.upsert(record, archivedAt: now, db) }
+            let resetAt = plan.newResetInstant(after: state.lastResetAt, calendar: calendar)
             try db.execute(
-                sql: "UPDATE profile SET last_reset = ? WHERE id = 1", arguments: [plan.newLastReset.iso8601])
+                sql: """
+                    UPDATE profile SET last_reset = ?, last_reset_at = ?,
+                        history_seq = (SELECT coalesce(max(seq), 0) FROM usage_event) WHERE id = 1
+                    """, arguments: [plan.newLastReset.iso8601, Self.milliseconds(resetAt)])
             let all = try Self.restreak(through: plan.newLastReset.adding(days: -1), from: state.trackingStart, db)
-            let freshDays = Set(fresh.map(\.date))
             return RolloverOutcome(
-                archived: all.filter { freshDays.contains($0.date) }, lastReset: plan.newLastReset,
-                clockIsBehind: plan.clockIsBehind)
+                archived: all.filter { freshDays.contains($0.date) },
+                revised: all.filter { revisedDays.contains($0.date) && !freshDays.contains($0.date) },
+                lastReset: plan.newLastReset, clockIsBehind: plan.clockIsBehind)
         }
     }
 
-    /// Derives the records of already-archived days again from their events — for events that
-    /// arrived after their day was archived (a monitor catching up, a clock set back). Changed
-    /// days are marked unsynced. Returns the records that changed.
+    /// Adds events that arrived after their day was archived to that day, and marks them
+    /// counted. Returns the days whose records changed (they are marked unsynced).
     @discardableResult
-    public func refreshHistory(days: Set<LocalDate>, calendar: DayCalendar, now: Date = Date()) throws(StoreError)
-        -> [DayRecord]
-    {
-        guard !days.isEmpty else { return [] }
+    public func reconcileHistory(now: Date = Date()) throws(StoreError) -> [DayRecord] {
+        guard let state = try dayState(), try hasLateEvents(state) else { return [] }
         return try write { db in
-            guard let state = try Self.dayState(db), let lastReset = state.lastReset,
-                let settings = try Self.settings(db)
-            else { return [] }
-            let existing = Dictionary(
-                uniqueKeysWithValues: try Self.history(from: state.trackingStart, db).map { ($0.date, $0) })
-            var changedDays = Set<LocalDate>()
-            for day in days.sorted() where day >= state.trackingStart && day < lastReset {
-                let ledger = DailyLedger.fold(
-                    try Self.events(in: calendar.interval(of: day), db), exchangeRate: settings.rules.exchangeRate)
-                let goal = existing[day]?.goalBlocks ?? settings.rules.dailyGoalBlocks
-                var record = DayRecord(date: day, ledger: ledger, goalBlocks: goal)
-                record.streakAfter = existing[day]?.streakAfter ?? 0
-                if var old = existing[day] {
-                    old.synced = false
-                    if old == record { continue }
-                }
-                try Self.upsert(record, archivedAt: now, db)
-                changedDays.insert(day)
-            }
-            guard !changedDays.isEmpty else { return [] }
-            let all = try Self.restreak(through: lastReset.adding(days: -1), from: state.trackingStart, db)
-            return all.filter { changedDays.contains($0.date) }
+            guard let state = try Self.dayState(db), let settings = try Self.settings(db) else { return [] }
+            let calendar = DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour)
+            let changed = try Self.reconcileLateEvents(state, settings: settings, calendar: calendar, now: now, db)
+            try db.execute(
+                sql: "UPDATE profile SET history_seq = (SELECT coalesce(max(seq), 0) FROM usage_event) WHERE id = 1")
+            guard !changed.isEmpty, let lastReset = state.lastReset else { return [] }
+            return try Self.restreak(through: lastReset.adding(days: -1), from: state.trackingStart, db)
+                .filter { changed.contains($0.date) }
         }
     }
 
@@ -103,6 +99,58 @@ extension LocalStore {
         }
     }
 
+    /// When events that belong to archived days but are not counted in the history yet
+    /// happened; for a reader that may not write to work out the history as it will be.
+    public func lateEventInstants() throws(StoreError) -> [Date] {
+        guard let state = try dayState(), let resetAt = state.lastResetAt else { return [] }
+        return try read { db in
+            try Int64.fetchAll(
+                db, sql: "SELECT DISTINCT occurred_at FROM usage_event WHERE seq > ? AND occurred_at < ?",
+                arguments: [state.historySequence, Self.milliseconds(resetAt)]
+            ).map(Self.date(milliseconds:))
+        }
+    }
+
+    /// Whether events newer than the history's mark belong to archived days.
+    private func hasLateEvents(_ state: DayState) throws(StoreError) -> Bool {
+        guard let resetAt = state.lastResetAt else { return false }
+        return try read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM usage_event WHERE seq > ? AND occurred_at < ?)",
+                arguments: [state.historySequence, Self.milliseconds(resetAt)]) ?? false
+        }
+    }
+
+    /// Derives again every archived day that holds an event newer than the history's mark.
+    private static func reconcileLateEvents(
+        _ state: DayState, settings: UserSettings, calendar: DayCalendar, now: Date, _ db: Database
+    ) throws -> Set<LocalDate> {
+        guard let resetAt = state.lastResetAt else { return [] }
+        let late = try Int64.fetchAll(
+            db, sql: "SELECT DISTINCT occurred_at FROM usage_event WHERE seq > ? AND occurred_at < ?",
+            arguments: [state.historySequence, milliseconds(resetAt)])
+        guard !late.isEmpty else { return [] }
+        let records = try history(from: state.trackingStart, db)
+        var changed = Set<LocalDate>()
+        for record in records {
+            let interval = record.interval ?? calendar.interval(of: record.date)
+            let lower = milliseconds(interval.lowerBound)
+            let upper = milliseconds(interval.upperBound)
+            guard late.contains(where: { $0 >= lower && $0 < upper }) else { continue }
+            let ledger = DailyLedger.fold(try events(in: interval, db), exchangeRate: settings.rules.exchangeRate)
+            var revised = DayRecord(
+                date: record.date, ledger: ledger, goalBlocks: record.goalBlocks, interval: interval)
+            revised.streakAfter = record.streakAfter
+            var unchanged = record
+            unchanged.interval = interval
+            unchanged.synced = false
+            if revised == unchanged { continue }
+            try upsert(revised, archivedAt: now, db)
+            changed.insert(record.date)
+        }
+        return changed
+    }
+
     static func events(in interval: Range<Date>, _ db: Database) throws -> [UsageEvent] {
         try Row.fetchAll(
             db,
@@ -116,14 +164,26 @@ extension LocalStore {
             db, sql: "SELECT * FROM day_history WHERE date >= ? ORDER BY date",
             arguments: [(start ?? LocalDate(dayNumber: -1_000_000)).iso8601]
         ).map { row in
-            guard let date = LocalDate(iso8601: row["date"]) else {
-                throw StoreError.damaged(path: "day_history", detail: "a history date cannot be read")
+            let table = "day_history"
+            guard let date = LocalDate(iso8601: try row.checked("date", in: table)) else {
+                throw UnreadableValue(table: table, column: "date")
+            }
+            let startAt: Int64? = try row.checkedIfPresent("start_at", in: table)
+            let endAt: Int64? = try row.checkedIfPresent("end_at", in: table)
+            var interval: Range<Date>?
+            if let startAt, let endAt, startAt <= endAt {
+                interval = Self.date(milliseconds: startAt)..<Self.date(milliseconds: endAt)
             }
             return DayRecord(
-                date: date, viceBlocks: row["vice_blocks"], productiveBlocks: row["productive_blocks"],
-                goalBlocks: row["goal_blocks"], earnedSeconds: row["earned_seconds"],
-                spentSeconds: row["spent_seconds"], endingBalanceSeconds: row["ending_balance_seconds"],
-                overdraftSeconds: row["overdraft_seconds"], streakAfter: row["streak_after"], synced: row["synced"])
+                date: date, viceBlocks: try row.checked("vice_blocks", in: table),
+                productiveBlocks: try row.checked("productive_blocks", in: table),
+                goalBlocks: try row.checked("goal_blocks", in: table),
+                earnedSeconds: try row.checked("earned_seconds", in: table),
+                spentSeconds: try row.checked("spent_seconds", in: table),
+                endingBalanceSeconds: try row.checked("ending_balance_seconds", in: table),
+                overdraftSeconds: try row.checked("overdraft_seconds", in: table),
+                streakAfter: try row.checked("streak_after", in: table), synced: try row.checked("synced", in: table),
+                interval: interval)
         }
     }
 
@@ -131,17 +191,20 @@ extension LocalStore {
         try db.execute(
             sql: """
                 INSERT INTO day_history (date, vice_blocks, productive_blocks, goal_blocks, earned_seconds,
-                    spent_seconds, ending_balance_seconds, overdraft_seconds, streak_after, synced, archived_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
+                    spent_seconds, ending_balance_seconds, overdraft_seconds, streak_after, synced, archived_at,
+                    start_at, end_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
                 ON CONFLICT(date) DO UPDATE SET vice_blocks = excluded.vice_blocks,
                     productive_blocks = excluded.productive_blocks, earned_seconds = excluded.earned_seconds,
                     spent_seconds = excluded.spent_seconds, ending_balance_seconds = excluded.ending_balance_seconds,
-                    overdraft_seconds = excluded.overdraft_seconds, synced = 0, archived_at = excluded.archived_at
+                    overdraft_seconds = excluded.overdraft_seconds, synced = 0, archived_at = excluded.archived_at,
+                    start_at = excluded.start_at, end_at = excluded.end_at
                 """,
             arguments: [
                 record.date.iso8601, record.viceBlocks, record.productiveBlocks, record.goalBlocks,
                 record.earnedSeconds, record.spentSeconds, record.endingBalanceSeconds, record.overdraftSeconds,
-                record.streakAfter, milliseconds(archivedAt),
+                record.streakAfter, milliseconds(archivedAt), record.interval.map { milliseconds($0.lowerBound) },
+                record.interval.map { milliseconds($0.upperBound) },
             ])
     }
 

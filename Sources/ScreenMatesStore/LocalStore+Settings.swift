@@ -6,6 +6,11 @@ import ScreenMatesCore
 public struct DayState: Hashable, Sendable {
     public var trackingStart: LocalDate
     public var lastReset: LocalDate?
+    /// The instant the current day began (recorded by the last reset).
+    public var lastResetAt: Date?
+    /// Events up to this sequence number are counted in the history; later ones that belong
+    /// to archived days are added by the next reconciliation.
+    public var historySequence: Int64
 
     /// The day the next reset counts from: the last reset, or the first tracked day when no
     /// reset has run yet, so that every day since tracking began is archived.
@@ -73,32 +78,44 @@ extension LocalStore {
     }
 
     static func dayState(_ db: Database) throws -> DayState? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT tracking_start, last_reset FROM profile WHERE id = 1") else {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT tracking_start, last_reset, last_reset_at, history_seq FROM profile WHERE id = 1")
+        else {
             return nil
         }
-        guard let start = LocalDate(iso8601: row["tracking_start"]) else {
-            throw StoreError.damaged(path: "profile", detail: "the first tracked day cannot be read")
+        let table = "profile"
+        guard let start = LocalDate(iso8601: try row.checked("tracking_start", in: table)) else {
+            throw UnreadableValue(table: table, column: "tracking_start")
         }
-        let lastReset: String? = row["last_reset"]
-        return DayState(trackingStart: start, lastReset: lastReset.flatMap(LocalDate.init(iso8601:)))
+        let lastReset: String? = try row.checkedIfPresent("last_reset", in: table)
+        let lastResetAt: Int64? = try row.checkedIfPresent("last_reset_at", in: table)
+        return DayState(
+            trackingStart: start, lastReset: lastReset.flatMap(LocalDate.init(iso8601:)),
+            lastResetAt: lastResetAt.map(date(milliseconds:)),
+            historySequence: try row.checkedIfPresent("history_seq", in: table) ?? 0)
     }
 
     static func settings(_ db: Database) throws -> UserSettings? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM profile WHERE id = 1") else { return nil }
-        let storedName: String? = row["display_name"]
+        let table = "profile"
+        let storedName: String? = try row.checkedIfPresent("display_name", in: table)
         let apps = try Row.fetchAll(db, sql: "SELECT * FROM tracked_app ORDER BY position").map { row in
             TrackedApp(
-                id: row["id"], name: row["name"], bundleID: row["bundle_id"],
-                category: AppCategory(rawValue: row["category"]) ?? .vice, hidden: row["hidden"])
+                id: try row.checked("id", in: "tracked_app"), name: try row.checked("name", in: "tracked_app"),
+                bundleID: try row.checked("bundle_id", in: "tracked_app"),
+                category: AppCategory(rawValue: try row.checked("category", in: "tracked_app")) ?? .vice,
+                hidden: try row.checked("hidden", in: "tracked_app"))
         }
         return UserSettings(
-            userID: row["user_id"],
+            userID: try row.checked("user_id", in: table),
             displayName: storedName.flatMap { try? DisplayName(validating: $0) },
-            dayStartHour: row["day_start_hour"],
+            dayStartHour: try row.checked("day_start_hour", in: table),
             rules: UsageRules(
-                blockMinutes: row["block_minutes"], exchangeRate: row["exchange_rate"],
-                dailyGoalBlocks: row["daily_goal_blocks"]),
-            notificationsEnabled: row["notifications_enabled"],
+                blockMinutes: try row.checked("block_minutes", in: table),
+                exchangeRate: try row.checked("exchange_rate", in: table),
+                dailyGoalBlocks: try row.checked("daily_goal_blocks", in: table)),
+            notificationsEnabled: try row.checked("notifications_enabled", in: table),
             apps: apps)
     }
 

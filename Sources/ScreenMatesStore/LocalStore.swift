@@ -76,7 +76,9 @@ public final class LocalStore: Sendable {
             try db.execute(sql: "PRAGMA foreign_keys = ON")
             guard !db.configuration.readonly else { return }
             // Keep the -wal and -shm files when the last connection closes, so a process that
-            // may only read (a read-only file) can still open the database.
+            // may only read (a read-only file) can still open the database; but empty the log
+            // once its changes are in the database, so it never holds stale copies of pages.
+            try db.execute(sql: "PRAGMA journal_size_limit = 0")
             var persist: Int32 = 1
             let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }

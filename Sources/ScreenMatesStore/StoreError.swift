@@ -51,17 +51,12 @@ public enum StoreError: Error, Hashable, Sendable {
         }
     }
 
-    /// Whether retrying later can succeed without the user changing anything.
-    public var isTransient: Bool {
-        switch self {
-        case .busy, .diskFull: true
-        default: false
-        }
-    }
-
     /// Maps an SQLite or system error met while using the file at `path`.
     static func from(_ error: any Error, path: String) -> StoreError {
         if let error = error as? StoreError { return error }
+        if let error = error as? UnreadableValue {
+            return .damaged(path: path, detail: "\(error.table).\(error.column) holds a value that cannot be right")
+        }
         guard let error = error as? DatabaseError else {
             return .failure(path: path, detail: String(describing: error))
         }

@@ -83,10 +83,9 @@ public enum StoreRecovery {
             try store.record(Array(salvage.events[start..<min(start + 500, salvage.events.count)]))
         }
         let lastReset = salvage.lastReset ?? calendar.day(containing: clock.now())
-        _ = try store.rollOver(clockDay: trackingStart, calendar: calendar, now: clock.now())
+        // The new profile starts as never reset: this archives every day since tracking began,
+        // derived again from the saved events.
         _ = try store.rollOver(clockDay: lastReset, calendar: calendar, now: clock.now())
-        let days = Set((0..<max(0, trackingStart.days(to: lastReset))).map { trackingStart.adding(days: $0) })
-        _ = try store.refreshHistory(days: days, calendar: calendar, now: clock.now())
         return RecoveryReport(
             eventsSaved: salvage.events.count, eventsLost: salvage.eventsLost, profileSaved: salvage.settings != nil,
             appsSaved: salvage.settings?.apps.count ?? 0, daysRebuilt: try store.history().count, damagedCopy: "")
@@ -107,8 +106,9 @@ public enum StoreRecovery {
         var events: [UsageEvent] = []
         var eventsLost = 0
 
-        /// Reads as much as possible; never throws.
+        /// Reads as much as possible; never throws. `path` is a copy that may be changed.
         mutating func read(from path: String) {
+            Self.trustFileSize(of: path)
             var configuration = Configuration()
             configuration.busyMode = .timeout(1)
             guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return }
@@ -119,46 +119,90 @@ public enum StoreRecovery {
                     lastReset = state.lastReset
                 }
             }
-            let upper =
-                (try? queue.inDatabase { db in
-                    try Int64.fetchOne(db, sql: "SELECT max(seq) FROM usage_event")
-                        ?? Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'usage_event'")
-                }) ?? nil
-            var budget = 200_000
-            var seen = Set<UUID>()
-            readEvents(queue, from: 1, to: upper ?? 1_000_000, budget: &budget, seen: &seen)
+            readEvents(queue)
         }
 
-        /// Reads events with `seq` in `low...high`, splitting a range that fails.
-        private mutating func readEvents(
-            _ queue: DatabaseQueue, from low: Int64, to high: Int64, budget: inout Int, seen: inout Set<UUID>
-        ) {
-            guard low <= high, budget > 0 else { return }
-            budget -= 1
-            let rows = try? queue.inDatabase { db in
-                try Row.fetchAll(
-                    db, sql: "SELECT * FROM usage_event WHERE seq BETWEEN ? AND ? ORDER BY seq",
-                    arguments: [low, high])
+        /// A database cut short still claims its old size in its header, and SQLite then refuses
+        /// to read any of it. Clearing the header's "valid for" counter makes SQLite go by the
+        /// file's real size, so the pages that are there can be read.
+        static func trustFileSize(of path: String) {
+            guard let handle = FileHandle(forUpdatingAtPath: path) else { return }
+            defer { try? handle.close() }
+            guard let header = try? handle.read(upToCount: 100), header.count == 100,
+                header.prefix(16) == Data("SQLite format 3\u{0}".utf8)
+            else { return }
+            try? handle.seek(toOffset: 92)
+            try? handle.write(contentsOf: Data(repeating: 0, count: 4))
+        }
+
+        /// Reads events in `seq` order, a page of rows at a time. Where a read fails (a missing
+        /// or broken page), it jumps ahead by growing steps until reading works again; the rows
+        /// jumped over are counted as lost (`seq` grows by one per event, so the jump is the loss).
+        private mutating func readEvents(_ queue: DatabaseQueue) {
+            let recordedLast = try? queue.inDatabase { db in
+                try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'usage_event'")
             }
-            guard let rows else {
-                if low == high {
-                    eventsLost += 1
-                } else {
-                    let middle = low + (high - low) / 2
-                    readEvents(queue, from: low, to: middle, budget: &budget, seen: &seen)
-                    readEvents(queue, from: middle + 1, to: high, budget: &budget, seen: &seen)
+            var after: Int64 = 0
+            var seen = Set<UUID>()
+            var budget = 100_000
+            var limit = 500
+            while budget > 0 {
+                budget -= 1
+                let rows = try? queue.inDatabase { db in
+                    try Row.fetchAll(
+                        db, sql: "SELECT * FROM usage_event WHERE seq > ? ORDER BY seq LIMIT ?",
+                        arguments: [after, limit])
                 }
-                return
-            }
-            for row in rows {
-                guard let event = try? LocalStore.event(from: row), event.seconds > 0,
-                    event.seconds <= 24 * 3600, seen.insert(event.id).inserted
-                else {
-                    eventsLost += 1
+                if let rows {
+                    guard let last = rows.last else { break }
+                    for row in rows { keep(row, &seen) }
+                    guard let lastSeq: Int64 = try? last.checked("seq", in: "usage_event") else { break }
+                    eventsLost += max(0, Int(lastSeq - after) - rows.count)
+                    after = lastSeq
+                    limit = min(500, limit * 2)
                     continue
                 }
-                events.append(event)
+                // A batch that fails may still start with good rows: go one row at a time.
+                if limit > 1 {
+                    limit = 1
+                    continue
+                }
+                // Find the next place where reading works again.
+                var step: Int64 = 1
+                var resumed = false
+                while step <= 1 << 24 && budget > 0 {
+                    budget -= 1
+                    let probe = try? queue.inDatabase { db in
+                        try Row.fetchAll(
+                            db, sql: "SELECT * FROM usage_event WHERE seq > ? ORDER BY seq LIMIT 1",
+                            arguments: [after + step])
+                    }
+                    if let probe {
+                        if let first = probe.first {
+                            guard let firstSeq: Int64 = try? first.checked("seq", in: "usage_event") else { break }
+                            eventsLost += Int(firstSeq - after - 1)
+                            after = firstSeq - 1
+                            resumed = true
+                        }
+                        break
+                    }
+                    step *= 2
+                }
+                if !resumed {
+                    if let recordedLast = recordedLast ?? nil, recordedLast > after {
+                        eventsLost += Int(recordedLast - after)
+                    }
+                    break
+                }
             }
+        }
+
+        private mutating func keep(_ row: Row, _ seen: inout Set<UUID>) {
+            guard let event = try? LocalStore.event(from: row), seen.insert(event.id).inserted else {
+                eventsLost += 1
+                return
+            }
+            events.append(event)
         }
     }
 }

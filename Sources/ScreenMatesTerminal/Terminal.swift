@@ -29,6 +29,9 @@ public enum TerminalError: Error, Hashable, Sendable {
 ///
 /// Not thread-safe, like ncurses itself: one owner, on the main thread.
 public final class Terminal {
+    /// How to draw: the colour theme and whether to use colour and Unicode at all. Colour is
+    /// used only where the terminal has it, and Unicode only where the locale is UTF-8, whatever
+    /// these say.
     public struct Options: Sendable {
         public var theme: Theme
         public var useColor: Bool
@@ -76,7 +79,7 @@ public final class Terminal {
     private let input: UnsafeMutablePointer<FILE>
     private let output: UnsafeMutablePointer<FILE>
     private var palette: ColorPalette
-    private var lastFrame: Frame?
+    private var displayed = DisplayedFrame()
     private var running = true
 
     /// Checks that there is a usable terminal before anything else starts.
@@ -105,11 +108,13 @@ public final class Terminal {
         TerminalRestorer.captureOriginalSettings()
         TerminalRestorer.installCrashHandlers()
         guard let output = fdopen(dup(STDOUT_FILENO), "w"), let input = fdopen(dup(STDIN_FILENO), "r") else {
+            TerminalSignals.uninstall()
             throw .notATerminal
         }
         guard let screen = newterm(nil, output, input) else {
             fclose(output)
             fclose(input)
+            TerminalSignals.uninstall()
             throw .unknownTerminal(getenv("TERM").map { String(cString: $0) } ?? "")
         }
         self.screen = screen
@@ -139,8 +144,7 @@ public final class Terminal {
     @discardableResult
     public func draw(_ frame: Frame) -> Int {
         guard running else { return 0 }
-        let runs = frame.changes(from: lastFrame)
-        lastFrame = frame
+        let runs = displayed.runs(toShow: frame)
         guard !runs.isEmpty else { return 0 }
         let window = sm_stdscr()
         for run in runs {
@@ -153,6 +157,15 @@ public final class Terminal {
         wnoutrefresh(window)
         doupdate()
         return runs.count
+    }
+
+    /// Forgets what the screen shows, so the next `draw` clears the terminal and writes every
+    /// cell: for `r` / Ctrl-L, after another program wrote over the dashboard (drawing only the
+    /// changed cells would leave its output on screen).
+    public func invalidate() {
+        guard running else { return }
+        clearok(sm_curscr(), true)
+        displayed.forget()
     }
 
     /// Waits until a key, a wake-up, a signal or the timeout (`nil`: no timeout), then returns
@@ -174,7 +187,10 @@ public final class Terminal {
         return events
     }
 
-    /// Leaves curses mode and restores the terminal. Safe to call more than once.
+    /// Leaves curses mode, restores the terminal and puts the default signal actions back, so
+    /// that Ctrl-C or SIGTERM from now on ends the program as usual. A signal that arrived
+    /// while the screen was up and was not yet taken stays in `TerminalSignals.take()`. Safe to
+    /// call more than once.
     public func stop() {
         guard running else { return }
         running = false
@@ -183,6 +199,9 @@ public final class Terminal {
         delscreen(screen)
         fclose(input)
         fclose(output)
+        // Only now: a Ctrl-C before this point must not kill the program with the screen still
+        // in curses mode. From now on no handler writes to the wake pipe, which may close next.
+        TerminalSignals.uninstall()
     }
 
     private func readKeys(into events: inout Events) -> [KeyInput] {
@@ -227,10 +246,7 @@ public final class Terminal {
             events.needsFullRedraw = true
             events.keys.append(.resize)
         }
-        if events.needsFullRedraw {
-            clearok(sm_curscr(), true)
-            lastFrame = nil
-        }
+        if events.needsFullRedraw { invalidate() }
     }
 
     /// Ctrl-Z: give the terminal back to the shell, stop, and take it again on `fg`.
@@ -240,7 +256,7 @@ public final class Terminal {
         TerminalSignals.stopProcess()
         reset_prog_mode()
         TerminalRestorer.setActive(true)
-        lastFrame = nil
+        displayed.forget()
     }
 
     private func updateSize() {

@@ -13,8 +13,9 @@ struct GlobalOptions: ParsableArguments {
             valueName: "dir"))
     var home: String?
 
-    func resolveHome() throws(AppError) -> HomeDirectory {
-        try HomeDirectory.resolve(option: home, environment: ProcessInfo.processInfo.environment)
+    /// The data directory; `demo` picks the separate demo home unless one was given.
+    func resolveHome(demo: Bool = false) throws(AppError) -> HomeDirectory {
+        try HomeDirectory.resolve(option: home, environment: ProcessInfo.processInfo.environment, demo: demo)
     }
 }
 
@@ -42,6 +43,9 @@ struct ClockOptions: ParsableArguments {
     }
 
     var startInstant: Date? { startAt.flatMap { TimeFormat.parseInstant($0, timeZone: .current) } }
+
+    /// Whether the app clock is simulated.
+    var isSimulated: Bool { speed != nil || startAt != nil }
 }
 
 /// Runs a command body, turning an `AppError` into a message on standard error and its exit

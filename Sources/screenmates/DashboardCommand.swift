@@ -10,7 +10,11 @@ struct DashboardCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var clock: ClockOptions
 
-    @Flag(help: "Run the simulated usage monitor inside the dashboard, so the numbers move.")
+    @Flag(
+        help: """
+            Run the simulated usage monitor inside the dashboard, so the numbers move. Without --home, a demo \
+            (or --speed / --start-at) uses the demo directory inside the data directory.
+            """)
     var demo = false
 
     @Option(help: ArgumentHelp("Seed for the demo monitor (default: derived from your user id).", valueName: "n"))
@@ -32,7 +36,7 @@ struct DashboardCommand: ParsableCommand {
 
     func run() throws {
         try runReportingErrors { () throws(AppError) -> Int32 in
-            let home = try global.resolveHome()
+            let home = try global.resolveHome(demo: demo || clock.isSimulated)
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
             let noColorEnv = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
             let options = DashboardOptions(

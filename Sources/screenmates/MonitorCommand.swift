@@ -62,7 +62,7 @@ struct MonitorCommand: AsyncParsableCommand {
     private func perform() async -> Result<Int32, AppError> {
         let session: MonitorSession
         do {
-            let home = try global.resolveHome()
+            let home = try global.resolveHome(demo: clock.isSimulated)
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
             let options = MonitorOptions(
                 seed: seed, count: count, rate: rate.flatMap(Self.parseRate), speed: clock.speed,

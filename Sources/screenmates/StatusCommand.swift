@@ -14,9 +14,12 @@ struct StatusCommand: ParsableCommand {
     @Flag(help: "Print JSON with the keys listed in the README.")
     var json = false
 
+    @Flag(help: "Read the demo directory (where `dashboard --demo` keeps its data without --home).")
+    var demo = false
+
     func run() throws {
         try runReportingErrors { () throws(AppError) -> Int32 in
-            let home = try global.resolveHome()
+            let home = try global.resolveHome(demo: demo)
             guard FileManager.default.fileExists(atPath: home.databasePath) else {
                 throw AppError(
                     "There is no ScreenMates data in \(home.path) yet. Run `screenmates` (or `screenmates setup --name NAME`) first."
@@ -26,7 +29,8 @@ struct StatusCommand: ParsableCommand {
                 let store = try LocalStore.open(at: home.databasePath)
                 let choice = try ClockSource.choose(
                     speed: clock.speed, startAt: clock.startInstant, store: store, publish: false)
-                let feed = try UsageFeed(store: store, clock: choice.clock, timeZone: { TimeZone.current })
+                let feed = try UsageFeed(
+                    store: store, clock: choice.clock, timeZone: { TimeZone.current }, writes: false)
                 let data = DashboardDataBuilder.make(feed: feed, now: choice.clock.now())
                 let report = StatusReport(feed: feed, data: data)
                 print(json ? report.json() : report.text(data: data))

@@ -79,6 +79,83 @@ import Testing
         #expect(s.streak == .init(current: 2, best: 2))
     }
 
+    @Test func flyingWestKeepsTheMorningsBlocksOnTheirDay() throws {
+        // Five blocks early on Nov 20 in Berlin, then a flight to Los Angeles: the new calendar's
+        // Nov 20 begins nine hours later, but those blocks still belong to Nov 20 and break the
+        // streak there.
+        let s = try Scenario(timeZone: "Europe/Berlin", start: "2026-11-20T06:30", trackingStart: "2026-11-19", goal: 4)
+        try s.vice(5, endingAt: "2026-11-20T06:00")
+        try s.refresh()
+        #expect(s.feed.summary.progress.blocksUsed == 5)
+        s.setTimeZone("America/Los_Angeles")
+        try s.refresh()
+        #expect(s.feed.summary.date.iso8601 == "2026-11-20")
+        #expect(s.feed.summary.progress.blocksUsed == 5)
+        s.setClock("2026-11-21T10:00")
+        try s.refresh()
+        #expect(s.history.map(\.date.iso8601) == ["2026-11-19", "2026-11-20"])
+        #expect(s.history.map(\.viceBlocks) == [0, 5])
+        #expect(s.streak == .init(current: 0, best: 1))
+    }
+
+    @Test func movingTheDayStartLaterKeepsTodaysBlocks() throws {
+        let s = try Scenario(timeZone: "UTC", start: "2026-11-21T03:00", trackingStart: "2026-11-20", goal: 2)
+        try s.vice(3, endingAt: "2026-11-21T02:30")
+        try s.refresh()
+        #expect(s.feed.summary.progress.blocksUsed == 3)
+        var settings = try #require(try s.store.settings())
+        settings.dayStartHour = 4
+        try s.store.updateSettings(settings)
+        try s.refresh()
+        // 03:00 is now before the day start, but today began at midnight and keeps its blocks
+        // until the next reset, at 04:00 tomorrow.
+        #expect(s.feed.summary.date.iso8601 == "2026-11-21")
+        #expect(s.feed.summary.progress.blocksUsed == 3)
+        #expect(s.feed.todayInterval.upperBound == s.instant("2026-11-22T04:00"))
+        s.setClock("2026-11-22T05:00")
+        try s.refresh()
+        #expect(s.history.last?.viceBlocks == 3)
+        #expect(s.streak == .init(current: 0, best: 1))
+    }
+
+    @Test func blocksAMonitorWroteForAnArchivedDayCountWhenTheDashboardOpens() throws {
+        let s = try Scenario(timeZone: "UTC", start: "2026-11-21T09:00", trackingStart: "2026-11-20", goal: 2)
+        #expect(s.streak == .init(current: 1, best: 1))
+        // A monitor catches up on Nov 20 while no dashboard runs.
+        try s.vice(5, endingAt: "2026-11-20T20:00")
+        let reopened = try UsageFeed(store: s.store, clock: s.clock, timeZone: { TimeZone(identifier: "UTC")! })
+        #expect(reopened.history.map(\.viceBlocks) == [5])
+        #expect(reopened.streak == .init(current: 0, best: 0))
+    }
+
+    @Test func aReaderThatMayNotWriteWorksTheResetOutWithoutRecordingIt() throws {
+        let s = try Scenario(timeZone: "UTC", start: "2026-11-20T09:00", trackingStart: "2026-11-20", goal: 2)
+        try s.vice(3, endingAt: "2026-11-20T20:00")
+        s.setClock("2026-11-22T09:00")
+        let reader = try UsageFeed(
+            store: s.store, clock: s.clock, timeZone: { TimeZone(identifier: "UTC")! }, writes: false)
+        #expect(reader.summary.date.iso8601 == "2026-11-22")
+        #expect(reader.history.map(\.viceBlocks) == [3, 0])
+        #expect(reader.streak == .init(current: 1, best: 1))
+        // Nothing was written: the store still has no history and the old reset date.
+        #expect(s.history.isEmpty)
+        #expect(try s.store.dayState()?.lastReset?.iso8601 == "2026-11-20")
+    }
+
+    @Test func aBlockRunningUpToMidnightCountsOnItsOwnDay() throws {
+        // The simulated monitor stamps a block with its last millisecond.
+        let s = try Scenario(timeZone: "UTC", start: "2026-11-20T23:59:59", trackingStart: "2026-11-20", goal: 8)
+        try s.store.record([
+            UsageEvent(
+                id: UUID(), appID: "tiktok", category: .vice, seconds: 900,
+                occurredAt: s.instant("2026-11-21T00:00:00Z").addingTimeInterval(-0.001))
+        ])
+        s.setClock("2026-11-21T00:00:30")
+        try s.refresh()
+        #expect(s.history.map(\.viceBlocks) == [1])
+        #expect(s.feed.summary.progress.blocksUsed == 0)
+    }
+
     @Test func aClockJumpingBackwardsDoesNotResetAgain() throws {
         let s = try Scenario(timeZone: "UTC", start: "2026-11-20T10:00", trackingStart: "2026-11-20", goal: 2)
         try s.vice(2, endingAt: "2026-11-20T20:00")

@@ -35,7 +35,8 @@ final class SpawnedProcess: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let program = shell == nil ? path : "/bin/bash"
-        let argv = (shell.map { ["/bin/bash", "-c", $0, path] + arguments } ?? [path] + arguments).map { strdup($0) }
+        let argv =
+            (shell.map { ["/bin/bash", "-c", $0, path] + arguments } ?? [path] + arguments).map { strdup($0) }
             + [nil]
         let env = environment ?? ProcessInfo.processInfo.environment
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -45,11 +45,23 @@ import Testing
         #expect(zip(list, list.dropFirst()).allSatisfy { $0.occurredAt < $1.occurredAt })
         #expect(Set(list.map(\.id)).count == list.count)
         // The profile has no usage before 08:00 UTC: no block may start before then.
-        #expect(list.allSatisfy { Self.calendar.hourAndMinute(of: $0.occurredAt.addingTimeInterval(-900)).hour >= 8 })
+        #expect(
+            list.allSatisfy { Self.calendar.hourAndMinute(of: $0.occurredAt.addingTimeInterval(-899.999)).hour >= 8 })
         #expect(
             list.allSatisfy { event in Self.apps.contains { $0.id == event.appID && $0.category == event.category } })
         let vice = Double(list.filter { $0.category == .vice }.count) / Double(list.count)
         #expect(vice > 0.3 && vice < 0.55, "vice share \(vice) should be near 0.3 / 0.7")
+    }
+
+    @Test func eventsAreStampedWithTheLastMillisecondOfTheirBlock() {
+        for event in events(simulator(seed: 4), count: 50) {
+            let millis = Int64((event.occurredAt.timeIntervalSince1970 * 1000).rounded())
+            #expect(millis % 900_000 == 899_999, "\(event.occurredAt)")
+        }
+        let script = UsageScript(name: "t", steps: [.init(at: "23:45", app: "tiktok", category: .vice, blocks: 1)])
+        var day = ScriptedDay(script: script, seed: 1, blockMinutes: 15, calendar: Self.calendar, start: Self.start)
+        let event = day.next(now: Self.start)!
+        #expect(Self.calendar.day(containing: event.occurredAt) == Self.calendar.day(containing: Self.start))
     }
 
     @Test func aProfileWithoutUsageEndsInsteadOfSpinning() {

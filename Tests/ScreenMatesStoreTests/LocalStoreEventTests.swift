@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ScreenMatesCore
 import ScreenMatesStore
 import Testing
@@ -59,6 +60,37 @@ import Testing
         bad.seconds = 0
         #expect(throws: StoreError.self) { try store.record([good, bad]) }
         #expect(try store.eventCount() == 0)
+    }
+
+    @Test func aDurationBeyondTheLongestBlockIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let store = try Fixtures.store(in: directory)
+        var huge = Fixtures.event(.vice, at: "2026-11-21T10:00")
+        huge.seconds = Int.max
+        #expect(throws: StoreError.self) { try store.record([huge]) }
+        huge.seconds = UsageEvent.secondsRange.upperBound + 1
+        #expect(throws: StoreError.self) { try store.record([huge]) }
+        #expect(try store.eventCount() == 0)
+    }
+
+    @Test func aStoredRowWithAWildDurationIsReportedAsDamageNotACrash() throws {
+        let directory = TemporaryDirectory()
+        let store = try Fixtures.store(in: directory)
+        // Another program (or a bad disk) wrote a value no monitor would.
+        let queue = try DatabaseQueue(path: directory.databasePath)
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO usage_event (id, app_id, category, seconds, occurred_at, recorded_at)
+                    VALUES (?, 'tiktok', 'vice', 9223372036854775807, 1795000000000, 0)
+                    """, arguments: [UUID().uuidString])
+        }
+        #expect {
+            try store.events(after: 0)
+        } throws: { error in
+            guard case .damaged = error as? StoreError else { return false }
+            return true
+        }
     }
 
     @Test func twoStoresOnOneFileSeeEachOthersCommits() throws {

@@ -79,11 +79,40 @@ import Testing
         #expect(try store.history().map(\.streakAfter) == [1, 2])
         try store.markSynced([LocalDate(iso8601: "2026-11-19")!])
         try store.record([Fixtures.event(.vice, at: "2026-11-19T23:00")])
-        let changed = try store.refreshHistory(days: [LocalDate(iso8601: "2026-11-19")!], calendar: calendar)
+        let changed = try store.reconcileHistory()
         #expect(changed.map(\.viceBlocks) == [3])
         let history = try store.history()
         #expect(history.map(\.streakAfter) == [0, 1])
         #expect(history[0].synced == false)
+        #expect(try store.reconcileHistory().isEmpty)
+    }
+
+    @Test func aLateEventIsCountedByTheNextResetEvenWithoutADashboardRunning() throws {
+        // Nov 20 archived with nothing; then a monitor writes five blocks for Nov 20 while no
+        // dashboard runs. The next reset, whoever runs it, counts them.
+        let directory = TemporaryDirectory()
+        let store = try Fixtures.store(in: directory, start: "2026-11-20", goal: 2)
+        _ = try store.rollOver(clockDay: LocalDate(iso8601: "2026-11-21")!, calendar: calendar)
+        try store.record((0..<5).map { Fixtures.event(.vice, at: "2026-11-20T1\($0):00") })
+        let outcome = try store.rollOver(clockDay: LocalDate(iso8601: "2026-11-22")!, calendar: calendar)
+        #expect(outcome.revised.map(\.viceBlocks) == [5])
+        #expect(try store.history().map(\.viceBlocks) == [5, 0])
+        #expect(try store.history().map(\.streakAfter) == [0, 1])
+    }
+
+    @Test func archivedDaysMeetEndToEndAcrossATimeZoneChange() throws {
+        let directory = TemporaryDirectory()
+        let store = try Fixtures.store(in: directory, start: "2026-11-19")
+        let berlin = DayCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        let losAngeles = DayCalendar(timeZone: TimeZone(identifier: "America/Los_Angeles")!)
+        _ = try store.rollOver(clockDay: LocalDate(iso8601: "2026-11-20")!, calendar: berlin)
+        _ = try store.rollOver(clockDay: LocalDate(iso8601: "2026-11-22")!, calendar: losAngeles)
+        let intervals = try store.history().compactMap(\.interval)
+        #expect(intervals.count == 3)
+        for (earlier, later) in zip(intervals, intervals.dropFirst()) {
+            #expect(earlier.upperBound == later.lowerBound)
+        }
+        #expect(try store.dayState()?.lastResetAt == intervals.last?.upperBound)
     }
 
     @Test func settingsRoundTrip() throws {
@@ -125,7 +154,7 @@ import Testing
         let store = try Fixtures.store(in: directory)
         let publication = ClockPublication(
             origin: Fixtures.instant("2026-11-21T21:00"), realAnchor: Date(timeIntervalSince1970: 1_800_000_000),
-            speed: 60, pid: 4242)
+            speed: 60, pid: 4242, processStart: "123456")
         try store.publishClock(publication)
         #expect(try store.publishedClock() == publication)
         #expect(

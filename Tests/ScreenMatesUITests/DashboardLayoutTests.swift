@@ -38,8 +38,9 @@ import Testing
             for rect in [layout.balance, layout.streak, layout.today, layout.leaderboard] {
                 expectBorder(of: rect, in: frame, size)
             }
-            #expect(
-                frame.line(0).hasSuffix("14:05 ") || frame.line(0).contains("14:05 \(frame.glyphs.bullet)"), "\(size)")
+            // The local time and the countdown to the reset are in the header at every size.
+            #expect(frame.line(0).contains(" 14:05 \(frame.glyphs.bullet) "), "\(size): no time in the header")
+            #expect(frame.line(0).hasSuffix(" resets in 9h 55m "), "\(size): no countdown in the header")
             #expect(frame.line(layout.today.y + 1).contains(percent), "\(size): the percent is cut")
             // The message sits after two blank cells: no key hint runs into it, and a long one ends in "…".
             let footer = frame.text.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init)!

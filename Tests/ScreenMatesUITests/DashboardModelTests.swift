@@ -69,9 +69,9 @@ import Testing
         #expect(model.nameInput.text.isEmpty)
     }
 
-    @Test func rAndF5Refresh() {
+    @Test func rF5AndCtrlLRefresh() {
         var model = dashboard()
-        #expect(press([.character("r"), .function(5)], on: &model) == [.refresh, .refresh])
+        #expect(press([.character("r"), .function(5), .control("l")], on: &model) == [.refresh, .refresh, .refresh])
         #expect(model.screen == .dashboard)
         // Not on the help screen, where the table does not bind it.
         press([.character("?")], on: &model)

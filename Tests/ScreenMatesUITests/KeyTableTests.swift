@@ -28,7 +28,9 @@ import Testing
     @Test func theSpecKeysAreBound() {
         #expect(table.action(for: .character("q"), on: .dashboard) == .quit)
         #expect(table.action(for: .character("?"), on: .dashboard) == .help)
-        #expect(table.action(for: .character("r"), on: .dashboard) == .refresh)
+        for key in [KeyInput.character("r"), .function(5), .control("l")] {
+            #expect(table.action(for: key, on: .dashboard) == .refresh)
+        }
         #expect(table.action(for: .tab, on: .dashboard) == .nextPeriod)
         #expect(table.action(for: .backTab, on: .dashboard) == .previousPeriod)
         for key in [KeyInput.down, .character("j")] { #expect(table.action(for: key, on: .dashboard) == .scrollDown) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The daily reset as a plan: which finished days to archive and what the new reset date is.
 ///
 /// `lastReset` is the day that was "today" when the reset last ran. A reset happens when the
@@ -39,6 +41,37 @@ public struct DailyRollover: Hashable, Sendable {
 
     /// Whether this rollover changes anything.
     public var isReset: Bool { !daysToArchive.isEmpty }
+
+    /// The instants each archived day covers. The first begins where the last reset left off
+    /// (`resetInstant`), each one ends where the next begins, and the last ends where the new
+    /// today begins; so every instant belongs to exactly one day, even when the time zone or
+    /// the day-start hour changed in between. (A day can then be longer or shorter than 24 h.)
+    public func archivedIntervals(after resetInstant: Date?, calendar: DayCalendar) -> [(
+        day: LocalDate, interval: Range<Date>
+    )] {
+        guard let first = daysToArchive.first else { return [] }
+        var lower = resetInstant ?? calendar.start(of: first)
+        var result: [(LocalDate, Range<Date>)] = []
+        for day in daysToArchive {
+            let upper = max(lower, calendar.start(of: day.adding(days: 1)))
+            result.append((day, lower..<upper))
+            lower = upper
+        }
+        return result
+    }
+
+    /// Where the new today begins after this rollover: the end of the last archived day.
+    public func newResetInstant(after resetInstant: Date?, calendar: DayCalendar) -> Date {
+        archivedIntervals(after: resetInstant, calendar: calendar).last?.interval.upperBound
+            ?? resetInstant ?? calendar.start(of: newLastReset)
+    }
+
+    /// The instants of `today`: from where the last reset left off to the start of the next
+    /// day in the current calendar (never before it began).
+    public static func todayInterval(today: LocalDate, resetInstant: Date?, calendar: DayCalendar) -> Range<Date> {
+        let start = resetInstant ?? calendar.start(of: today)
+        return start..<max(start, calendar.start(of: today.adding(days: 1)))
+    }
 
     /// The day the dashboard treats as today: the clock's day, or the recorded reset date when
     /// the clock is behind it.

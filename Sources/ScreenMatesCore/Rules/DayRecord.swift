@@ -1,3 +1,5 @@
+import Foundation
+
 /// One finished day in the history: what the rollover archived for it.
 ///
 /// Every figure except `synced` is derived from the day's events, so a lost or stale record can
@@ -16,10 +18,14 @@ public struct DayRecord: Hashable, Sendable, Codable {
     public var streakAfter: Int
     /// Whether the day's totals have reached the group store.
     public var synced: Bool
+    /// The instants that belonged to this day when it was archived; late events are added to
+    /// the day whose interval holds them.
+    public var interval: Range<Date>?
 
     public init(
         date: LocalDate, viceBlocks: Int, productiveBlocks: Int, goalBlocks: Int, earnedSeconds: Int,
-        spentSeconds: Int, endingBalanceSeconds: Int, overdraftSeconds: Int, streakAfter: Int, synced: Bool = false
+        spentSeconds: Int, endingBalanceSeconds: Int, overdraftSeconds: Int, streakAfter: Int, synced: Bool = false,
+        interval: Range<Date>? = nil
     ) {
         self.date = date
         self.viceBlocks = viceBlocks
@@ -31,15 +37,18 @@ public struct DayRecord: Hashable, Sendable, Codable {
         self.overdraftSeconds = overdraftSeconds
         self.streakAfter = streakAfter
         self.synced = synced
+        self.interval = interval
     }
 
     /// The record for `date` from its ledger; the streak is filled in by `StreakManager`.
-    public init(date: LocalDate, ledger: DailyLedger, goalBlocks: Int, streakAfter: Int = 0) {
+    public init(
+        date: LocalDate, ledger: DailyLedger, goalBlocks: Int, streakAfter: Int = 0, interval: Range<Date>? = nil
+    ) {
         self.init(
             date: date, viceBlocks: ledger.viceBlocks, productiveBlocks: ledger.productiveBlocks,
             goalBlocks: goalBlocks, earnedSeconds: ledger.earnedSeconds, spentSeconds: ledger.spentSeconds,
             endingBalanceSeconds: ledger.balanceSeconds, overdraftSeconds: ledger.overdraftSeconds,
-            streakAfter: streakAfter)
+            streakAfter: streakAfter, interval: interval)
     }
 
     /// Within the limit: exactly at the goal still counts as kept.

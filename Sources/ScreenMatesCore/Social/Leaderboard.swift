@@ -1,39 +1,3 @@
-import Foundation
-
-/// A member as the leaderboard shows them.
-public struct LeaderboardMember: Hashable, Sendable, Codable, Identifiable {
-    /// The 8-character user id.
-    public var id: String
-    public var name: String
-    /// Vice blocks in the period; `nil` when the member has no data for it yet (shown as idle,
-    /// not as zero, so nobody ranks first just by not syncing).
-    public var blocks: Int?
-    public var streak: Int
-    public var lastActive: Date?
-    public var isMe: Bool
-
-    public init(id: String, name: String, blocks: Int?, streak: Int, lastActive: Date?, isMe: Bool = false) {
-        self.id = id
-        self.name = name
-        self.blocks = blocks
-        self.streak = streak
-        self.lastActive = lastActive
-        self.isMe = isMe
-    }
-}
-
-/// A ranked row.
-public struct LeaderboardEntry: Hashable, Sendable, Codable {
-    /// 1-based; `nil` for idle members, who are listed after everyone ranked.
-    public var rank: Int?
-    public var member: LeaderboardMember
-
-    public init(rank: Int?, member: LeaderboardMember) {
-        self.rank = rank
-        self.member = member
-    }
-}
-
 /// The group ranking: fewest vice blocks first, ties broken by the longer streak, then by name.
 public enum Leaderboard {
     public static func rank(_ members: [LeaderboardMember]) -> [LeaderboardEntry] {

@@ -8,8 +8,12 @@ public struct UsageEvent: Hashable, Sendable, Codable, Identifiable {
     public var id: UUID
     public var appID: String
     public var category: AppCategory
-    /// Usage time this event stands for (one block).
+    /// Usage time this event stands for (one block): 1 s to 4 h (the longest block).
     public var seconds: Int
+
+    /// The seconds an event may stand for; anything else is refused on the way in and treated as
+    /// damage on the way out, so a wild value can never overflow a total.
+    public static let secondsRange = 1...(UsageRules.blockMinutesRange.upperBound * 60)
     /// The real instant the block was completed.
     public var occurredAt: Date
 
@@ -24,8 +28,7 @@ public struct UsageEvent: Hashable, Sendable, Codable, Identifiable {
     /// The order in which a day's events are applied to the balance: by time, then by id, so
     /// the same set of events always gives the same balance whatever order they arrived in.
     public static func inLedgerOrder(_ a: UsageEvent, _ b: UsageEvent) -> Bool {
-        if a.occurredAt != b.occurredAt { return a.occurredAt < b.occurredAt }
-        return a.id.uuidString < b.id.uuidString
+        DailyLedger.OrderKey(a) < DailyLedger.OrderKey(b)
     }
 }
 

@@ -1,4 +1,6 @@
-/// A rectangle of cells.
+/// A rectangle of cells, for laying out views on a frame. Its width and height are never
+/// negative: splitting or insetting a rectangle that is too small gives an empty one, not an
+/// inverted one.
 public struct Rect: Hashable, Sendable {
     public var x: Int
     public var y: Int

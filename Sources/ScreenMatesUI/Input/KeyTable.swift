@@ -12,7 +12,8 @@ public enum Action: String, Hashable, Sendable, CaseIterable {
     case previousPeriod
 }
 
-/// Where a binding applies.
+/// The screens a binding can apply to. The name prompt has none of its own: it takes every
+/// key as typing except the few it handles itself.
 public enum ScreenKind: String, Hashable, Sendable, CaseIterable {
     case dashboard
     case help
@@ -46,7 +47,9 @@ public struct KeyBinding: Hashable, Sendable {
     }
 }
 
-/// The key table.
+/// The key table: every binding, in the order the footer and the help screen list them.
+/// The first binding that holds a key on a screen wins, so a key bound twice on one screen is
+/// a mistake (a test checks the standard table for it).
 public struct KeyTable: Hashable, Sendable {
     public var bindings: [KeyBinding]
 
@@ -56,7 +59,8 @@ public struct KeyTable: Hashable, Sendable {
         KeyBinding(.quit, keys: [.character("q")], summary: "quit", screens: [.dashboard, .help, .tooSmall]),
         KeyBinding(.help, keys: [.character("?")], summary: "help", screens: [.dashboard, .help]),
         KeyBinding(
-            .refresh, keys: [.character("r"), .function(5)], label: "r", summary: "refresh", screens: [.dashboard]),
+            .refresh, keys: [.character("r"), .function(5), .control("l")], label: "r", summary: "refresh",
+            screens: [.dashboard]),
         KeyBinding(
             .nextPeriod, keys: [.tab, .right, .character("l")], label: "tab", summary: "today/week/month",
             screens: [.dashboard]),

@@ -21,6 +21,8 @@ public struct DashboardData: Hashable, Sendable {
     /// A short note on what feeds the numbers, e.g. "demo monitor".
     public var source: String?
 
+    /// The group line of the header: the group's code and how many members it has (the user
+    /// included).
     public struct GroupSummary: Hashable, Sendable {
         public var code: String
         public var memberCount: Int

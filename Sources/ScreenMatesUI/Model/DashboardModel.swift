@@ -10,6 +10,8 @@ public enum DashboardEffect: Hashable, Sendable {
 /// The dashboard's state and its update function: keys in, state and effects out. Pure, so
 /// every screen transition is tested without a terminal.
 public struct DashboardModel: Hashable, Sendable {
+    /// Which screen fills the terminal. The "too small" screen is not one of them: it depends
+    /// on the size alone and shows over any screen until the terminal is big enough again.
     public enum Screen: Hashable, Sendable {
         case dashboard
         case help

@@ -48,7 +48,8 @@ public struct RoleLook: Hashable, Sendable {
     }
 }
 
-/// A colour theme: a look for every role. Read from `assets/themes/NAME.json`.
+/// A colour theme: a look for every role. Read from `assets/themes/NAME.json`. A role the
+/// theme leaves out is drawn in the terminal's default colours, without attributes.
 public struct Theme: Hashable, Sendable {
     public var name: String
     public var looks: [ColorRole: RoleLook]

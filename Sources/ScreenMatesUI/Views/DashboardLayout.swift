@@ -1,4 +1,5 @@
-/// Where each part of the dashboard goes for a given terminal size.
+/// Where each part of the dashboard goes for a given terminal size. The three panels take a
+/// third of the width each, the last one the remainder, so they always reach the right edge.
 public struct DashboardLayout: Hashable, Sendable {
     public let header: Rect
     public let balance: Rect

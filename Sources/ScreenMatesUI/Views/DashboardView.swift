@@ -1,4 +1,3 @@
-import Foundation
 import ScreenMatesCore
 
 /// Draws the dashboard: header, the balance, streak and today panels, the leaderboard and the
@@ -106,83 +105,4 @@ struct DashboardView {
     }
 
     private func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
-}
-
-/// The top line: who, which group, the local time and the countdown to the daily reset.
-struct HeaderView {
-    let data: DashboardData
-
-    static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    func draw(into frame: inout Frame, in rect: Rect) {
-        let style = Style(.header)
-        frame.fill(rect, style: style)
-        let dot = frame.glyphs.bullet
-        let group =
-            data.group.map { "\($0.code) \(dot) \($0.memberCount) member\($0.memberCount == 1 ? "" : "s")" }
-            ?? "no group"
-        let calendar = data.calendar
-        let (hour, minute) = calendar.hourAndMinute(of: data.now)
-        let clock = TimeFormat.clock(hour: hour, minute: minute)
-        let wallDay = DayCalendar(timeZone: calendar.timeZone).day(containing: data.now)
-        let date = "\(Self.weekdays[wallDay.isoWeekday - 1]) \(wallDay.day) \(Self.months[wallDay.month - 1])"
-        let countdown = "resets in " + TimeFormat.countdown(seconds: data.today.nextReset.timeIntervalSince(data.now))
-        let speed = data.clockSpeed == 1 ? "" : " \(dot) \(frame.glyphs.times)\(Self.speedText(data.clockSpeed))"
-        // Drop the least useful parts first when the line is narrow.
-        let candidates = [
-            "\(date) \(clock)\(speed) \(dot) \(countdown) ", "\(clock)\(speed) \(dot) \(countdown) ", "\(clock) ",
-        ]
-        var x = rect.x
-        x += frame.put(" ScreenMates ", x: x, y: rect.y, style: style.bolded())
-        let who = " \(data.userName) \(dot) \(group)"
-        for right in candidates {
-            let rightWidth = CellWidth.of(right)
-            if rightWidth + CellWidth.of(who) + x <= rect.maxX || right == candidates.last {
-                let whoWidth = max(0, rect.maxX - x - rightWidth - 1)
-                frame.put(
-                    SafeText.truncated(who, toCells: whoWidth, ellipsis: frame.glyphs.ellipsis),
-                    x: x, y: rect.y, style: style, maxWidth: whoWidth)
-                frame.put(right, x: max(x, rect.maxX - rightWidth), y: rect.y, style: style)
-                break
-            }
-        }
-    }
-
-    static func speedText(_ speed: Double) -> String {
-        speed == speed.rounded() ? String(Int(speed)) : String(format: "%.1f", speed)
-    }
-}
-
-/// The bottom line: keys from the key table on the left, a warning or a note on the right.
-struct FooterView {
-    let keys: [KeyBinding]
-    let warning: String?
-    let note: String?
-
-    func draw(into frame: inout Frame, in rect: Rect) {
-        guard !rect.isEmpty else { return }
-        var x = rect.x + 1
-        var hints: [(Int, Int)] = []
-        for binding in keys {
-            let width = CellWidth.of(binding.label) + 1 + CellWidth.of(binding.summary) + 2
-            hints.append((x, width))
-            x += width
-        }
-        let message = warning ?? note
-        let messageWidth = message.map { min(CellWidth.of($0) + 1, rect.width / 2) } ?? 0
-        // Hints stop two blank cells before the message, so they never run into it.
-        let limit = message == nil ? rect.maxX : rect.maxX - messageWidth - 2
-        for (binding, (hx, width)) in zip(keys, hints) where hx + width - 2 <= limit {
-            let used = frame.put(binding.label, x: hx, y: rect.y, style: Style(.key, bold: true))
-            frame.put(" " + binding.summary, x: hx + used, y: rect.y, style: Style(.muted))
-        }
-        if let message {
-            // A long message is cut with an ellipsis, keeping one blank cell at the right edge.
-            frame.put(
-                SafeText.truncated(message, toCells: messageWidth - 1, ellipsis: frame.glyphs.ellipsis),
-                x: rect.maxX - messageWidth, y: rect.y,
-                style: warning == nil ? Style(.muted) : Style(.error, bold: true))
-        }
-    }
 }

@@ -1,6 +1,7 @@
 import ScreenMatesCore
 
-/// `view(state) -> frame`: the whole screen for a model, at the model's size.
+/// `view(state) -> frame`: the whole screen for a model, at the model's size. Below the
+/// minimum size it draws the "too small" screen, whichever screen the model is on.
 public enum ScreenRenderer {
     public static func render(_ model: DashboardModel, glyphs: Glyphs = .unicode) -> Frame {
         var frame = Frame(width: model.width, height: model.height, glyphs: glyphs)

@@ -1,0 +1,24 @@
+import Foundation
+
+/// A member as the leaderboard shows them: name, vice blocks in the period, streak and when
+/// they were last active. `blocks` is `nil`, not zero, for a member without data.
+public struct LeaderboardMember: Hashable, Sendable, Codable, Identifiable {
+    /// The 8-character user id.
+    public var id: String
+    public var name: String
+    /// Vice blocks in the period; `nil` when the member has no data for it yet (shown as idle,
+    /// not as zero, so nobody ranks first just by not syncing).
+    public var blocks: Int?
+    public var streak: Int
+    public var lastActive: Date?
+    public var isMe: Bool
+
+    public init(id: String, name: String, blocks: Int?, streak: Int, lastActive: Date?, isMe: Bool = false) {
+        self.id = id
+        self.name = name
+        self.blocks = blocks
+        self.streak = streak
+        self.lastActive = lastActive
+        self.isMe = isMe
+    }
+}

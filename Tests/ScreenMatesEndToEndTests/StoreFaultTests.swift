@@ -1,0 +1,104 @@
+import Foundation
+import Glibc
+import ScreenMatesCore
+import ScreenMatesStore
+import Testing
+
+/// Faults under a running monitor: a read-only database, a file-size limit. The monitor says
+/// what is wrong on standard error, keeps what it could not write, and writes it once the fault
+/// is gone; nothing committed is lost.
+@Suite(.serialized) struct StoreFaultTests {
+    let binary = Binary.path
+
+    /// Runs commands as an unprivileged user when the tests run as root, for whom file
+    /// permissions do not apply.
+    struct Owner {
+        let prefix: [String]
+        let home: Binary.Home
+
+        init(home: Binary.Home) throws {
+            self.home = home
+            try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+            if getuid() == 0 {
+                chown(home.path, 65534, 65534)
+                prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            } else {
+                prefix = []
+            }
+        }
+
+        func spawn(_ arguments: [String]) throws -> SpawnedProcess {
+            let all = prefix + [Binary.path] + arguments
+            return try SpawnedProcess(all[0], Array(all.dropFirst()))
+        }
+
+        func run(_ arguments: [String]) throws -> SpawnedProcess {
+            let process = try spawn(arguments)
+            process.wait()
+            return process
+        }
+    }
+
+    private func waitUntil(_ timeout: TimeInterval = 20, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return condition()
+    }
+
+    @Test func aReadOnlyDatabaseGivesAClearErrorAndThePendingEventsGoThroughAfterwards() throws {
+        let home = Binary.Home()
+        let owner = try Owner(home: home)
+        let data = home.path + "/data"
+        #expect(try owner.run(["setup", "--home", data, "--name", "ana"]).exitStatus == 0)
+        let first = try owner.run(["monitor", "--home", data, "--rate", "max", "--count", "40", "--seed", "1"])
+        #expect(first.exitStatus == 0, "\(first.standardError)")
+        let before = try owner.run(["status", "--home", data, "--json"]).lines.joined()
+
+        chmod(data + "/local.sqlite", 0o400)
+        let monitor = try owner.spawn(["monitor", "--home", data, "--rate", "50", "--count", "30", "--seed", "2"])
+        #expect(waitUntil { monitor.standardError.contains("Cannot write") }, "\(monitor.standardError)")
+        #expect(monitor.standardError.contains("local.sqlite"))
+        #expect(monitor.lines.isEmpty, "nothing may be acknowledged while nothing can be written")
+        // The numbers can still be read.
+        let during = try owner.run(["status", "--home", data, "--json"])
+        #expect(during.exitStatus == 0, "\(during.standardError)")
+        #expect(during.lines.joined().contains("\"eventsApplied\" : 40"))
+        _ = before
+
+        chmod(data + "/local.sqlite", 0o600)
+        #expect(monitor.wait(timeout: 60) == 0, "\(monitor.standardError)")
+        #expect(monitor.standardError.contains("writing again"))
+        let printed = Set(monitor.lines.compactMap(UUID.init(uuidString:)))
+        #expect(printed.count == 30)
+        let stored = Set(try LocalStore.open(at: data + "/local.sqlite").allEventIDs())
+        #expect(stored.count == 70)
+        #expect(printed.isSubset(of: stored))
+    }
+
+    @Test func aFileSizeLimitGivesAClearErrorAndCatchesUpOnceLifted() throws {
+        let home = Binary.Home()
+        #expect(try Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        // A 200 KiB (soft) limit on files this process writes, and SIGXFSZ ignored: writes fail
+        // with EFBIG instead of killing the process. Lifting a soft limit needs no privilege.
+        let monitor = try SpawnedProcess(
+            binary, ["monitor", "--home", home.path, "--rate", "max", "--count", "6000", "--seed", "3"],
+            shell: "ulimit -S -f 200; trap '' XFSZ; exec \"$0\" \"$@\"")
+        #expect(waitUntil { monitor.standardError.contains("full") }, "\(monitor.standardError)")
+        let stuckAt = monitor.lines.count
+        #expect(stuckAt < 6000)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(monitor.lines.count == stuckAt, "events were acknowledged while the disk was full")
+        let lifted = try Command.run("/usr/bin/prlimit", ["--pid", "\(monitor.pid)", "--fsize=unlimited:unlimited"])
+        #expect(lifted.status == 0, "\(lifted.stderr)")
+        #expect(monitor.wait(timeout: 120) == 0, "\(monitor.standardError)")
+        #expect(monitor.standardError.contains("writing again"))
+        let printed = Set(monitor.lines.compactMap(UUID.init(uuidString:)))
+        let store = try LocalStore.open(at: home.path + "/local.sqlite")
+        #expect(printed.count == 6000)
+        #expect(Set(try store.allEventIDs()) == printed)
+        #expect(try store.integrityCheck() == ["ok"])
+    }
+}
