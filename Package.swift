@@ -87,7 +87,11 @@ let package = Package(
         ),
         .testTarget(name: "ScreenMatesTerminalTests", dependencies: ["ScreenMatesTerminal", "ScreenMatesUI"]),
         .testTarget(name: "ScreenMatesAppTests", dependencies: ["ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore"]),
-        .testTarget(name: "ScreenMatesEndToEndTests", dependencies: ["screenmates", "ScreenMatesStore", "ScreenMatesCore"]),
+        .testTarget(
+            name: "ScreenMatesEndToEndTests",
+            dependencies: [
+                "screenmates", "ScreenMatesStore", "ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

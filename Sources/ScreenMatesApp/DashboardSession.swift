@@ -58,6 +58,10 @@ public final class DashboardSession {
     static let minimumInterval = 0.1
     /// How often the system is asked again for its time zone.
     static let timeZoneCheckInterval: Duration = .seconds(60)
+    /// After a write by another process is noticed, look again at these delays: the notice
+    /// comes when the write-ahead log is written, a moment before SQLite publishes the commit,
+    /// so the first look can find nothing new yet.
+    static let recheckDelays: [Duration] = [.milliseconds(20), .milliseconds(100), .milliseconds(400)]
 
     /// Prepares everything that can fail with a plain error message, before the screen starts.
     /// `home` must exist (`HomeDirectory.prepare`).
@@ -72,18 +76,9 @@ public final class DashboardSession {
         }
         theme = options.useColor ? try assets.theme(named: options.theme) : .monochrome
         scenario = options.demo ? try assets.scenario(options.scenario) : nil
-        do {
-            store = try LocalStore.open(at: home.databasePath)
-        } catch {
-            throw AppError(error)
-        }
-        let catalogue = try assets.appCatalogue()
-        let provisional = try ClockSource.choose(
-            speed: options.speed, startAt: options.startAt, store: store, publish: false)
-        _ = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: provisional.clock)
-        clockChoice = try ClockSource.choose(
-            speed: options.speed, startAt: options.startAt, store: store,
-            publish: options.speed != nil || options.startAt != nil)
+        let opened = try OpenedHome.open(home: home, assets: assets, speed: options.speed, startAt: options.startAt)
+        store = opened.store
+        clockChoice = opened.clock
         do {
             feed = try UsageFeed(store: store, clock: clockChoice.clock, timeZone: Self.currentTimeZone)
         } catch {
@@ -116,20 +111,26 @@ public final class DashboardSession {
         if let scenario, feed.settings.displayName != nil { startDemo(scenario, wake: terminal.wake) }
         var lastRendered: DashboardModel?
         var lastZoneCheck = ContinuousClock.now
+        var rechecks: [ContinuousClock.Instant] = []
         while true {
             if model != lastRendered {
                 terminal.draw(ScreenRenderer.render(model, glyphs: terminal.glyphs))
                 lastRendered = model
             }
+            let recheckIn = rechecks.first.map { max(0, ($0 - ContinuousClock.now) / .seconds(1)) }
             let events = terminal.waitForEvents(
-                timeout: nextWake(), extraDescriptors: watcher.map { [$0.descriptor] } ?? [])
+                timeout: min(nextWake(), recheckIn ?? .infinity),
+                extraDescriptors: watcher.map { [$0.descriptor] } ?? [])
             if let ending = events.ending {
                 logger.info("dashboard ended by signal", metadata: ["status": "\(ending.exitStatus)"])
                 return ending.exitStatus
             }
             // Keys alone do not change the numbers; anything else that woke us may have: the
             // clock, a write by another process, the demo monitor, a resume from Ctrl-Z.
-            var refreshNeeded = events.keys.isEmpty || events.resumed || watcher?.drain() == true
+            let written = watcher?.drain() == true
+            if written { rechecks = Self.recheckDelays.map { ContinuousClock.now + $0 } }
+            rechecks.removeAll { $0 <= ContinuousClock.now }
+            var refreshNeeded = events.keys.isEmpty || events.resumed || written
             var checkZone = events.resumed
             if events.needsFullRedraw {
                 model.resize(width: terminal.width, height: terminal.height)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ScreenMatesStore
 
 /// The directory that holds one person's data: the local database, the log and (later) the
 /// config file. Created readable by its owner only (0700).
@@ -40,6 +41,15 @@ public struct HomeDirectory: Sendable, Hashable {
     }
 
     public var databasePath: String { path + "/local.sqlite" }
+
+    /// Opens the local database. `SCREENMATES_BUSY_TIMEOUT` (seconds) changes how long a write
+    /// waits for another process's write before it reports the database as locked.
+    public func openStore(environment: [String: String] = ProcessInfo.processInfo.environment) throws(StoreError)
+        -> LocalStore
+    {
+        let timeout = environment["SCREENMATES_BUSY_TIMEOUT"].flatMap(Double.init).map { min(max($0, 0.01), 600) }
+        return try LocalStore.open(at: databasePath, busyTimeout: timeout ?? LocalStore.busyTimeout)
+    }
     public var logPath: String { path + "/screenmates.log" }
     public var databaseFileName: String { "local.sqlite" }
 

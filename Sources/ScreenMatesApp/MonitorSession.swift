@@ -53,18 +53,10 @@ public final class MonitorSession: Sendable {
     public init(home: HomeDirectory, assets: AssetCatalog, options: MonitorOptions, logger: Logger) throws(AppError) {
         self.options = options
         self.logger = logger
-        do {
-            store = try LocalStore.open(at: home.databasePath)
-        } catch {
-            throw AppError(error)
-        }
-        let catalogue = try assets.appCatalogue()
-        let provisional = try ClockSource.choose(
-            speed: options.speed, startAt: options.startAt, store: store, publish: false)
-        let settings = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: provisional.clock)
-        clockChoice = try ClockSource.choose(
-            speed: options.speed, startAt: options.startAt, store: store,
-            publish: options.speed != nil || options.startAt != nil)
+        let opened = try OpenedHome.open(home: home, assets: assets, speed: options.speed, startAt: options.startAt)
+        store = opened.store
+        clockChoice = opened.clock
+        let settings = opened.settings
         let calendar = DayCalendar(timeZone: TimeZone.current, dayStartHour: settings.dayStartHour)
         let seed =
             options.seed

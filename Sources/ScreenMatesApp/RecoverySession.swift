@@ -10,7 +10,7 @@ public enum RecoverySession {
             throw AppError("There is no local database in \(home.path) to recover.")
         }
         // A database that opens and passes its checks needs no rescue.
-        if (try? LocalStore.open(at: path)) != nil {
+        if (try? home.openStore()) != nil {
             return "\(path) is not damaged; nothing to recover."
         }
         let report: RecoveryReport

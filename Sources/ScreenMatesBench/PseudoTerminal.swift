@@ -103,10 +103,14 @@ final class PseudoTerminal {
         output.filter { $0.at > instant }.reduce(0) { $0 + $1.bytes.count }
     }
 
-    /// CPU time (user + system) the program has used, in seconds, from /proc/PID/schedstat.
+    /// CPU time the program has used, in seconds: the sum over all its threads of the time on
+    /// a CPU from /proc/PID/task/TID/schedstat (nanoseconds).
     var cpuSeconds: Double {
-        let text = (try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8)) ?? "0"
-        return (Double(text.split(separator: " ").first ?? "0") ?? 0) / 1e9
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.reduce(0.0) { total, task in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? "0"
+            return total + (Double(text.split(separator: " ").first ?? "0") ?? 0) / 1e9
+        }
     }
 
     /// Resident memory in KiB, from /proc/PID/status.

@@ -9,53 +9,79 @@ import Foundation
 var idleSeconds = 60.0
 var members = 1000
 var iterations = 200
+var only: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--idle-seconds": idleSeconds = Double(arguments.popFirst() ?? "") ?? idleSeconds
     case "--members": members = Int(arguments.popFirst() ?? "") ?? members
     case "--iterations": iterations = Int(arguments.popFirst() ?? "") ?? iterations
+    case "--only": only = arguments.popFirst()
     default:
-        print("usage: screenmates-bench [--idle-seconds N] [--members N] [--iterations N]")
+        print(
+            "usage: screenmates-bench [--only frame|dashboard|monitor] [--idle-seconds N] [--members N] [--iterations N]"
+        )
         exit(64)
     }
 }
 
 func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
 
-let frame = FrameBenchmark.run(members: members, width: 120, height: 40, iterations: iterations)
-print("Frame at \(frame.width)x\(frame.height), leaderboard of \(frame.members) members, \(iterations) runs:")
-print(
-    "  rank members        median \(format(frame.rankMicros.percentile(0.5))) us   p99 \(format(frame.rankMicros.percentile(0.99))) us"
-)
-print(
-    "  build frame         median \(format(frame.renderMicros.percentile(0.5))) us   p99 \(format(frame.renderMicros.percentile(0.99))) us"
-)
-print(
-    "  diff vs last frame  median \(format(frame.diffMicros.percentile(0.5))) us   p99 \(format(frame.diffMicros.percentile(0.99))) us"
-)
-print("  runs to write for an unchanged frame: \(frame.unchangedRuns)")
-
 let executable = URL(
     fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         ?? CommandLine.arguments[0])
 let binary = executable.deletingLastPathComponent().appendingPathComponent("screenmates").path
-for demo in [false, true] {
-    let result = try DashboardBenchmark.run(binary: binary, idleSeconds: idleSeconds, demo: demo)
-    print("")
-    print(
-        demo
-            ? "Dashboard with the demo monitor at --speed 60, 120x40 pseudo-terminal:"
-            : "Dashboard, idle, 120x40 pseudo-terminal:")
-    print("  launch to first full frame: \(format(result.firstFrameMillis)) ms (\(result.firstFrameBytes) bytes)")
-    if let unchanged = result.unchangedRedrawBytes {
-        print("  bytes written for an unchanged frame (after `r`): \(unchanged)")
+
+if only == nil || only == "frame" {
+    let frame = FrameBenchmark.run(members: members, width: 120, height: 40, iterations: iterations)
+    print("Frame at \(frame.width)x\(frame.height), leaderboard of \(frame.members) members, \(iterations) runs:")
+    for (label, values) in [
+        ("rank members      ", frame.rankMicros), ("build frame       ", frame.renderMicros),
+        ("diff vs last frame", frame.diffMicros),
+    ] {
+        print("  \(label)  median \(format(values.percentile(0.5))) us   p99 \(format(values.percentile(0.99))) us")
     }
-    let percent = result.idleCPUSeconds / result.idleSeconds * 100
+    print("  runs to write for an unchanged frame: \(frame.unchangedRuns)")
+}
+
+if only == nil || only == "dashboard" {
+    for demo in [false, true] {
+        let result = try DashboardBenchmark.run(binary: binary, idleSeconds: idleSeconds, demo: demo)
+        print("")
+        print(
+            demo
+                ? "Dashboard with the demo monitor at --speed 60, 120x40 pseudo-terminal:"
+                : "Dashboard, idle, 120x40 pseudo-terminal:")
+        print("  launch to first full frame: \(format(result.firstFrameMillis)) ms (\(result.firstFrameBytes) bytes)")
+        if let unchanged = result.unchangedRedrawBytes {
+            print("  bytes written after a key that changes nothing: \(unchanged)")
+        }
+        if let repaint = result.fullRepaintBytes { print("  bytes written by a full repaint (r): \(repaint)") }
+        let percent = result.idleCPUSeconds / result.idleSeconds * 100
+        print(
+            "  CPU over \(format(result.idleSeconds, 0)) s: \(format(result.idleCPUSeconds * 1000, 1)) ms (\(format(percent, 3)) %)"
+        )
+        print("  bytes written over \(format(result.idleSeconds, 0)) s: \(result.idleBytes)")
+        print("  resident memory: \(format(Double(result.residentKiB) / 1024)) MiB")
+        print("  exit status after SIGTERM: \(result.exitStatus)")
+    }
+}
+
+if only == nil || only == "monitor" {
+    print("")
+    print("Monitor processes (--rate max, events committed per second, acknowledged ids counted):")
+    let one = try MonitorBenchmark.throughput(binary: binary, writers: 1, count: 20_000)
+    print("  one monitor, 20,000 events: \(format(one, 0)) events/s")
+    let four = try MonitorBenchmark.throughput(binary: binary, writers: 4, count: 5_000)
+    print("  four monitors at once, 5,000 events each: \(format(four, 0)) events/s in all")
+    let delays = try MonitorBenchmark.latency(binary: binary, events: 240, rate: 4)
+    print("  commit to dashboard screen, \(delays.count) events at 4/s:")
     print(
-        "  CPU over \(format(result.idleSeconds, 0)) s: \(format(result.idleCPUSeconds, 3)) s (\(format(percent, 3)) %)"
-    )
-    print("  bytes written over \(format(result.idleSeconds, 0)) s: \(result.idleBytes)")
-    print("  resident memory: \(format(Double(result.residentKiB) / 1024)) MiB")
-    print("  exit status after SIGTERM: \(result.exitStatus)")
+        "    median \(format(delays.percentile(0.5))) ms, p99 \(format(delays.percentile(0.99))) ms, "
+            + "max \(format(delays.max() ?? 0)) ms")
+    let slow = try MonitorBenchmark.cpuWithSlowMonitor(binary: binary, seconds: max(120, idleSeconds))
+    let seconds = max(120, idleSeconds)
+    print(
+        "  dashboard CPU over \(format(seconds, 0)) s while a monitor writes one event a minute "
+            + "(\(slow.events) written): \(format(slow.cpu * 1000, 1)) ms (\(format(slow.cpu / seconds * 100, 3)) %)")
 }

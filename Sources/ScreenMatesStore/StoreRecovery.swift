@@ -154,10 +154,12 @@ public enum StoreRecovery {
                         arguments: [after, limit])
                 }
                 if let rows {
-                    guard let last = rows.last else { break }
-                    for row in rows { keep(row, &seen) }
-                    guard let lastSeq: Int64 = try? last.checked("seq", in: "usage_event") else { break }
-                    eventsLost += max(0, Int(lastSeq - after) - rows.count)
+                    // A damaged tree can hand rows back out of order; take each seq once, forward.
+                    let fresh = rows.filter { ((try? $0.checked("seq", in: "usage_event")) ?? Int64.min) > after }
+                    guard let last = fresh.last, let lastSeq: Int64 = try? last.checked("seq", in: "usage_event")
+                    else { break }
+                    for row in fresh { keep(row, &seen) }
+                    eventsLost += max(0, Int(lastSeq - after) - fresh.count)
                     after = lastSeq
                     limit = min(500, limit * 2)
                     continue
@@ -188,21 +190,20 @@ public enum StoreRecovery {
                     }
                     step *= 2
                 }
-                if !resumed {
-                    if let recordedLast = recordedLast ?? nil, recordedLast > after {
-                        eventsLost += Int(recordedLast - after)
-                    }
-                    break
-                }
+                if !resumed { break }
+            }
+            // Rows after the last one read that the table says it had are lost too.
+            if let recordedLast = recordedLast ?? nil, recordedLast > after {
+                eventsLost += Int(recordedLast - after)
             }
         }
 
         private mutating func keep(_ row: Row, _ seen: inout Set<UUID>) {
-            guard let event = try? LocalStore.event(from: row), seen.insert(event.id).inserted else {
+            guard let event = try? LocalStore.event(from: row) else {
                 eventsLost += 1
                 return
             }
-            events.append(event)
+            if seen.insert(event.id).inserted { events.append(event) }
         }
     }
 }

@@ -21,6 +21,9 @@ struct ScreenMatesCommand: AsyncParsableCommand {
         defaultSubcommand: DashboardCommand.self)
 
     /// Parses the command line (global options may come before the subcommand) and runs it.
+    /// On the main actor, so the dashboard's loop — which owns ncurses — runs on the main
+    /// thread and does not hold a thread of the shared pool the monitor tasks run on.
+    @MainActor
     static func start() async {
         let names = configuration.subcommands.compactMap { $0.configuration.commandName }
         let arguments = GlobalOptionPlacement.movingGlobalsAfterSubcommand(

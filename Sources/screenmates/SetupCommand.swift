@@ -57,7 +57,7 @@ struct SetupCommand: ParsableCommand {
             let viceApps = try ProfileSetup.resolveApps(vice, category: .vice, catalogue: catalogue)
             let productiveApps = try ProfileSetup.resolveApps(productive, category: .productive, catalogue: catalogue)
             do {
-                let store = try LocalStore.open(at: home.databasePath)
+                let store = try home.openStore()
                 let clock = try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false).clock
                 var settings = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: clock)
                 settings.displayName = displayName

@@ -26,7 +26,7 @@ struct StatusCommand: ParsableCommand {
                 )
             }
             do {
-                let store = try LocalStore.open(at: home.databasePath)
+                let store = try home.openStore()
                 let choice = try ClockSource.choose(
                     speed: clock.speed, startAt: clock.startInstant, store: store, publish: false)
                 let feed = try UsageFeed(

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Glibc
 import ScreenMatesCore
 import ScreenMatesStore
@@ -100,5 +101,31 @@ import Testing
         #expect(printed.count == 6000)
         #expect(Set(try store.allEventIDs()) == printed)
         #expect(try store.integrityCheck() == ["ok"])
+    }
+
+    @Test func aDatabaseLockedForTooLongIsReportedAndTheEventsGoThroughAfterwards() throws {
+        let home = Binary.Home()
+        #expect(try Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SCREENMATES_BUSY_TIMEOUT"] = "0.3"
+        let monitor = try SpawnedProcess(
+            binary, ["monitor", "--home", home.path, "--rate", "100", "--count", "200", "--seed", "4"],
+            environment: environment)
+        #expect(waitUntil { monitor.lines.count >= 20 })
+        // Another program takes the write lock and keeps it.
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        configuration.busyMode = .timeout(5)  // The monitor may be mid-commit right now.
+        let holder = try DatabaseQueue(path: home.path + "/local.sqlite", configuration: configuration)
+        try holder.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        #expect(waitUntil { monitor.standardError.contains("locked") }, "\(monitor.standardError)")
+        let stuckAt = monitor.lines.count
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(monitor.lines.count == stuckAt, "events were acknowledged while the database was locked")
+        try holder.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
+        #expect(monitor.wait(timeout: 60) == 0, "\(monitor.standardError)")
+        #expect(monitor.standardError.contains("writing again"))
+        #expect(Set(monitor.lines).count == 200)
+        #expect(try LocalStore.open(at: home.path + "/local.sqlite").eventCount() == 200)
     }
 }
