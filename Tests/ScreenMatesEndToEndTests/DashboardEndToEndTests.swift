@@ -124,8 +124,9 @@ import Testing
         try tmux.waitFor("Welcome to ScreenMates")
         try tmux.keys("-l", "bad name")
         try tmux.keys("Enter")
-        let refused = try tmux.waitFor("underscores")
-        #expect(refused.contains("space"), "\(refused)")
+        // The refusal is marked with ✗ (the hint above the field also mentions underscores).
+        let refused = try tmux.waitFor("✗")
+        #expect(refused.contains("remove") && refused.contains("space"), "\(refused)")
         #expect(!refused.contains("looks good"), "\(refused)")
         for _ in 0..<9 { try tmux.keys("BSpace") }
         try tmux.keys("-l", "ana_2")
