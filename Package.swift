@@ -34,6 +34,13 @@ let package = Package(
             ]
         ),
 
+        // The group store: the protocol every implementation keeps, and its SQLite implementation
+        // (one file shared by everyone on a host).
+        .target(
+            name: "ScreenMatesGroupStore",
+            dependencies: ["ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
         // The simulated usage monitor: seeded, deterministic, writes through an event sink.
         .target(name: "ScreenMatesMonitor", dependencies: ["ScreenMatesCore"]),
 
@@ -47,7 +54,7 @@ let package = Package(
         .target(
             name: "ScreenMatesApp",
             dependencies: [
-                "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesMonitor", "ScreenMatesUI",
+                "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesMonitor", "ScreenMatesUI",
                 "ScreenMatesTerminal", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: []
@@ -76,6 +83,13 @@ let package = Package(
             name: "ScreenMatesStoreTests",
             dependencies: [
                 "ScreenMatesStore", "ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "ScreenMatesGroupStoreTests",
+            dependencies: [
+                "ScreenMatesGroupStore", "ScreenMatesCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

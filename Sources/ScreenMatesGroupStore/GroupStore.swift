@@ -1,0 +1,157 @@
+import Foundation
+import ScreenMatesCore
+
+/// The shared source of truth for groups and member profiles: a SQLite file on one host, or a
+/// PostgreSQL server when members are on different machines.
+///
+/// Everything a member shares goes through here: the profile fields and per-day totals, never
+/// an app name. Writes carry a per-member version, and a write whose version is not newer than
+/// the stored one changes nothing, so a late, stale update can never overwrite a newer one.
+/// Implementations must be safe to use from many processes at once.
+public protocol GroupStore: Sendable {
+    /// Creates a group with a fresh, unused code and makes `creator` its first member.
+    func createGroup(dailyGoalBlocks: Int, creator: MemberProfile, now: Date) async throws(GroupStoreError) -> Group
+
+    /// The group with this code, or `nil` when there is none (which counts as a failed attempt
+    /// for the rate limit of `userID`).
+    func group(code: GroupCode, userID: String, now: Date) async throws(GroupStoreError) -> Group?
+
+    /// Adds `member` to the group (or updates them if already in it). Fails with
+    /// `.unknownCode` (counted for the rate limit), `.nameTaken`, or `.tooManyAttempts`.
+    func join(code: GroupCode, member: MemberProfile, now: Date) async throws(GroupStoreError) -> Group
+
+    /// Removes the member; the group stays (even empty).
+    func leave(code: GroupCode, userID: String) async throws(GroupStoreError)
+
+    /// Stores the profile if its version is newer than the stored one. Returns whether it was
+    /// stored. Fails with `.notAMember` when the user is not in the group, `.nameTaken` when
+    /// another member has the name.
+    @discardableResult
+    func upsertProfile(_ profile: MemberProfile) async throws(GroupStoreError) -> Bool
+
+    /// Every member of the group.
+    func members(code: GroupCode) async throws(GroupStoreError) -> [MemberProfile]
+
+    /// Stores per-day totals; for each (member, date) a total replaces the stored one only if
+    /// its version is newer.
+    func upsertDayTotals(_ totals: [DayTotal], code: GroupCode) async throws(GroupStoreError)
+
+    /// The group's per-day totals for days in `days` (inclusive).
+    func dayTotals(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [DayTotal]
+
+    /// A number that changes whenever anything in the group changes; cheap to read.
+    func changeMark(code: GroupCode) async throws(GroupStoreError) -> Int64
+
+    /// Yields (with no value) whenever the group may have changed — possibly spuriously, never
+    /// missing a change that happened while the stream is being consumed. Ends when the task
+    /// consuming it is cancelled. After it yields, read `changeMark` and fetch what changed.
+    func changes(code: GroupCode) -> AsyncStream<Void>
+}
+
+/// A group: its invite code, the daily goal its members share, and how many they are.
+public struct Group: Hashable, Sendable, Codable {
+    public var code: GroupCode
+    public var dailyGoalBlocks: Int
+    public var memberCount: Int
+    public var createdAt: Date
+
+    public init(code: GroupCode, dailyGoalBlocks: Int, memberCount: Int, createdAt: Date) {
+        self.code = code
+        self.dailyGoalBlocks = dailyGoalBlocks
+        self.memberCount = memberCount
+        self.createdAt = createdAt
+    }
+}
+
+/// What a member shares with their group. `day` is the member's own date for `blocksToday`, so
+/// a reader whose today is another date shows the member as idle rather than as zero.
+public struct MemberProfile: Hashable, Sendable, Codable {
+    /// The 8-character user id.
+    public var userID: String
+    public var displayName: DisplayName
+    public var blocksToday: Int
+    public var day: LocalDate
+    public var streak: Int
+    public var lastActive: Date?
+    public var lastUpdated: Date
+    /// Increases with every update the member makes; a write with a version that is not newer
+    /// than the stored one is ignored.
+    public var version: Int64
+
+    public init(
+        userID: String, displayName: DisplayName, blocksToday: Int, day: LocalDate, streak: Int, lastActive: Date?,
+        lastUpdated: Date, version: Int64
+    ) {
+        self.userID = userID
+        self.displayName = displayName
+        self.blocksToday = blocksToday
+        self.day = day
+        self.streak = streak
+        self.lastActive = lastActive
+        self.lastUpdated = lastUpdated
+        self.version = version
+    }
+}
+
+/// One member's total for one finished day: what weekly and monthly leaderboards add up.
+public struct DayTotal: Hashable, Sendable, Codable {
+    public var userID: String
+    public var date: LocalDate
+    public var viceBlocks: Int
+    public var goalBlocks: Int
+    public var version: Int64
+
+    public init(userID: String, date: LocalDate, viceBlocks: Int, goalBlocks: Int, version: Int64) {
+        self.userID = userID
+        self.date = date
+        self.viceBlocks = viceBlocks
+        self.goalBlocks = goalBlocks
+        self.version = version
+    }
+}
+
+/// Why a group-store operation failed, with what the user can do.
+public enum GroupStoreError: Error, Hashable, Sendable {
+    /// No group has this code.
+    case unknownCode(GroupCode)
+    /// Another member of the group already uses this display name (names are compared without
+    /// regard to case).
+    case nameTaken(DisplayName)
+    /// Too many wrong codes were tried; try again after this many seconds.
+    case tooManyAttempts(retryAfterSeconds: Int)
+    /// The user is not a member of the group.
+    case notAMember(code: GroupCode)
+    /// A value out of range (a goal of 0 blocks…).
+    case invalidValue(String)
+    /// The store cannot be reached or used right now (missing server, locked or unreadable
+    /// file); the caller keeps working from its cache and retries.
+    case unavailable(location: String, detail: String)
+    /// The store is damaged or was written by a newer version.
+    case unusable(location: String, detail: String)
+
+    public var message: String {
+        switch self {
+        case .unknownCode(let code):
+            return "There is no group with the code \(code). Check the code with the person who shared it."
+        case .nameTaken(let name):
+            return "Someone in this group is already called \(name). Choose another display name (`screenmates setup --name`)."
+        case .tooManyAttempts(let seconds):
+            let minutes = max(1, (seconds + 59) / 60)
+            return "Too many wrong group codes. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
+        case .notAMember(let code):
+            return "You are not a member of group \(code). Join it with `screenmates group join \(code)`."
+        case .invalidValue(let detail):
+            return detail
+        case .unavailable(let location, let detail):
+            return "The group store \(location) cannot be reached (\(detail)). Working offline; updates are kept and sent when it is back."
+        case .unusable(let location, let detail):
+            return "The group store \(location) cannot be used: \(detail)."
+        }
+    }
+
+    /// Whether the caller should keep its updates and try again later.
+    public var isTransient: Bool {
+        if case .unavailable = self { return true }
+        return false
+    }
+}

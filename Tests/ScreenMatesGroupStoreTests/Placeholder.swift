@@ -1,0 +1,1 @@
+// The group-store protocol suite goes here.
