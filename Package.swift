@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "ScreenMatesGroupStoreTests",
             dependencies: [
-                "ScreenMatesGroupStore", "ScreenMatesCore",
+                "ScreenMatesGroupStore", "ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,10 +1,12 @@
 import Foundation
 import Logging
 import ScreenMatesCore
+import ScreenMatesGroupStore
 import ScreenMatesMonitor
 import ScreenMatesStore
 import ScreenMatesTerminal
 import ScreenMatesUI
+import Synchronization
 
 /// How the dashboard was asked to run.
 public struct DashboardOptions: Sendable {
@@ -17,10 +19,12 @@ public struct DashboardOptions: Sendable {
     public var theme: String
     public var useColor: Bool
     public var forceASCII: Bool
+    public var groupStore: GroupStoreLocation?
 
     public init(
         demo: Bool = false, speed: Double? = nil, startAt: Date? = nil, seed: UInt64? = nil,
-        scenario: String = "typical-day", theme: String = "terminal", useColor: Bool = true, forceASCII: Bool = false
+        scenario: String = "typical-day", theme: String = "terminal", useColor: Bool = true, forceASCII: Bool = false,
+        groupStore: GroupStoreLocation? = nil
     ) {
         self.demo = demo
         self.speed = speed
@@ -30,6 +34,7 @@ public struct DashboardOptions: Sendable {
         self.theme = theme
         self.useColor = useColor
         self.forceASCII = forceASCII
+        self.groupStore = groupStore
     }
 }
 
@@ -50,6 +55,22 @@ public final class DashboardSession {
     private let demo = DemoMonitor()
     private var feed: UsageFeed
     private var warning: String?
+    private var groupLink: GroupLink?
+    private let groupOutcomes = Mailbox<GroupOutcome>()
+    private let catalogue: AppCatalogue
+    private var leaderboardCache: (key: LeaderboardKey, boards: [LeaderboardPeriod: [LeaderboardEntry]])?
+
+    /// What the leaderboards depend on; they are ranked again only when it changes.
+    private struct LeaderboardKey: Equatable {
+        var fetchedAt: Date?
+        var memberCount: Int
+        var today: LocalDate
+        var blocks: Int
+        var streak: Int
+        var history: [Int]
+        var name: String?
+        var lastActive: Date?
+    }
 
     /// Longest sleep without a reason to wake, as a safety net should a change notification be
     /// missed (a network file system).
@@ -76,6 +97,7 @@ public final class DashboardSession {
         }
         theme = options.useColor ? try assets.theme(named: options.theme) : .monochrome
         scenario = options.demo ? try assets.scenario(options.scenario) : nil
+        catalogue = try assets.appCatalogue()
         let opened = try OpenedHome.open(home: home, assets: assets, speed: options.speed, startAt: options.startAt)
         store = opened.store
         clockChoice = opened.clock
@@ -99,16 +121,20 @@ public final class DashboardSession {
         }
         defer {
             demo.stop()
+            groupLink?.stop()
             terminal.stop()
             if clockChoice.published { ClockSource.withdraw(from: store) }
         }
+        connectGroup(wake: terminal.wake)
         logger.info("dashboard started", metadata: ["home": "\(home.path)", "speed": "\(clockChoice.clock.speed)"])
         let watcher = DirectoryWatcher(directory: home.path, prefix: home.databaseFileName)
-        var model = DashboardModel(
-            screen: feed.settings.displayName == nil ? .namePrompt : .dashboard, width: terminal.width,
-            height: terminal.height)
+        var model = DashboardModel(screen: .dashboard, width: terminal.width, height: terminal.height)
         model.update(data())
-        if let scenario, feed.settings.displayName != nil { startDemo(scenario, wake: terminal.wake) }
+        if feed.settings.displayName == nil {
+            model.beginSetup(SetupFlow(catalogue: catalogue.apps, current: feed.settings.apps, name: nil))
+        } else if let scenario {
+            startDemo(scenario, wake: terminal.wake)
+        }
         var lastRendered: DashboardModel?
         var lastZoneCheck = ContinuousClock.now
         var rechecks: [ContinuousClock.Instant] = []
@@ -147,12 +173,27 @@ public final class DashboardSession {
                     lastRendered = nil
                     refreshNeeded = true
                     checkZone = true
+                case .saveApps(let apps):
+                    perform("apps saved") { () throws(StoreError) in try store.setApps(apps) }
+                    refreshNeeded = true
                 case .saveName(let name):
-                    save(name, model: &model, wake: terminal.wake)
+                    perform("display name saved") { () throws(StoreError) in try store.setDisplayName(name) }
+                    refreshNeeded = true
+                case .createGroup(let goal):
+                    startGroupAction(.create(goal: goal), wake: terminal.wake)
+                case .joinGroup(let code):
+                    startGroupAction(.join(code), wake: terminal.wake)
+                case .leaveGroup:
+                    startGroupAction(.leave, wake: terminal.wake)
+                case .finishSetup:
+                    refresh(checkTimeZone: false)
+                    connectGroup(wake: terminal.wake)
+                    if let scenario { startDemo(scenario, wake: terminal.wake) }
                 case nil:
                     break
                 }
             }
+            if applyGroupResults(to: &model, wake: terminal.wake) { refreshNeeded = true }
             if ContinuousClock.now - lastZoneCheck >= Self.timeZoneCheckInterval { checkZone = true }
             if checkZone { lastZoneCheck = ContinuousClock.now }
             if refreshNeeded || checkZone { refresh(checkTimeZone: checkZone) }
@@ -160,16 +201,106 @@ public final class DashboardSession {
         }
     }
 
-    private func save(_ name: DisplayName, model: inout DashboardModel, wake: WakePipe) {
+    /// Runs a store write asked for by a key; a failure shows as the warning.
+    private func perform(_ what: String, _ body: () throws(StoreError) -> Void) {
         do {
-            try store.setDisplayName(name)
-            logger.info("display name saved")
-            refresh(checkTimeZone: false)
-            model.screen = .dashboard
-            if let scenario { startDemo(scenario, wake: wake) }
+            try body()
+            logger.info("\(what)")
         } catch {
-            model.nameError = error.message
+            logger.error("\(what) failed: \(error.message)")
+            warning = Self.shortWarning(for: error)
         }
+    }
+
+    // MARK: - Group actions
+
+    private enum GroupAction: Sendable {
+        case create(goal: Int)
+        case join(GroupCode)
+        case leave
+    }
+
+    private enum GroupOutcome: Sendable {
+        case created(Group)
+        case joined(Group)
+        case left(GroupCode)
+        case failed(GroupActions.Failure)
+    }
+
+    /// Runs a group action in the background (the group store may be slow or away); its outcome
+    /// comes back through `applyGroupResults` when the loop wakes.
+    private func startGroupAction(_ action: GroupAction, wake: WakePipe) {
+        guard let location = options.groupStore else { return }
+        let actions = GroupActions(local: store, location: location, clock: clockChoice.clock)
+        let outcomes = groupOutcomes
+        Task.detached {
+            let outcome: GroupOutcome
+            switch action {
+            case .create(let goal):
+                do throws(AppError) {
+                    outcome = .created(try await actions.create(goal: goal))
+                } catch {
+                    outcome = .failed(.app(error))
+                }
+            case .join(let code):
+                do throws(GroupActions.Failure) {
+                    outcome = .joined(try await actions.joinExplained(code))
+                } catch {
+                    outcome = .failed(error)
+                }
+            case .leave:
+                do throws(AppError) {
+                    outcome = .left(try await actions.leave())
+                } catch {
+                    outcome = .failed(.app(error))
+                }
+            }
+            outcomes.post(outcome)
+            wake.wake()
+        }
+    }
+
+    /// Shows the outcomes of finished group actions; returns whether the numbers may change
+    /// (the goal is the group's now).
+    private func applyGroupResults(to model: inout DashboardModel, wake: WakePipe) -> Bool {
+        let finished = groupOutcomes.take()
+        guard !finished.isEmpty else { return false }
+        for outcome in finished {
+            switch outcome {
+            case .created(let group), .joined(let group):
+                let created: Bool
+                if case .created = outcome { created = true } else { created = false }
+                logger.info("\(created ? "created" : "joined") group \(group.code)")
+                refresh(checkTimeZone: false)
+                connectGroup(wake: wake)
+                if model.screen == .setup {
+                    model.setup?.groupSucceeded(
+                        code: group.code.value, created: created, memberCount: group.memberCount)
+                } else {
+                    model.groupScreen.finished(
+                        created
+                            ? "Created group \(group.code). Share the code."
+                            : "Joined group \(group.code): \(group.memberCount) members.",
+                        error: false)
+                }
+            case .left(let code):
+                logger.info("left group \(code)")
+                refresh(checkTimeZone: false)
+                connectGroup(wake: wake)
+                model.groupScreen.finished("Left group \(code).", error: false)
+            case .failed(let failure):
+                if model.screen == .setup {
+                    if case .store(.nameTaken) = failure {
+                        model.setup?.nameRejected(failure.message)
+                    } else {
+                        model.setup?.groupFailed(failure.message)
+                    }
+                } else {
+                    model.groupScreen.finished(failure.message, error: true)
+                }
+            }
+        }
+        return true
     }
 
     private func startDemo(_ scenario: UsageScenario, wake: WakePipe) {
@@ -180,9 +311,32 @@ public final class DashboardSession {
         logger.info("demo monitor started", metadata: ["seed": "\(seed)", "scenario": "\(scenario.name)"])
     }
 
+    /// Connects to the user's group, if they are in one.
+    private func connectGroup(wake: WakePipe) {
+        groupLink?.stop()
+        groupLink = nil
+        guard let membership = feed.settings.group, let location = options.groupStore else { return }
+        let link = GroupLink(
+            local: store, location: location, membership: membership, userID: feed.settings.userID,
+            clock: clockChoice.clock, logger: logger, wake: { wake.wake() })
+        link.start()
+        groupLink = link
+        reportToGroup()
+    }
+
+    /// Hands the group link the current profile; it sends it if it changed.
+    private func reportToGroup() {
+        guard let groupLink, let name = feed.settings.displayName else { return }
+        groupLink.report(
+            ProfileDraft(
+                displayName: name, blocksToday: feed.ledger.viceBlocks, day: feed.today,
+                streak: feed.summary.streak.current, lastActive: feed.lastActive))
+    }
+
     private func refresh(checkTimeZone: Bool) {
         do {
             try feed.refresh(checkTimeZone: checkTimeZone)
+            reportToGroup()
             warning = feed.notWritable.map { _ in "database read-only - numbers are not saved" }
         } catch {
             if warning == nil { logger.error("refresh failed: \(error.message)") }
@@ -195,7 +349,19 @@ public final class DashboardSession {
         let minute = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)
         let monitorProblem = demo.currentProblem.map { _ in "demo monitor cannot write; retrying" }
         let source = options.demo ? "demo monitor" : nil
-        return DashboardDataBuilder.make(feed: feed, now: minute, warning: warning ?? monitorProblem, source: source)
+        let status = groupLink?.status
+        let key = LeaderboardKey(
+            fetchedAt: status?.snapshot?.fetchedAt, memberCount: status?.snapshot?.members.count ?? 0,
+            today: feed.today,
+            blocks: feed.ledger.viceBlocks, streak: feed.summary.streak.current,
+            history: feed.history.suffix(31).map(\.viceBlocks), name: feed.settings.displayName?.value,
+            lastActive: feed.lastActive)
+        if leaderboardCache?.key != key {
+            leaderboardCache = (key, DashboardDataBuilder.leaderboards(feed: feed, group: status))
+        }
+        return DashboardDataBuilder.make(
+            feed: feed, now: minute, group: status, leaderboards: leaderboardCache?.boards,
+            warning: warning ?? monitorProblem, source: source)
     }
 
     /// Real seconds until the screen must change even if nothing else happens.

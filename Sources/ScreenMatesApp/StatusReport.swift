@@ -62,7 +62,7 @@ public struct StatusReport: Encodable, Sendable {
     public var sync: Sync
     public var notifications: [Notice]
 
-    public init(feed: UsageFeed, data: DashboardData) {
+    public init(feed: UsageFeed, data: DashboardData, group status: GroupLink.Status? = nil) {
         let summary = feed.summary
         let ledger = summary.ledger
         date = summary.date.iso8601
@@ -93,7 +93,11 @@ public struct StatusReport: Encodable, Sendable {
                     streak: entry.member.streak, lastActive: entry.member.lastActive.map(TimeFormat.iso8601),
                     isMe: entry.member.isMe)
             })
-        sync = Sync(lastSyncedAt: nil, unsyncedDays: feed.history.filter { !$0.synced }.count, offline: false)
+        sync = Sync(
+            lastSyncedAt: status?.lastSyncedAt.map(TimeFormat.iso8601),
+            unsyncedDays: feed.settings.group == nil
+                ? 0 : (status?.unsyncedDays ?? feed.history.filter { !$0.synced }.count),
+            offline: status?.offline ?? false)
         notifications = []
     }
 

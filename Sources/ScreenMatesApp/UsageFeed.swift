@@ -60,7 +60,7 @@ public final class UsageFeed {
         today = day
         todayInterval = calendar.interval(of: day)
         summary = TodaySummary(
-            date: day, ledger: DailyLedger(), goal: settings.rules.dailyGoalBlocks, streak: streak,
+            date: day, ledger: DailyLedger(), goal: settings.dailyGoalBlocks, streak: streak,
             nextReset: todayInterval.upperBound)
         try reloadAll()
     }
@@ -152,7 +152,7 @@ public final class UsageFeed {
         where day >= state.trackingStart {
             let ledger = DailyLedger.fold(try store.events(in: interval), exchangeRate: settings.rules.exchangeRate)
             records.append(
-                DayRecord(date: day, ledger: ledger, goalBlocks: settings.rules.dailyGoalBlocks, interval: interval))
+                DayRecord(date: day, ledger: ledger, goalBlocks: settings.dailyGoalBlocks, interval: interval))
         }
         return (records, plan.newResetInstant(after: state.lastResetAt, calendar: calendar))
     }
@@ -202,7 +202,7 @@ public final class UsageFeed {
 
     private func updateSummary() {
         summary = TodaySummary(
-            date: today, ledger: ledger, goal: settings.rules.dailyGoalBlocks, streak: streak,
+            date: today, ledger: ledger, goal: settings.dailyGoalBlocks, streak: streak,
             nextReset: todayInterval.upperBound)
     }
 }

@@ -8,8 +8,21 @@ import ScreenMatesCore
 /// an app name. Writes carry a per-member version, and a write whose version is not newer than
 /// the stored one changes nothing, so a late, stale update can never overwrite a newer one.
 /// Implementations must be safe to use from many processes at once.
+///
+/// What every implementation keeps alike (the shared contract suite checks it; the limits are
+/// in `GroupStoreRules`):
+/// - Instants are kept to the millisecond; callers must not rely on finer precision.
+/// - A code that names no group fails with `.unknownCode` everywhere except `group(code:…)`,
+///   which returns `nil`; only `group(code:…)` and `join` count it for the rate limit.
+/// - The rate limit: after 5 wrong codes by one user id within 10 minutes, `group(code:…)` and
+///   `join` by that user id fail with `.tooManyAttempts` — even with a right code — until the
+///   oldest of those failures is 10 minutes old. Refused attempts are not counted; a successful
+///   lookup does not wipe earlier failures.
+/// - Invalid input (a goal outside 1…96, a negative count, a user id that is not 1–64 plain
+///   characters, a date outside the years 1–9999) fails with `.invalidValue` and changes nothing.
 public protocol GroupStore: Sendable {
     /// Creates a group with a fresh, unused code and makes `creator` its first member.
+    /// `dailyGoalBlocks` must be in `UsageRules.dailyGoalRange`, else `.invalidValue`.
     func createGroup(dailyGoalBlocks: Int, creator: MemberProfile, now: Date) async throws(GroupStoreError) -> Group
 
     /// The group with this code, or `nil` when there is none (which counts as a failed attempt
@@ -18,25 +31,36 @@ public protocol GroupStore: Sendable {
 
     /// Adds `member` to the group (or updates them if already in it). Fails with
     /// `.unknownCode` (counted for the rate limit), `.nameTaken`, or `.tooManyAttempts`.
+    ///
+    /// A member already in the group is updated exactly as `upsertProfile` would (only by a
+    /// newer version; a stale one changes nothing and the join still succeeds). Names are
+    /// unique by `DisplayName.uniquenessKey` within the group.
     func join(code: GroupCode, member: MemberProfile, now: Date) async throws(GroupStoreError) -> Group
 
-    /// Removes the member; the group stays (even empty).
+    /// Removes the member; the group stays (even empty). The member's day totals go with them
+    /// (leaving withdraws what they shared). Leaving a group one is not in changes nothing and
+    /// succeeds, so a retried leave is harmless; an unknown code fails with `.unknownCode`.
     func leave(code: GroupCode, userID: String) async throws(GroupStoreError)
 
     /// Stores the profile if its version is newer than the stored one. Returns whether it was
     /// stored. Fails with `.notAMember` when the user is not in the group, `.nameTaken` when
     /// another member has the name.
+    ///
+    /// The profile names no group: it is stored in every group `profile.userID` is a member of
+    /// (the app keeps one), all or nothing — a name taken in one of them changes none. The
+    /// result is whether any of them stored it. A user in no group gets `.notAMember` naming the
+    /// group they joined last; one who never joined a group in this store gets `.invalidValue`.
     @discardableResult
     func upsertProfile(_ profile: MemberProfile) async throws(GroupStoreError) -> Bool
 
-    /// Every member of the group.
+    /// Every member of the group, in the order they joined.
     func members(code: GroupCode) async throws(GroupStoreError) -> [MemberProfile]
 
     /// Stores per-day totals; for each (member, date) a total replaces the stored one only if
-    /// its version is newer.
+    /// its version is newer. Totals of users who are not members of the group are ignored.
     func upsertDayTotals(_ totals: [DayTotal], code: GroupCode) async throws(GroupStoreError)
 
-    /// The group's per-day totals for days in `days` (inclusive).
+    /// The group's per-day totals for days in `days` (inclusive), ordered by date, then user id.
     func dayTotals(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [DayTotal]
 
     /// A number that changes whenever anything in the group changes; cheap to read.
@@ -45,6 +69,10 @@ public protocol GroupStore: Sendable {
     /// Yields (with no value) whenever the group may have changed — possibly spuriously, never
     /// missing a change that happened while the stream is being consumed. Ends when the task
     /// consuming it is cancelled. After it yields, read `changeMark` and fetch what changed.
+    ///
+    /// It also yields once at the start, so a consumer need not order its first read against
+    /// the subscription: every change after `changes` is called is signalled. Yields that pile
+    /// up while the consumer is busy are merged into one.
     func changes(code: GroupCode) -> AsyncStream<Void>
 }
 
@@ -134,7 +162,8 @@ public enum GroupStoreError: Error, Hashable, Sendable {
         case .unknownCode(let code):
             return "There is no group with the code \(code). Check the code with the person who shared it."
         case .nameTaken(let name):
-            return "Someone in this group is already called \(name). Choose another display name (`screenmates setup --name`)."
+            return
+                "Someone in this group is already called \(name). Choose another display name (`screenmates setup --name`)."
         case .tooManyAttempts(let seconds):
             let minutes = max(1, (seconds + 59) / 60)
             return "Too many wrong group codes. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
@@ -143,7 +172,8 @@ public enum GroupStoreError: Error, Hashable, Sendable {
         case .invalidValue(let detail):
             return detail
         case .unavailable(let location, let detail):
-            return "The group store \(location) cannot be reached (\(detail)). Working offline; updates are kept and sent when it is back."
+            return
+                "The group store \(location) cannot be reached (\(detail)). Working offline; updates are kept and sent when it is back."
         case .unusable(let location, let detail):
             return "The group store \(location) cannot be used: \(detail)."
         }

@@ -88,6 +88,21 @@ enum LocalSchema {
                     UPDATE profile SET history_seq = (SELECT coalesce(max(seq), 0) FROM usage_event);
                     """)
         }
+        migrator.registerMigration("v3: group membership, member version, leaderboard cache, sync state") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE profile ADD COLUMN group_code TEXT;
+                    ALTER TABLE profile ADD COLUMN group_goal_blocks INTEGER;
+                    ALTER TABLE profile ADD COLUMN member_version INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE profile ADD COLUMN last_synced_at INTEGER;
+                    ALTER TABLE profile ADD COLUMN profile_synced_version INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE group_cache (
+                        code TEXT PRIMARY KEY,
+                        snapshot TEXT NOT NULL,
+                        fetched_at INTEGER NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

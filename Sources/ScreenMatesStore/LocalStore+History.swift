@@ -50,7 +50,7 @@ extension LocalStore {
                 let ledger = DailyLedger.fold(
                     try Self.events(in: interval, db), exchangeRate: settings.rules.exchangeRate)
                 let record = DayRecord(
-                    date: day, ledger: ledger, goalBlocks: settings.rules.dailyGoalBlocks, interval: interval)
+                    date: day, ledger: ledger, goalBlocks: settings.dailyGoalBlocks, interval: interval)
                 try Self.upsert(record, archivedAt: now, db)
                 freshDays.insert(day)
             }

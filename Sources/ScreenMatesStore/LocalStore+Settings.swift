@@ -116,7 +116,16 @@ extension LocalStore {
                 exchangeRate: try row.checked("exchange_rate", in: table),
                 dailyGoalBlocks: try row.checked("daily_goal_blocks", in: table)),
             notificationsEnabled: try row.checked("notifications_enabled", in: table),
-            apps: apps)
+            apps: apps, group: try membership(row))
+    }
+
+    /// The group columns, absent from profiles written before groups existed.
+    private static func membership(_ row: Row) throws -> GroupMembership? {
+        guard row.hasColumn("group_code"), let text: String = try row.checkedIfPresent("group_code", in: "profile"),
+            let code = try? GroupCode(validating: text)
+        else { return nil }
+        let goal: Int = try row.checkedIfPresent("group_goal_blocks", in: "profile") ?? 8
+        return GroupMembership(code: code, dailyGoalBlocks: goal)
     }
 
     private static func replaceApps(_ apps: [TrackedApp], in db: Database) throws {

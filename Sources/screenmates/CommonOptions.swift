@@ -13,6 +13,19 @@ struct GlobalOptions: ParsableArguments {
             valueName: "dir"))
     var home: String?
 
+    @Option(
+        name: .customLong("group-store"),
+        help: ArgumentHelp(
+            "The group store: a SQLite file shared on this host (default: group-store.sqlite in the home), or a postgres:// URL; also SCREENMATES_GROUP_STORE.",
+            valueName: "path|url"))
+    var groupStore: String?
+
+    /// Where the group store is, for `home`.
+    func resolveGroupStore(home: HomeDirectory) throws(AppError) -> GroupStoreLocation {
+        try GroupStoreLocation.resolve(
+            option: groupStore, environment: ProcessInfo.processInfo.environment, home: home)
+    }
+
     /// The data directory; `demo` picks the separate demo home unless one was given.
     func resolveHome(demo: Bool = false) throws(AppError) -> HomeDirectory {
         try HomeDirectory.resolve(option: home, environment: ProcessInfo.processInfo.environment, demo: demo)

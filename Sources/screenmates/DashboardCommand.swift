@@ -42,7 +42,8 @@ struct DashboardCommand: ParsableCommand {
             let options = DashboardOptions(
                 demo: demo, speed: clock.speed, startAt: clock.startInstant, seed: seed, scenario: scenario,
                 theme: theme,
-                useColor: !(noColor || noColorEnv), forceASCII: ascii)
+                useColor: !(noColor || noColorEnv), forceASCII: ascii,
+                groupStore: try global.resolveGroupStore(home: home))
             try home.prepare()
             let logger = LogSetup.bootstrap(home: home)
             let session = try DashboardSession(home: home, assets: assets, options: options, logger: logger)

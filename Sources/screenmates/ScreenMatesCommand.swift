@@ -12,11 +12,12 @@ struct ScreenMatesCommand: AsyncParsableCommand {
             Tracks vice and productive app usage in blocks, and shows your balance, your streak, \
             today's progress against the daily limit and your group's leaderboard, live.
 
-            Global options (--home) may come before or after the subcommand.
+            Global options (--home, --group-store) may come before or after the subcommand.
             """,
         version: version,
         subcommands: [
-            DashboardCommand.self, SetupCommand.self, StatusCommand.self, MonitorCommand.self, RecoverCommand.self,
+            DashboardCommand.self, SetupCommand.self, StatusCommand.self, GroupCommand.self, SyncCommand.self,
+            MonitorCommand.self, DemoCommand.self, RecoverCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self)
 
@@ -25,9 +26,8 @@ struct ScreenMatesCommand: AsyncParsableCommand {
     /// thread and does not hold a thread of the shared pool the monitor tasks run on.
     @MainActor
     static func start() async {
-        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
         let arguments = GlobalOptionPlacement.movingGlobalsAfterSubcommand(
-            Array(CommandLine.arguments.dropFirst()), subcommands: names)
+            Array(CommandLine.arguments.dropFirst()), root: ScreenMatesCommand.self)
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -42,9 +42,37 @@ struct ScreenMatesCommand: AsyncParsableCommand {
 }
 
 /// Lets global options come before the subcommand (`screenmates --home DIR status`), as the
-/// README shows them, by moving them after it, where each subcommand declares them.
+/// README shows them, by moving them after it (after the innermost one: `group join`), where
+/// each subcommand declares them.
 enum GlobalOptionPlacement {
-    static let globalsWithValue: Set<String> = ["--home"]
+    static let globalsWithValue: Set<String> = ["--home", "--group-store"]
+
+    static func movingGlobalsAfterSubcommand(_ arguments: [String], root: any ParsableCommand.Type) -> [String] {
+        var command = root
+        var path: [String] = []
+        var rest = arguments
+        var globals: [String] = []
+        // Globals before the subcommands, then the chain of subcommand names.
+        while let first = rest.first {
+            let name = first.split(separator: "=", maxSplits: 1).first.map(String.init) ?? first
+            if globalsWithValue.contains(name) {
+                globals.append(rest.removeFirst())
+                if !first.contains("="), let value = rest.first {
+                    globals.append(value)
+                    rest.removeFirst()
+                }
+                continue
+            }
+            guard
+                let next = command.configuration.subcommands.first(where: { $0._commandName == first })
+            else { break }
+            path.append(first)
+            command = next
+            rest.removeFirst()
+        }
+        guard !globals.isEmpty, !path.isEmpty else { return arguments }
+        return path + globals + rest
+    }
 
     static func movingGlobalsAfterSubcommand(_ arguments: [String], subcommands: [String]) -> [String] {
         var globals: [String] = []

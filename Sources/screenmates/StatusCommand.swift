@@ -3,7 +3,7 @@ import Foundation
 import ScreenMatesApp
 import ScreenMatesStore
 
-struct StatusCommand: ParsableCommand {
+struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Print the dashboard's numbers without the screen (--json for scripts).")
@@ -17,27 +17,40 @@ struct StatusCommand: ParsableCommand {
     @Flag(help: "Read the demo directory (where `dashboard --demo` keeps its data without --home).")
     var demo = false
 
-    func run() throws {
-        try runReportingErrors { () throws(AppError) -> Int32 in
+    func run() async throws {
+        try await reporting { () async throws(AppError) -> Int32 in
             let home = try global.resolveHome(demo: demo)
             guard FileManager.default.fileExists(atPath: home.databasePath) else {
                 throw AppError(
                     "There is no ScreenMates data in \(home.path) yet. Run `screenmates` (or `screenmates setup --name NAME`) first."
                 )
             }
+            let store: LocalStore
+            let feed: UsageFeed
+            let choice: ClockSource.Choice
             do {
-                let store = try home.openStore()
-                let choice = try ClockSource.choose(
+                store = try home.openStore()
+                choice = try ClockSource.choose(
                     speed: clock.speed, startAt: clock.startInstant, store: store, publish: false)
-                let feed = try UsageFeed(
-                    store: store, clock: choice.clock, timeZone: { TimeZone.current }, writes: false)
-                let data = DashboardDataBuilder.make(feed: feed, now: choice.clock.now())
-                let report = StatusReport(feed: feed, data: data)
-                print(json ? report.json() : report.text(data: data))
-                return 0
+                feed = try UsageFeed(store: store, clock: choice.clock, timeZone: { TimeZone.current }, writes: false)
             } catch {
                 throw AppError(error)
             }
+            // The group as the store has it now (read only), or as cached when it is unreachable.
+            var group: GroupLink.Status?
+            if feed.settings.group != nil {
+                let actions = GroupActions(
+                    local: store, location: try global.resolveGroupStore(home: home), clock: choice.clock)
+                let shown = try? await actions.show()
+                let sync = try? store.syncState()
+                group = GroupLink.Status(
+                    snapshot: shown?.snapshot, offline: shown?.offline ?? true, problem: nil,
+                    lastSyncedAt: sync?.lastSyncedAt, unsyncedDays: sync?.unsyncedDays ?? 0)
+            }
+            let data = DashboardDataBuilder.make(feed: feed, now: choice.clock.now(), group: group)
+            let report = StatusReport(feed: feed, data: data, group: group)
+            print(json ? report.json() : report.text(data: data))
+            return 0
         }
     }
 }

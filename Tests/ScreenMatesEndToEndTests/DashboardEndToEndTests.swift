@@ -122,6 +122,10 @@ import Testing
         let tmux = try Tmux()
         _ = try launch(tmux, home: home, arguments: "")
         try tmux.waitFor("Welcome to ScreenMates")
+        // The apps step comes first, with the suggested apps picked: accept them.
+        try tmux.waitFor("Which apps")
+        try tmux.keys("Enter")
+        try tmux.waitFor("display name")
         try tmux.keys("-l", "bad name")
         try tmux.keys("Enter")
         // The refusal is marked with ✗ (the hint above the field also mentions underscores).
@@ -132,6 +136,9 @@ import Testing
         try tmux.keys("-l", "ana_2")
         try tmux.waitFor("looks good")
         try tmux.keys("Enter")
+        // The group step: not now.
+        try tmux.waitFor("Not now")
+        try tmux.keys("Down", "Down", "Enter")
         let dashboard = try tmux.waitFor("ana_2 (you)")
         #expect(dashboard.contains("Leaderboard"))
         try tmux.keys("q")

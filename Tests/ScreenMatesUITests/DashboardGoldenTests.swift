@@ -10,7 +10,7 @@ import Testing
 
     private func render(_ model: DashboardModel, glyphs: Glyphs = .unicode) -> Frame {
         let frame = ScreenRenderer.render(model, glyphs: glyphs)
-        expectFitsWidth(frame)
+        FrameChecks.expectFitsWidth(frame)
         return frame
     }
 
@@ -25,7 +25,7 @@ import Testing
     @Test func bigGroupWithWideAndHostileNames() {
         let frame = render(Fixtures.model(Fixtures.bigGroup(), width: 120, height: 40))
         Golden.check(frame.text, named: "dashboard-group-120x40")
-        expectNoUnsafeCharacters(frame.text)
+        FrameChecks.expectNoUnsafeCharacters(frame.text)
         // Every member fits on screen: the wide, long and hostile names are all drawn, cut or made inert.
         #expect(frame.text.contains("山田太郎"))
         #expect(frame.text.contains("🎉party"))
@@ -45,7 +45,7 @@ import Testing
         Golden.check(frame.text, named: "dashboard-group-80x24-ascii")
         let nonASCII = frame.text.unicodeScalars.filter { !$0.isASCII }
         #expect(nonASCII.isEmpty, "non-ASCII characters: \(nonASCII.map { "U+\(String($0.value, radix: 16))" })")
-        expectNoUnsafeCharacters(frame.text)
+        FrameChecks.expectNoUnsafeCharacters(frame.text)
     }
 
     @Test func overTheLimit() {
@@ -63,23 +63,6 @@ import Testing
             #expect(frame.text.contains(title))
             #expect(frame.text.contains(String(text.split(separator: " ").last!)), "\(title) is cut")
         }
-    }
-
-    @Test(arguments: [("empty", ""), ("valid", "ada_l")])
-    func namePrompt(name: String, typed: String) {
-        var model = Fixtures.model(nil, width: 80, height: 24, screen: .namePrompt)
-        for character in typed { #expect(model.handle(.character(character)) == nil) }
-        let frame = render(model)
-        Golden.check(frame.text, named: "name-prompt-\(name)-80x24")
-    }
-
-    @Test func namePromptWithAnInvalidName() {
-        var model = Fixtures.model(nil, width: 80, height: 24, screen: .namePrompt)
-        for character in "bad name!" { _ = model.handle(.character(character)) }
-        #expect(model.handle(.enter) == nil)
-        #expect(model.nameError != nil)
-        let frame = render(model)
-        Golden.check(frame.text, named: "name-prompt-invalid-80x24")
     }
 
     @Test(arguments: [(59, 16), (60, 15), (20, 5)])
@@ -112,28 +95,5 @@ import Testing
         #expect(frame.text.contains("\(model.scroll) above"))
         #expect(frame.text.contains("\(40 - model.scroll - rows) more"))
         Golden.check(frame.text, named: "dashboard-scrolled-80x24")
-    }
-
-    /// Every line of the text, and every row of cells, fits in the frame's width.
-    private func expectFitsWidth(_ frame: Frame, sourceLocation: SourceLocation = #_sourceLocation) {
-        let lines = frame.text.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count == frame.height, sourceLocation: sourceLocation)
-        for (index, line) in lines.enumerated() {
-            #expect(CellWidth.of(String(line)) <= frame.width, "line \(index + 1)", sourceLocation: sourceLocation)
-        }
-        for y in 0..<frame.height {
-            #expect(CellWidth.of(frame.line(y)) == frame.width, "row \(y)", sourceLocation: sourceLocation)
-        }
-    }
-
-    private func expectNoUnsafeCharacters(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        for scalar in ["\u{1B}", "\u{7}", "\u{202E}", "\u{200B}"] as [Unicode.Scalar] {
-            #expect(
-                !text.unicodeScalars.contains(scalar), "U+\(String(scalar.value, radix: 16, uppercase: true))",
-                sourceLocation: sourceLocation)
-        }
-        #expect(
-            !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) },
-            "a control character", sourceLocation: sourceLocation)
     }
 }

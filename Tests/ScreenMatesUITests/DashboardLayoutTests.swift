@@ -53,13 +53,22 @@ import Testing
 
     @Test func noSizeCrashesAnyScreen() {
         let data = Fixtures.bigGroup()
-        for screen in [DashboardModel.Screen.dashboard, .help, .namePrompt] {
+        var models = [DashboardModel.Screen.dashboard, .help, .group].map {
+            Fixtures.model(data, width: 80, height: 24, screen: $0)
+        }
+        for flow in [SetupFixtures.appsPicked(), SetupFixtures.nameStep(typed: "ada"), SetupFixtures.codeStep()] {
+            models.append(SetupFixtures.model(flow, width: 80, height: 24))
+        }
+        for var model in models {
             for width in 0...130 {
                 for height in [0, 1, 2, 5, 15, 16, 17, 24] {
-                    var model = Fixtures.model(data, width: width, height: height, screen: screen)
-                    _ = model.handle(.character("j"))
-                    let frame = ScreenRenderer.render(model)
-                    #expect(frame.width == width && frame.height == height)
+                    model.resize(width: width, height: height)
+                    var moved = model
+                    _ = moved.handle(.character("j"))
+                    for shown in [model, moved] {
+                        let frame = ScreenRenderer.render(shown)
+                        #expect(frame.width == width && frame.height == height)
+                    }
                 }
             }
         }

@@ -63,10 +63,11 @@ import Testing
         #expect(model.scroll == 0)
     }
 
-    @Test func theNamePromptBelowTheMinimumSizeStillQuitsWithQ() {
-        var model = Fixtures.model(nil, width: 30, height: 10, screen: .namePrompt)
+    @Test func setupBelowTheMinimumSizeStillQuitsWithQ() {
+        var model = SetupFixtures.model(SetupFixtures.nameStep(), width: 30, height: 10)
         #expect(model.handle(.character("q")) == .quit)
-        #expect(model.nameInput.text.isEmpty)
+        #expect(model.setup?.nameInput.text.isEmpty == true)
+        #expect(model.screen == .setup)
     }
 
     @Test func rF5AndCtrlLRefresh() {
@@ -184,65 +185,75 @@ import Testing
         #expect(firstRow.contains(expected.member.name))
     }
 
-    // MARK: - Name prompt
+    // MARK: - First-run setup
 
-    @Test func typingBuildsTheNameAndBackspaceDeletes() {
-        var model = Fixtures.model(nil, width: 80, height: 24, screen: .namePrompt)
-        let effects = press(typing("adaq") + [.backspace, .character("_"), .character("l")], on: &model)
+    @Test func beginSetupShowsTheSetupScreenWithTheFlow() {
+        var model = dashboard()
+        model.beginSetup(SetupFixtures.fresh())
+        #expect(model.screen == .setup)
+        #expect(model.setup?.step == .apps)
+        #expect(model.screenKind == .dashboard)
+    }
+
+    @Test func keysOnTheSetupScreenGoToTheFlowNotTheKeyTable() {
+        var model = SetupFixtures.model(SetupFixtures.nameStep(), width: 80, height: 24)
+        let effects = press(typing("q?gr") + [.tab, .pageDown], on: &model)
         #expect(effects.allSatisfy { $0 == nil })
-        #expect(model.nameInput.text == "ada_l")
-        press([.backspace, .backspace, .backspace, .backspace, .backspace, .backspace], on: &model)
-        #expect(model.nameInput.text.isEmpty)
+        #expect(model.screen == .setup)
+        #expect(model.setup?.nameInput.text == "q?gr")
+        #expect(model.period == .today && model.scroll == 0)
     }
 
-    @Test func qTypesOnTheNamePromptInsteadOfQuitting() {
-        var model = Fixtures.model(nil, width: 80, height: 24, screen: .namePrompt)
-        #expect(model.handle(.character("q")) == nil)
-        #expect(model.handle(.character("?")) == nil)
-        #expect(model.handle(.character("r")) == nil)
-        #expect(model.nameInput.text == "q?r")
-        #expect(model.screen == .namePrompt)
+    @Test func theFlowsEffectsComeOutOfTheModel() throws {
+        var model = SetupFixtures.model(SetupFixtures.appsPicked(), width: 80, height: 24)
+        let apps = model.setup!.pickedApps
+        #expect(model.handle(.enter) == .saveApps(apps))
+        press(typing("ada_l"), on: &model)
+        #expect(model.handle(.enter) == .saveName(try DisplayName(validating: "ada_l")))
+        #expect(model.handle(.enter) == .createGroup(goal: 8))
+        #expect(model.setup?.busy == true)
+        #expect(model.screen == .setup)
     }
 
-    @Test func enterWithAnInvalidNameSetsTheErrorAndTypingClearsIt() {
-        var model = Fixtures.model(nil, width: 80, height: 24, screen: .namePrompt)
-        #expect(model.handle(.enter) == nil)
-        #expect(model.nameError == DisplayNameError.empty.message)
-        press(typing("bad name!"), on: &model)
-        #expect(model.nameError == nil)
-        #expect(model.handle(.enter) == nil)
-        #expect(model.nameError?.contains("'!'") == true)
-        #expect(model.nameError?.contains("space") == true)
-        #expect(model.screen == .namePrompt)
-        press([.backspace], on: &model)
-        #expect(model.nameError == nil)
+    @Test func finishingTheSetupLeavesItForTheDashboard() {
+        var model = SetupFixtures.model(SetupFixtures.groupStep(), width: 80, height: 24)
+        #expect(model.handle(.enter) == .createGroup(goal: 8))
+        model.setup?.groupSucceeded(code: "K7Q2XM", created: true, memberCount: 1)
+        #expect(model.screen == .setup)
+        #expect(model.handle(.enter) == .finishSetup)
+        #expect(model.screen == .dashboard)
+        #expect(model.setup == nil)
+        // The dashboard's own keys work again.
+        #expect(model.handle(.character("g")) == nil)
+        #expect(model.screen == .group)
     }
 
-    @Test func enterWithAValidNameSavesIt() throws {
-        var model = Fixtures.model(nil, width: 80, height: 24, screen: .namePrompt)
-        press(typing("山田_42"), on: &model)
-        let effect = model.handle(.enter)
-        #expect(effect == .saveName(try DisplayName(validating: "山田_42")))
-        #expect(model.nameError == nil)
+    @Test func stayingSoloAlsoFinishesTheSetup() {
+        var model = SetupFixtures.model(SetupFixtures.groupStep(), width: 80, height: 24)
+        #expect(press([.down, .down, .enter], on: &model) == [nil, nil, .finishSetup])
+        #expect(model.screen == .dashboard)
+        #expect(model.setup == nil)
     }
 
-    @Test func escapeOnTheNamePromptQuits() {
-        var model = Fixtures.model(nil, width: 80, height: 24, screen: .namePrompt)
-        press(typing("ada"), on: &model)
+    @Test func escapeOnTheFirstStepQuitsAndStaysOnTheSetup() {
+        var model = SetupFixtures.model(SetupFixtures.fresh(), width: 80, height: 24)
         #expect(model.handle(.escape) == .quit)
+        #expect(model.screen == .setup)
     }
 
-    @Test func theNameFieldStopsAtItsMaximumLength() {
-        var model = Fixtures.model(nil, width: 80, height: 24, screen: .namePrompt)
-        press(Array(repeating: .character("x"), count: 100), on: &model)
-        #expect(model.nameInput.text.count == model.nameInput.maximumLength)
-        #expect(model.handle(.enter) == nil)
-        #expect(model.nameError == DisplayNameError.tooLong(model.nameInput.maximumLength).message)
+    @Test func belowTheMinimumSizeOnlyQuitWorksDuringSetup() {
+        var model = SetupFixtures.model(SetupFixtures.appsPicked(), width: 59, height: 24)
+        let flow = model.setup
+        #expect(press([.enter, .character(" "), .down, .escape], on: &model).allSatisfy { $0 == nil })
+        #expect(model.setup == flow)
+        #expect(model.handle(.character("q")) == .quit)
+        model.resize(width: 80, height: 24)
+        #expect(model.handle(.enter) == .saveApps(flow!.pickedApps))
     }
 
-    @Test func ctrlUClearsTheNameField() {
-        var model = Fixtures.model(nil, width: 80, height: 24, screen: .namePrompt)
-        press(typing("ada") + [.control("u")], on: &model)
-        #expect(model.nameInput.text.isEmpty)
+    @Test func aResizeDuringSetupIsNotAKey() {
+        var model = SetupFixtures.model(SetupFixtures.nameStep(typed: "ada"), width: 80, height: 24)
+        #expect(model.handle(.resize) == nil)
+        #expect(model.setup?.nameInput.text == "ada")
     }
 }

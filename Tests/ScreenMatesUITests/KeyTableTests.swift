@@ -40,23 +40,47 @@ import Testing
             #expect(table.action(for: key, on: .dashboard) == .previousPeriod)
         }
         #expect(table.action(for: .escape, on: .help) == .back)
+        #expect(table.action(for: .character("g"), on: .dashboard) == .group)
+        #expect(table.action(for: .character("g"), on: .group) == .group)
+        #expect(table.action(for: .escape, on: .group) == .back)
+        #expect(table.action(for: .character("q"), on: .group) == .quit)
+        #expect(table.action(for: .character("c"), on: .group) == .createGroup)
+        #expect(table.action(for: .character("j"), on: .group) == .joinGroup)
+        #expect(table.action(for: .character("l"), on: .group) == .leaveGroup)
+        for key in [KeyInput.character("c"), .character("j"), .character("l")] {
+            #expect(table.action(for: key, on: .dashboard) != table.action(for: key, on: .group))
+        }
         #expect(table.action(for: .character("q"), on: .tooSmall) == .quit)
         #expect(table.action(for: .character("x"), on: .dashboard) == nil)
     }
 
-    /// The help screen lists every binding of the table with all its keys, at 80×24 and at the
-    /// minimum size.
-    @Test(arguments: [(80, 24), (DashboardModel.minimumWidth, DashboardModel.minimumHeight)])
-    func everyBoundActionIsListedInTheHelpScreen(width: Int, height: Int) {
+    /// The help screen lists every binding of the table: with all its keys at 80×24 and wider,
+    /// and at least with its label (`r` for `r, F5, ctrl-l`) at the minimum size.
+    @Test(arguments: [(80, 24), (120, 40), (DashboardModel.minimumWidth, DashboardModel.minimumHeight)])
+    func everyBindingIsListedInTheHelpScreen(width: Int, height: Int) {
         let model = DashboardModel(screen: .help, width: width, height: height)
         let frame = ScreenRenderer.render(model)
-        let lines = (0..<frame.height).map { frame.line($0) }
+        let lines = (0..<frame.height - 1).map { frame.line($0) }
         for binding in table.bindings {
             let keys = binding.keys.map(\.label).joined(separator: ", ")
+            let shown = width >= 80 ? [keys] : [keys, binding.label]
             #expect(
-                lines.contains { $0.contains(keys) && $0.contains(binding.summary) },
-                "\(binding.action) (\(keys): \(binding.summary)) is not on the help screen")
+                lines.contains { line in shown.contains { line.contains($0 + " ") } && line.contains(binding.summary) },
+                "\(binding.action) (\(keys): \(binding.summary)) is not on the help screen at \(width)×\(height)")
         }
+        for (keys, summary) in HelpView.terminalKeys.map({ ($0.label, $0.summary) }) {
+            #expect(lines.contains { $0.contains(keys) && $0.contains(summary) }, "\(keys) at \(width)×\(height)")
+        }
+    }
+
+    /// Keys are listed under the screen they work on, so `j` (scroll on the dashboard, join on
+    /// the group screen) is not a puzzle.
+    @Test func helpGroupsTheKeysByScreen() {
+        let sections = HelpView.sections(for: table, allKeys: true)
+        #expect(sections.map(\.title) == ["Dashboard", "Group screen (g)", "Anywhere"])
+        #expect(sections[1].entries.map(\.summary) == ["create a group", "join by code", "leave", "back"])
+        // Every binding once.
+        #expect(sections.dropLast().flatMap(\.entries).count == table.bindings.count)
     }
 
     @Test(arguments: ScreenKind.allCases)
@@ -66,8 +90,9 @@ import Testing
         #expect(footer == table.all(for: screen).filter(\.inFooter))
     }
 
-    /// The footer line drawn on the dashboard and on help holds exactly the footer bindings.
-    @Test(arguments: [DashboardModel.Screen.dashboard, .help])
+    /// The footer line drawn on the dashboard, on help and on the group screen holds exactly
+    /// the footer bindings.
+    @Test(arguments: [DashboardModel.Screen.dashboard, .help, .group])
     func theDrawnFooterMatchesTheTable(screen: DashboardModel.Screen) {
         let model = DashboardFixtures.model(DashboardFixtures.crowd(3), width: 120, height: 40, screen: screen)
         let footerLine = ScreenRenderer.render(model).line(39)

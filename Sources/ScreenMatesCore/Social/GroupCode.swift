@@ -61,7 +61,7 @@ public enum GroupCodeError: Error, Hashable, Sendable {
             return "A group code has 6 characters; this one has \(count)."
         case .invalidCharacters(let names):
             let listed = names.prefix(5).joined(separator: ", ")
-            return "A group code uses only the letters A–Z and digits 2–9 (never 0, O, 1 or I); remove \(listed)."
+            return "A group code uses only the letters A-Z and digits 2-9 (never 0, O, 1 or I); remove \(listed)."
         }
     }
 }

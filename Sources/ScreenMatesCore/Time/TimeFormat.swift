@@ -22,7 +22,7 @@ public enum TimeFormat {
     public static func relative(_ instant: Date?, now: Date) -> String {
         guard let instant else { return "never" }
         let seconds = Int(now.timeIntervalSince(instant))
-        if seconds < 60 { return "just now" }
+        if seconds < 60 { return "just now" }  // Also for an instant ahead of `now` (clocks differ).
         if seconds < 3600 { return "\(seconds / 60)m ago" }
         if seconds < 86400 { return "\(seconds / 3600)h ago" }
         return "\(seconds / 86400)d ago"

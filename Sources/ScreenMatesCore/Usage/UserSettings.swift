@@ -9,12 +9,14 @@ public struct UserSettings: Hashable, Sendable, Codable {
     public var rules: UsageRules
     public var notificationsEnabled: Bool
     public var apps: [TrackedApp]
+    /// The group the user is in, if any.
+    public var group: GroupMembership?
 
     public static let dayStartHourRange = 0...23
 
     public init(
         userID: String, displayName: DisplayName? = nil, dayStartHour: Int = 0, rules: UsageRules = UsageRules(),
-        notificationsEnabled: Bool = true, apps: [TrackedApp] = []
+        notificationsEnabled: Bool = true, apps: [TrackedApp] = [], group: GroupMembership? = nil
     ) {
         self.userID = userID
         self.displayName = displayName
@@ -22,7 +24,11 @@ public struct UserSettings: Hashable, Sendable, Codable {
         self.rules = rules
         self.notificationsEnabled = notificationsEnabled
         self.apps = apps
+        self.group = group
     }
+
+    /// The daily limit in force: the group's goal while in a group, the user's own otherwise.
+    public var dailyGoalBlocks: Int { group?.dailyGoalBlocks ?? rules.dailyGoalBlocks }
 
     public var viceApps: [TrackedApp] { apps.filter { $0.category == .vice } }
     public var productiveApps: [TrackedApp] { apps.filter { $0.category == .productive } }

@@ -16,6 +16,10 @@ public struct Glyphs: Hashable, Sendable {
     public var separator: String
     public var arrowUp: String
     public var arrowDown: String
+    public var arrowLeft: String
+    public var arrowRight: String
+    /// Marks the highlighted row of a list, so it shows without colour or reverse video too.
+    public var pointer: String
     public var cursor: String
     public var check: String
     public var cross: String
@@ -27,11 +31,13 @@ public struct Glyphs: Hashable, Sendable {
     public static let unicode = Glyphs(
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
         barFull: "█", barPartials: ["▏", "▎", "▍", "▌", "▋", "▊", "▉"], barEmpty: "░", ellipsis: "…",
-        bullet: "·", separator: "│", arrowUp: "↑", arrowDown: "↓", cursor: "▏", check: "✓", cross: "✗",
+        bullet: "·", separator: "│", arrowUp: "↑", arrowDown: "↓", arrowLeft: "←",
+        arrowRight: "→", pointer: "›", cursor: "▏", check: "✓", cross: "✗",
         times: "×", asciiOnly: false)
 
     public static let ascii = Glyphs(
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
         barFull: "#", barPartials: [], barEmpty: ".", ellipsis: "~", bullet: "-", separator: "|", arrowUp: "^",
-        arrowDown: "v", cursor: "_", check: "ok", cross: "x", times: "x", asciiOnly: true)
+        arrowDown: "v", arrowLeft: "<", arrowRight: ">", pointer: ">", cursor: "_", check: "ok", cross: "x", times: "x",
+        asciiOnly: true)
 }

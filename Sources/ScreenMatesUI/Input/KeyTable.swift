@@ -10,13 +10,19 @@ public enum Action: String, Hashable, Sendable, CaseIterable {
     case pageDown
     case nextPeriod
     case previousPeriod
+    case group
+    case createGroup
+    case joinGroup
+    case leaveGroup
 }
 
-/// The screens a binding can apply to. The name prompt has none of its own: it takes every
-/// key as typing except the few it handles itself.
+/// The screens a binding can apply to. The first-run setup has none of its own: it takes
+/// every key as typing or choosing, and its few keys are hinted on its own screens. Nor do the
+/// group screen's modes (typing a code, choosing a goal, confirming a leave).
 public enum ScreenKind: String, Hashable, Sendable, CaseIterable {
     case dashboard
     case help
+    case group
     case tooSmall
 }
 
@@ -56,8 +62,9 @@ public struct KeyTable: Hashable, Sendable {
     public init(bindings: [KeyBinding]) { self.bindings = bindings }
 
     public static let standard = KeyTable(bindings: [
-        KeyBinding(.quit, keys: [.character("q")], summary: "quit", screens: [.dashboard, .help, .tooSmall]),
+        KeyBinding(.quit, keys: [.character("q")], summary: "quit", screens: [.dashboard, .help, .group, .tooSmall]),
         KeyBinding(.help, keys: [.character("?")], summary: "help", screens: [.dashboard, .help]),
+        KeyBinding(.group, keys: [.character("g")], summary: "group", screens: [.dashboard, .group]),
         KeyBinding(
             .refresh, keys: [.character("r"), .function(5), .control("l")], label: "r", summary: "refresh",
             screens: [.dashboard]),
@@ -68,18 +75,21 @@ public struct KeyTable: Hashable, Sendable {
             .previousPeriod, keys: [.backTab, .left, .character("h")], label: "shift-tab", summary: "previous period",
             screens: [.dashboard], inFooter: false),
         KeyBinding(
-            .scrollDown, keys: [.down, .character("j")], label: "↓/j", summary: "scroll the leaderboard down",
+            .scrollDown, keys: [.down, .character("j")], label: "↓/j", summary: "scroll down",
             screens: [.dashboard], inFooter: false),
         KeyBinding(
-            .scrollUp, keys: [.up, .character("k")], label: "↑/k", summary: "scroll the leaderboard up",
+            .scrollUp, keys: [.up, .character("k")], label: "↑/k", summary: "scroll up",
             screens: [.dashboard], inFooter: false),
         KeyBinding(
-            .pageDown, keys: [.pageDown, .character(" ")], label: "pgdn", summary: "next page of members",
+            .pageDown, keys: [.pageDown, .character(" ")], label: "pgdn", summary: "next page",
             screens: [.dashboard], inFooter: false),
         KeyBinding(
-            .pageUp, keys: [.pageUp], label: "pgup", summary: "previous page of members", screens: [.dashboard],
+            .pageUp, keys: [.pageUp], label: "pgup", summary: "previous page", screens: [.dashboard],
             inFooter: false),
-        KeyBinding(.back, keys: [.escape], summary: "back", screens: [.help]),
+        KeyBinding(.createGroup, keys: [.character("c")], summary: "create a group", screens: [.group]),
+        KeyBinding(.joinGroup, keys: [.character("j")], summary: "join by code", screens: [.group]),
+        KeyBinding(.leaveGroup, keys: [.character("l")], summary: "leave", screens: [.group]),
+        KeyBinding(.back, keys: [.escape], summary: "back", screens: [.help, .group]),
     ])
 
     /// The action bound to `key` on `screen`, if any.

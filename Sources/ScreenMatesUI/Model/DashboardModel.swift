@@ -4,7 +4,14 @@ import ScreenMatesCore
 public enum DashboardEffect: Hashable, Sendable {
     case quit
     case refresh
+    /// Setup: track these apps (vice and productive).
+    case saveApps([TrackedApp])
     case saveName(DisplayName)
+    case createGroup(goal: Int)
+    case joinGroup(GroupCode)
+    case leaveGroup
+    /// Setup is over: show the dashboard.
+    case finishSetup
 }
 
 /// The dashboard's state and its update function: keys in, state and effects out. Pure, so
@@ -15,8 +22,10 @@ public struct DashboardModel: Hashable, Sendable {
     public enum Screen: Hashable, Sendable {
         case dashboard
         case help
-        /// First run: the dashboard asks for a display name.
-        case namePrompt
+        /// First run: apps, display name, group (`setup` holds the flow).
+        case setup
+        /// The group: code, members, leave, join, create.
+        case group
     }
 
     public var screen: Screen
@@ -24,9 +33,10 @@ public struct DashboardModel: Hashable, Sendable {
     public var period: LeaderboardPeriod = .today
     /// First leaderboard row shown.
     public var scroll = 0
-    public var nameInput = TextInput(maximumLength: 40)
-    /// Shown under the name field after a failed attempt to save.
-    public var nameError: String?
+    /// The first-run flow, while `screen` is `.setup`.
+    public var setup: SetupFlow?
+    /// The group screen's own state.
+    public var groupScreen = GroupScreenState()
     public var width: Int
     public var height: Int
     public var keys: KeyTable
@@ -49,8 +59,9 @@ public struct DashboardModel: Hashable, Sendable {
     public var screenKind: ScreenKind {
         if isTooSmall { return .tooSmall }
         switch screen {
-        case .dashboard, .namePrompt: return .dashboard
+        case .dashboard, .setup: return .dashboard
         case .help: return .help
+        case .group: return .group
         }
     }
 
@@ -63,7 +74,18 @@ public struct DashboardModel: Hashable, Sendable {
     /// Applies one key.
     public mutating func handle(_ key: KeyInput) -> DashboardEffect? {
         if key == .resize { return nil }
-        if screen == .namePrompt && !isTooSmall { return handleNamePrompt(key) }
+        if screen == .setup && !isTooSmall, var flow = setup {
+            let effect = flow.handle(key)
+            setup = flow
+            if effect == .finishSetup {
+                setup = nil
+                screen = .dashboard
+            }
+            return effect
+        }
+        if screen == .group && !isTooSmall && (groupScreen.mode != .overview || groupScreen.busy) {
+            return groupScreen.busy ? nil : groupScreen.handleMode(key)
+        }
         guard let action = keys.action(for: key, on: screenKind) else { return nil }
         switch action {
         case .quit:
@@ -72,6 +94,21 @@ public struct DashboardModel: Hashable, Sendable {
             screen = screen == .help ? .dashboard : .help
         case .back:
             screen = .dashboard
+        case .group:
+            screen = screen == .group ? .dashboard : .group
+            groupScreen = GroupScreenState()
+        case .createGroup:
+            groupScreen.mode = .createGoal
+            groupScreen.message = nil
+        case .joinGroup:
+            groupScreen.mode = .joinCode
+            groupScreen.message = nil
+        case .leaveGroup:
+            guard data?.group != nil else {
+                groupScreen.show("You are not in a group.", error: true)
+                return nil
+            }
+            groupScreen.mode = .confirmLeave
         case .refresh:
             return .refresh
         case .scrollDown:
@@ -93,31 +130,18 @@ public struct DashboardModel: Hashable, Sendable {
         return nil
     }
 
-    private mutating func handleNamePrompt(_ key: KeyInput) -> DashboardEffect? {
-        switch key {
-        case .escape:
-            return .quit
-        case .enter:
-            do {
-                let name = try DisplayName(validating: nameInput.text)
-                nameError = nil
-                return .saveName(name)
-            } catch {
-                nameError = error.message
-                return nil
-            }
-        default:
-            if nameInput.handle(key) { nameError = nil }
-            return nil
-        }
-    }
-
     /// The number of members in the current period's leaderboard.
     public var memberCount: Int { data?.leaderboard(period).count ?? 0 }
 
     private mutating func clampScroll() {
         let visible = DashboardLayout(width: width, height: height).leaderboardRows
         scroll = max(0, min(scroll, memberCount - visible))
+    }
+
+    /// Starts the first-run flow.
+    public mutating func beginSetup(_ flow: SetupFlow) {
+        setup = flow
+        screen = .setup
     }
 
     /// Replaces the data (a new snapshot from the store), keeping the scroll position valid.

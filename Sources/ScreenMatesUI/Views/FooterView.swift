@@ -1,28 +1,71 @@
 import ScreenMatesCore
 
-/// The bottom line: keys from the key table on the left, a warning or a note on the right.
+/// A key and what it does, as a footer or a dialog's hint line shows it: `esc back`.
+struct KeyHint: Hashable {
+    let label: String
+    let summary: String
+
+    init(_ label: String, _ summary: String) {
+        self.label = label
+        self.summary = summary
+    }
+
+    init(_ binding: KeyBinding) { self.init(binding.label, binding.summary) }
+
+    /// Cells the hint takes, without the gap after it.
+    var width: Int { CellWidth.of(label) + 1 + CellWidth.of(summary) }
+
+    /// Cells `hints` take in a row, with their gaps.
+    static func width(of hints: [KeyHint]) -> Int {
+        hints.reduce(0) { $0 + $1.width } + 2 * max(0, hints.count - 1)
+    }
+
+    /// The first of `candidates` (fullest first) that fits in `width` cells, else the last one:
+    /// where the row is short, a shorter set keeps the keys that matter most.
+    static func fitting(_ candidates: [[KeyHint]], width: Int) -> [KeyHint] {
+        candidates.first { Self.width(of: $0) <= width } ?? candidates.last ?? []
+    }
+
+    /// Draws `hints` from `x` on row `y`, two blank cells apart, up to `limit` (a column). A hint
+    /// that does not fit whole is left out with every one after it, never cut mid-word.
+    /// Returns the column after the last hint drawn.
+    @discardableResult
+    static func draw(_ hints: [KeyHint], into frame: inout Frame, x: Int, y: Int, limit: Int) -> Int {
+        var column = x
+        for hint in hints {
+            guard column + hint.width <= limit else { break }
+            let used = frame.put(hint.label, x: column, y: y, style: Style(.key, bold: true))
+            frame.put(" " + hint.summary, x: column + used, y: y, style: Style(.muted))
+            column += hint.width + 2
+        }
+        return column
+    }
+}
+
+/// The bottom line: keys on the left (from the key table, or a mode's own keys while text is
+/// being typed), a warning or a note on the right.
 struct FooterView {
-    let keys: [KeyBinding]
+    let hints: [KeyHint]
     let warning: String?
     let note: String?
 
+    init(keys: [KeyBinding], warning: String?, note: String?) {
+        self.init(hints: keys.map(KeyHint.init), warning: warning, note: note)
+    }
+
+    init(hints: [KeyHint], warning: String? = nil, note: String? = nil) {
+        self.hints = hints
+        self.warning = warning
+        self.note = note
+    }
+
     func draw(into frame: inout Frame, in rect: Rect) {
         guard !rect.isEmpty else { return }
-        var x = rect.x + 1
-        var hints: [(Int, Int)] = []
-        for binding in keys {
-            let width = CellWidth.of(binding.label) + 1 + CellWidth.of(binding.summary) + 2
-            hints.append((x, width))
-            x += width
-        }
         let message = warning ?? note
         let messageWidth = message.map { min(CellWidth.of($0) + 1, rect.width / 2) } ?? 0
         // Hints stop two blank cells before the message, so they never run into it.
         let limit = message == nil ? rect.maxX : rect.maxX - messageWidth - 2
-        for (binding, (hx, width)) in zip(keys, hints) where hx + width - 2 <= limit {
-            let used = frame.put(binding.label, x: hx, y: rect.y, style: Style(.key, bold: true))
-            frame.put(" " + binding.summary, x: hx + used, y: rect.y, style: Style(.muted))
-        }
+        KeyHint.draw(hints, into: &frame, x: rect.x + 1, y: rect.y, limit: limit)
         if let message {
             // A long message is cut with an ellipsis, keeping one blank cell at the right edge.
             frame.put(

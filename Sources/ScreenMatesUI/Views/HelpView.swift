@@ -1,6 +1,11 @@
 import ScreenMatesCore
 
-/// The help screen: every key from the key table, and what the numbers mean.
+/// The help screen: every binding of the key table, grouped by the screen it works on, and what
+/// the numbers mean.
+///
+/// Each binding is listed once, under the first screen that has it (the dashboard, then the
+/// group screen, then help itself), with all its keys; where the screen is too narrow for all
+/// of them, with its short label, so that no binding is ever left out or cut.
 struct HelpView {
     let model: DashboardModel
 
@@ -16,58 +21,129 @@ struct HelpView {
         ("Leaderboard", "fewest vice blocks first; ties go to the longer streak, then by name."),
     ]
 
+    /// Keys the terminal handles itself, not the key table.
+    static let terminalKeys = [KeyHint("ctrl-z", "suspend (fg resumes)"), KeyHint("ctrl-c", "quit")]
+
+    /// A titled list of keys.
+    struct Section {
+        let title: String
+        let entries: [KeyHint]
+
+        var height: Int { 1 + entries.count }
+        var keyWidth: Int { entries.map { CellWidth.of($0.label) }.max() ?? 0 }
+        var summaryWidth: Int { entries.map { CellWidth.of($0.summary) }.max() ?? 0 }
+    }
+
+    /// The sections, each binding under the first screen that has it. `allKeys` writes every key
+    /// of a binding (`r, F5, ctrl-l`); otherwise its short label (`r`).
+    static func sections(for keys: KeyTable, allKeys: Bool) -> [Section] {
+        let screens: [(ScreenKind, String)] = [
+            (.dashboard, "Dashboard"), (.group, "Group screen (g)"), (.help, "Help screen"),
+            (.tooSmall, "Terminal too small"),
+        ]
+        var listed = Set<Int>()
+        var sections: [Section] = []
+        for (screen, title) in screens {
+            let indices = keys.bindings.indices.filter { keys.bindings[$0].screens.contains(screen) }
+            let entries = indices.filter { listed.insert($0).inserted }.map { index in
+                let binding = keys.bindings[index]
+                return KeyHint(
+                    allKeys ? binding.keys.map(\.label).joined(separator: ", ") : binding.label, binding.summary)
+            }
+            if !entries.isEmpty { sections.append(Section(title: title, entries: entries)) }
+        }
+        let rest = keys.bindings.indices.filter { !listed.contains($0) }.map { KeyHint(keys.bindings[$0]) }
+        if !rest.isEmpty { sections.append(Section(title: "Not on any screen", entries: rest)) }
+        sections.append(Section(title: "Anywhere", entries: terminalKeys))
+        return sections
+    }
+
+    /// One column of sections, their keys and summaries aligned.
+    struct Column {
+        let sections: [Section]
+        /// Blank cells between a key and what it does.
+        let keyGap: Int
+
+        var keyWidth: Int { sections.map(\.keyWidth).max() ?? 0 }
+        var width: Int {
+            max(
+                sections.map { CellWidth.of($0.title) }.max() ?? 0,
+                keyWidth + keyGap + (sections.map(\.summaryWidth).max() ?? 0))
+        }
+        /// Rows, with a blank one between sections.
+        var height: Int { sections.reduce(0) { $0 + $1.height } + max(0, sections.count - 1) }
+    }
+
+    /// Where the keys go: the first section (the dashboard's) in the left column and the others
+    /// stacked in the right one, or all in one column.
+    struct Placement {
+        let columns: [Column]
+        let gap: Int
+
+        var width: Int { columns.reduce(0) { $0 + $1.width } + gap * (columns.count - 1) }
+        var height: Int { columns.map(\.height).max() ?? 0 }
+    }
+
+    /// The roomiest placement that fits `width` × `height`: all keys before short labels, two
+    /// columns before one, wide gaps before narrow ones. The last resort is the narrowest.
+    static func placement(for keys: KeyTable, width: Int, height: Int) -> Placement {
+        var candidates: [Placement] = []
+        for allKeys in [true, false] {
+            let sections = sections(for: keys, allKeys: allKeys)
+            for (keyGap, gap) in [(2, 4), (2, 2), (1, 2)] {
+                let split = [Array(sections.prefix(1)), Array(sections.dropFirst())]
+                candidates.append(Placement(columns: split.map { Column(sections: $0, keyGap: keyGap) }, gap: gap))
+            }
+            candidates.append(Placement(columns: [Column(sections: sections, keyGap: 2)], gap: 0))
+        }
+        return candidates.first { $0.width <= width && $0.height <= height }
+            ?? candidates.min { $0.width < $1.width }!
+    }
+
     func draw(into frame: inout Frame) {
         let bounds = frame.bounds
         let (body, footer) = bounds.splitBottom(1)
         frame.box(body, title: "Help")
         let inner = body.inner
-        var y = inner.y
         let x = inner.x + 2
         let width = inner.width - 3
-        frame.put("Keys", x: x, y: y, style: Style(.title, bold: true))
+        let placement = Self.placement(for: model.keys, width: width, height: inner.height)
+        var columnX = x
+        for column in placement.columns {
+            var y = inner.y
+            let summaryX = columnX + column.keyWidth + column.keyGap
+            for section in column.sections where y < inner.maxY {
+                frame.put(
+                    section.title, x: columnX, y: y, style: Style(.title, bold: true), maxWidth: x + width - columnX)
+                y += 1
+                for entry in section.entries where y < inner.maxY {
+                    frame.put(entry.label, x: columnX, y: y, style: Style(.key, bold: true), maxWidth: column.keyWidth)
+                    frame.put(
+                        entry.summary, x: summaryX, y: y, style: Style(.text), maxWidth: max(0, x + width - summaryX))
+                    y += 1
+                }
+                y += 1
+            }
+            columnX += column.width + placement.gap
+        }
+        drawExplanations(&frame, x: x, y: inner.y + placement.height + 1, width: width, bottom: inner.maxY)
+        FooterView(keys: model.keys.footer(for: .help), warning: nil, note: nil).draw(into: &frame, in: footer)
+    }
+
+    /// What the numbers mean, below the keys: each explanation whole or not at all.
+    private func drawExplanations(_ frame: inout Frame, x: Int, y: Int, width: Int, bottom: Int) {
+        let wrapped = Self.explanations.map { ($0.0, WordWrap.lines($0.1, width: width - 13)) }
+        guard let first = wrapped.first, y + 1 + first.1.count <= bottom else { return }
+        var y = y
+        frame.put("The numbers", x: x, y: y, style: Style(.title, bold: true))
         y += 1
-        var seen = Set<Action>()
-        for binding in model.keys.bindings where seen.insert(binding.action).inserted && y < inner.maxY {
-            let keys = binding.keys.map(\.label).joined(separator: ", ")
-            frame.put(SafeText.padded(keys, toCells: 18), x: x, y: y, style: Style(.key, bold: true))
-            frame.put(binding.summary, x: x + 19, y: y, style: Style(.text), maxWidth: width - 19)
-            y += 1
-        }
-        for (keys, summary) in [("ctrl-z", "suspend (fg resumes)"), ("ctrl-c", "quit")] where y < inner.maxY {
-            frame.put(SafeText.padded(keys, toCells: 18), x: x, y: y, style: Style(.key, bold: true))
-            frame.put(summary, x: x + 19, y: y, style: Style(.text), maxWidth: width - 19)
-            y += 1
-        }
-        y += 1
-        if y < inner.maxY {
-            frame.put("The numbers", x: x, y: y, style: Style(.title, bold: true))
-            y += 1
-        }
-        for (title, text) in Self.explanations {
-            for (index, line) in Self.wrap(text, width: width - 13).enumerated() where y < inner.maxY {
-                if index == 0 { frame.put(title, x: x, y: y, style: Style(.accent, bold: true)) }
+        for (title, lines) in wrapped {
+            guard y + lines.count <= bottom else { break }
+            frame.put(title, x: x, y: y, style: Style(.accent, bold: true))
+            for line in lines {
                 frame.put(line, x: x + 13, y: y, style: Style(.text), maxWidth: width - 13)
                 y += 1
             }
         }
-        FooterView(keys: model.keys.footer(for: .help), warning: nil, note: nil).draw(into: &frame, in: footer)
-    }
-
-    /// Greedy word wrap in cells.
-    static func wrap(_ text: String, width: Int) -> [String] {
-        guard width > 0 else { return [] }
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ") {
-            let candidate = current.isEmpty ? String(word) : current + " " + word
-            if CellWidth.of(candidate) > width && !current.isEmpty {
-                lines.append(current)
-                current = String(word)
-            } else {
-                current = candidate
-            }
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines
     }
 }

@@ -7,6 +7,10 @@ import ScreenMatesCore
 struct LeaderboardView {
     let model: DashboardModel
     let data: DashboardData
+    /// The box's title; "Leaderboard · <period>" when nil.
+    var title: String? = nil
+    /// Whether the period tabs show on the top edge (not where the period cannot be changed).
+    var showsTabs = true
 
     struct Columns {
         let rank = 4
@@ -25,8 +29,8 @@ struct LeaderboardView {
     func draw(into frame: inout Frame, in rect: Rect) {
         guard rect.height >= 3 else { return }
         let period = model.period
-        frame.box(rect, title: "Leaderboard \(frame.glyphs.bullet) \(period.title)")
-        drawTabs(into: &frame, rect: rect)
+        frame.box(rect, title: title ?? "Leaderboard \(frame.glyphs.bullet) \(period.title)")
+        if showsTabs { drawTabs(into: &frame, rect: rect) }
         let inner = rect.inner
         let columns = Columns(width: inner.width - 1)
         let entries = data.leaderboard(period)

@@ -10,8 +10,10 @@ public enum ScreenRenderer {
             return frame
         }
         switch model.screen {
-        case .namePrompt:
-            NamePromptView(model: model).draw(into: &frame)
+        case .setup:
+            if let flow = model.setup { SetupView(flow: flow).draw(into: &frame) }
+        case .group:
+            GroupView(model: model).draw(into: &frame)
         case .help:
             HelpView(model: model).draw(into: &frame)
         case .dashboard:

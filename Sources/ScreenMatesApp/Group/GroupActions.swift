@@ -1,0 +1,221 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesGroupStore
+import ScreenMatesStore
+
+/// Creating, joining and leaving a group, showing it and syncing once: shared by the command
+/// line and the setup and group screens. Each checks its input first and changes nothing when
+/// anything is refused.
+public struct GroupActions: Sendable {
+    public let local: LocalStore
+    public let location: GroupStoreLocation
+    public let clock: any AppClock
+
+    public init(local: LocalStore, location: GroupStoreLocation, clock: any AppClock) {
+        self.local = local
+        self.location = location
+        self.clock = clock
+    }
+
+    /// Creates a group with the user as its first member.
+    public func create(goal: Int) async throws(AppError) -> Group {
+        guard UsageRules.dailyGoalRange.contains(goal) else {
+            throw .usage("A group's daily goal is 1 to \(UsageRules.dailyGoalRange.upperBound) blocks; \(goal) is not.")
+        }
+        let (settings, draft) = try me()
+        let store = try open(creating: true)
+        let version = try nextVersion()
+        let group: Group
+        do {
+            group = try await store.createGroup(
+                dailyGoalBlocks: goal,
+                creator: draft.profile(userID: settings.userID, version: version, now: clock.now()),
+                now: clock.now())
+        } catch {
+            throw AppError(error.message)
+        }
+        // A member is in one group at a time: creating a group moves the user out of the old one.
+        if let old = settings.group, old.code != group.code {
+            try? await store.leave(code: old.code, userID: settings.userID)
+        }
+        try remember(group)
+        await syncOnce()
+        return group
+    }
+
+    /// Joins the group with `code`.
+    public func join(_ code: GroupCode) async throws(AppError) -> Group {
+        do {
+            return try await joinExplained(code)
+        } catch {
+            switch error {
+            case .store(let storeError): throw AppError(storeError.message, exitStatus: storeError.isTransient ? 1 : 64)
+            case .app(let appError): throw appError
+            }
+        }
+    }
+
+    /// Why an action on the group failed: the group store's own reason (a name taken, an unknown
+    /// code…), or another problem.
+    public enum Failure: Error, Sendable {
+        case store(GroupStoreError)
+        case app(AppError)
+
+        public var message: String {
+            switch self {
+            case .store(let error): error.message
+            case .app(let error): error.message
+            }
+        }
+    }
+
+    /// Joins the group with `code`, keeping the store's reason when it refuses.
+    public func joinExplained(_ code: GroupCode) async throws(Failure) -> Group {
+        let settings: UserSettings
+        let draft: ProfileDraft
+        let store: any GroupStore
+        let version: Int64
+        do {
+            (settings, draft) = try me()
+            store = try open()
+            version = try nextVersion()
+        } catch {
+            throw .app(error)
+        }
+        let group: Group
+        do {
+            group = try await store.join(
+                code: code, member: draft.profile(userID: settings.userID, version: version, now: clock.now()),
+                now: clock.now())
+        } catch {
+            throw .store(error)
+        }
+        if let old = settings.group, old.code != code {
+            try? await store.leave(code: old.code, userID: settings.userID)
+        }
+        do {
+            try remember(group)
+        } catch {
+            throw .app(error)
+        }
+        await syncOnce()
+        return group
+    }
+
+    /// Leaves the user's group.
+    public func leave() async throws(AppError) -> GroupCode {
+        let settings = try profile()
+        guard let membership = settings.group else { throw AppError("You are not in a group.", exitStatus: 64) }
+        let store = try open()
+        do {
+            try await store.leave(code: membership.code, userID: settings.userID)
+            try local.setGroup(nil)
+        } catch let error as GroupStoreError {
+            throw AppError(error.message)
+        } catch {
+            throw AppError(error)
+        }
+        return membership.code
+    }
+
+    /// The user's group as the store has it now, or the cached one (and `offline`) when the store
+    /// cannot be reached.
+    public func show() async throws(AppError) -> (snapshot: GroupSnapshot, offline: Bool) {
+        let settings = try profile()
+        guard let membership = settings.group else {
+            throw AppError(
+                "You are not in a group. Create one with `screenmates group create` or join one with `screenmates group join CODE`.",
+                exitStatus: 64)
+        }
+        let reporter = GroupReporter(local: local, membership: membership, userID: settings.userID, clock: clock)
+        do {
+            let store = try location.open()
+            return (try await reporter.snapshot(from: store, today: today(settings)), false)
+        } catch {
+            guard error.isTransient, let cached = try? local.groupCache(code: membership.code),
+                let snapshot = GroupSnapshot.decoded(cached.snapshot)
+            else { throw AppError(error.message) }
+            return (snapshot, true)
+        }
+    }
+
+    /// Sends the profile and the finished days, and fetches the group, once. Returns what was
+    /// done, or nil when the store could not be reached.
+    @discardableResult
+    public func syncOnce() async -> (days: Int, members: Int)? {
+        guard let (settings, draft) = try? me(), let membership = settings.group,
+            let store = try? location.open()
+        else { return nil }
+        let reporter = GroupReporter(local: local, membership: membership, userID: settings.userID, clock: clock)
+        do {
+            try await reporter.send(draft, to: store)
+            let days = try await reporter.sendDays(to: store)
+            let snapshot = try await reporter.snapshot(from: store, today: draft.day)
+            return (days, snapshot.members.count)
+        } catch {
+            return nil
+        }
+    }
+
+    // MARK: -
+
+    private func profile() throws(AppError) -> UserSettings {
+        do {
+            guard let settings = try local.settings() else {
+                throw AppError("There is no profile yet. Run `screenmates setup --name NAME` first.", exitStatus: 64)
+            }
+            return settings
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError(error)
+        }
+    }
+
+    /// The settings and the profile the user would share now.
+    private func me() throws(AppError) -> (UserSettings, ProfileDraft) {
+        let settings = try profile()
+        guard let name = settings.displayName else {
+            throw AppError("Choose a display name first: `screenmates setup --name NAME`.", exitStatus: 64)
+        }
+        do {
+            let feed = try UsageFeed(store: local, clock: clock, timeZone: { .current }, writes: false)
+            return (
+                settings,
+                ProfileDraft(
+                    displayName: name, blocksToday: feed.ledger.viceBlocks, day: feed.today,
+                    streak: feed.summary.streak.current, lastActive: feed.lastActive)
+            )
+        } catch {
+            throw AppError(error)
+        }
+    }
+
+    private func today(_ settings: UserSettings) -> LocalDate {
+        DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour).day(containing: clock.now())
+    }
+
+    private func open(creating: Bool = false) throws(AppError) -> any GroupStore {
+        do {
+            return try location.open(creating: creating)
+        } catch {
+            throw AppError(error.message)
+        }
+    }
+
+    private func nextVersion() throws(AppError) -> Int64 {
+        do {
+            return try local.nextMemberVersion()
+        } catch {
+            throw AppError(error)
+        }
+    }
+
+    private func remember(_ group: Group) throws(AppError) {
+        do {
+            try local.setGroup(GroupMembership(code: group.code, dailyGoalBlocks: group.dailyGoalBlocks))
+        } catch {
+            throw AppError(error)
+        }
+    }
+}

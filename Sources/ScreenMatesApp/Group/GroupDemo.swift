@@ -1,0 +1,205 @@
+import Foundation
+import Glibc
+import Logging
+import ScreenMatesCore
+import ScreenMatesGroupStore
+import ScreenMatesStore
+
+/// `screenmates demo --members N`: simulated group-mates for a live leaderboard.
+///
+/// Each mate is a real user of the product: a home directory of its own under `mates/`, a
+/// `screenmates monitor` process writing its usage, and a reporter that does what a mate's
+/// dashboard would — reads the mate's numbers and reports them to the shared group store. The
+/// user watches from their own dashboard. Everything stops cleanly on Ctrl-C.
+public final class GroupDemo {
+    public struct Options: Sendable {
+        public var members: Int
+        public var speed: Double?
+        public var startAt: Date?
+        public var seed: UInt64
+
+        public init(members: Int, speed: Double?, startAt: Date?, seed: UInt64) {
+            self.members = members
+            self.speed = speed
+            self.startAt = startAt
+            self.seed = seed
+        }
+    }
+
+    static let names = [
+        "ana", "bo", "cy", "dee", "eve", "fay", "gus", "hal", "ivo", "jo", "kai", "lu", "max", "nia", "oz", "pia",
+        "quin", "rae", "sol", "tam", "uma", "vic", "wes", "xia", "yara", "zed",
+    ]
+
+    public static let maximumMembers = 200
+
+    private let home: HomeDirectory
+    private let assets: AssetCatalog
+    private let location: GroupStoreLocation
+    private let options: Options
+    private let logger: Logger
+
+    public init(
+        home: HomeDirectory, assets: AssetCatalog, location: GroupStoreLocation, options: Options, logger: Logger
+    )
+        throws(AppError)
+    {
+        guard (1...Self.maximumMembers).contains(options.members) else {
+            throw .usage("--members must be between 1 and \(Self.maximumMembers); \(options.members) is not.")
+        }
+        self.home = home
+        self.assets = assets
+        self.location = location
+        self.options = options
+        self.logger = logger
+    }
+
+    /// Sets the group up, starts the mates, and runs until `stopRequested` returns a status.
+    public func run(stopRequested: @escaping @Sendable () -> Int32?) async throws(AppError) -> Int32 {
+        // The user's own home: in a group, its clock published for the dashboard to follow.
+        let opened = try OpenedHome.open(home: home, assets: assets, speed: options.speed, startAt: options.startAt)
+        defer { if opened.clock.published { ClockSource.withdraw(from: opened.store) } }
+        var settings = opened.settings
+        if settings.displayName == nil {
+            let name = try! DisplayName(validating: "me")
+            try store(opened.store) { try opened.store.setDisplayName(name) }
+            settings.displayName = name
+        }
+        let actions = GroupActions(local: opened.store, location: location, clock: opened.clock.clock)
+        let code: GroupCode
+        if let membership = settings.group {
+            code = membership.code
+        } else {
+            code = try await actions.create(goal: settings.rules.dailyGoalBlocks).code
+        }
+
+        var mates: [Mate] = []
+        for index in 0..<options.members {
+            mates.append(try await makeMate(index, code: code, clock: opened.clock.clock))
+        }
+        let speed = options.speed.map { " at ×\($0 == $0.rounded() ? String(Int($0)) : String($0))" } ?? ""
+        let watch =
+            home.path
+                == (try? HomeDirectory.resolve(
+                    option: nil, environment: ProcessInfo.processInfo.environment,
+                    demo: options.speed != nil || options.startAt != nil
+                ).path)
+            ? "screenmates dashboard" : "screenmates --home \(home.path) dashboard"
+        print(
+            "Group \(code): you and \(mates.count) simulated member\(mates.count == 1 ? "" : "s") (\(mates.map(\.name).joined(separator: ", ")))\(speed)."
+        )
+        print("Watch it in another terminal: \(watch)")
+        print("Ctrl-C stops them.")
+
+        var monitors: [pid_t] = []
+        for mate in mates {
+            if let pid = spawnMonitor(for: mate, appNow: opened.clock.clock.now()) { monitors.append(pid) }
+        }
+        let reporters = mates.map { mate in
+            Task.detached { await mate.report(until: stopRequested) }
+        }
+        while stopRequested() == nil {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        for pid in monitors { kill(pid, SIGTERM) }
+        for reporter in reporters { reporter.cancel() }
+        for pid in monitors {
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        print("Stopped \(mates.count) simulated member\(mates.count == 1 ? "" : "s").")
+        return stopRequested() ?? 0
+    }
+
+    // MARK: - Mates
+
+    /// One simulated member.
+    struct Mate: Sendable {
+        let name: String
+        let home: HomeDirectory
+        let store: LocalStore
+        let link: GroupLink
+        let clock: any AppClock
+        let seed: UInt64
+
+        /// Reports the mate's numbers whenever its monitor writes, as its dashboard would.
+        func report(until stop: @escaping @Sendable () -> Int32?) async {
+            guard let feed = try? UsageFeed(store: store, clock: clock, timeZone: { .current }),
+                let watcher = DirectoryWatcher(directory: home.path, prefix: home.databaseFileName)
+            else { return }
+            link.start()
+            defer { link.stop() }
+            while stop() == nil && !Task.isCancelled {
+                var descriptor = pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, 1000)
+                _ = watcher.drain()
+                guard (try? feed.refresh(checkTimeZone: false)) != nil, let name = feed.settings.displayName else {
+                    continue
+                }
+                link.report(
+                    ProfileDraft(
+                        displayName: name, blocksToday: feed.ledger.viceBlocks, day: feed.today,
+                        streak: feed.summary.streak.current, lastActive: feed.lastActive))
+            }
+        }
+    }
+
+    private func makeMate(_ index: Int, code: GroupCode, clock: any AppClock) async throws(AppError) -> Mate {
+        let base = Self.names[index % Self.names.count]
+        let name = index < Self.names.count ? base : "\(base)\(index / Self.names.count + 1)"
+        let mateHome = HomeDirectory(path: home.path + "/mates/" + name)
+        try mateHome.prepare()
+        let opened = try OpenedHome.open(home: mateHome, assets: assets, speed: nil, startAt: nil)
+        if opened.settings.displayName == nil {
+            try store(opened.store) { try opened.store.setDisplayName(try! DisplayName(validating: name)) }
+        }
+        if opened.settings.group?.code != code {
+            let actions = GroupActions(local: opened.store, location: location, clock: clock)
+            _ = try await actions.join(code)
+        }
+        guard let settings = try? opened.store.settings(), let membership = settings.group else {
+            throw AppError("Could not set up the simulated member \(name).")
+        }
+        let link = GroupLink(
+            local: opened.store, location: location, membership: membership, userID: settings.userID, clock: clock,
+            logger: logger, wake: {})
+        return Mate(
+            name: name, home: mateHome, store: opened.store, link: link, clock: clock,
+            seed: options.seed &+ UInt64(index) &* 7919)
+    }
+
+    /// Starts `screenmates monitor` for a mate, on the same clock as the user (`appNow` is the
+    /// user's app time now).
+    private func spawnMonitor(for mate: Mate, appNow: Date) -> pid_t? {
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        var arguments = [executable, "monitor", "--home", mate.home.path, "--seed", "\(mate.seed)", "--quiet"]
+        if let speed = options.speed { arguments += ["--speed", "\(speed)"] }
+        if options.speed != nil || options.startAt != nil { arguments += ["--start-at", TimeFormat.iso8601(appNow)] }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + environment { free(pointer) }
+        }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environment) == 0 else {
+            logger.error("could not start a monitor for \(mate.name)")
+            return nil
+        }
+        return pid
+    }
+
+    private func store(_ local: LocalStore, _ body: () throws -> Void) throws(AppError) {
+        do {
+            try body()
+        } catch {
+            throw AppError(error)
+        }
+    }
+}

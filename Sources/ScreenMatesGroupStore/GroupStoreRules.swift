@@ -1,0 +1,98 @@
+import Foundation
+import ScreenMatesCore
+
+/// The rules every group-store implementation applies, whatever its engine, so that a SQLite
+/// file and a PostgreSQL server accept, refuse and rate-limit exactly the same things.
+///
+/// The join rate limit: after `maximumFailedAttempts` wrong codes tried by one user id within
+/// `attemptWindow`, every lookup and join by that user id is refused — even with a right code —
+/// until the oldest of those failures leaves the window. Refused attempts are not counted, so
+/// waiting always lifts the limit; a successful join does not wipe earlier failures.
+public enum GroupStoreRules {
+    /// Wrong codes one user id may try within `attemptWindow` before lookups are refused.
+    public static let maximumFailedAttempts = 5
+    /// How long a failed attempt counts against the user id, in seconds.
+    public static let attemptWindow: TimeInterval = 600
+
+    /// The longest user id accepted. (The app makes 8-character ids; others, such as those of
+    /// simulated members, need only be short and plain.)
+    public static let maximumUserIDLength = 64
+
+    /// Seconds until the user may try again, or `nil` when they may try now. `failures` are the
+    /// instants of the user's failed attempts (any order; ones outside the window are ignored,
+    /// as are ones later than `now`, written by a clock running ahead).
+    public static func retryAfter(failures: [Date], now: Date) -> Int? {
+        let recent = failures.filter { $0 > now.addingTimeInterval(-attemptWindow) && $0 <= now }.sorted()
+        guard recent.count >= maximumFailedAttempts else { return nil }
+        // The limit lifts when fewer than `maximumFailedAttempts` failures remain in the window.
+        let lifting = recent[recent.count - maximumFailedAttempts].addingTimeInterval(attemptWindow)
+        let seconds = lifting.timeIntervalSince(now).rounded(.up)
+        return Int(min(max(seconds, 1), attemptWindow))
+    }
+
+    /// A group's daily goal must be in `UsageRules.dailyGoalRange`.
+    public static func check(dailyGoalBlocks goal: Int) throws(GroupStoreError) {
+        guard UsageRules.dailyGoalRange.contains(goal) else {
+            let range = UsageRules.dailyGoalRange
+            throw .invalidValue(
+                "A group's daily goal is \(range.lowerBound)–\(range.upperBound) blocks; \(goal) is out of range.")
+        }
+    }
+
+    /// A user id: 1–64 ASCII letters, digits, `-` or `_`.
+    public static func check(userID: String) throws(GroupStoreError) {
+        let plain = userID.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x5F
+        }
+        guard plain, (1...maximumUserIDLength).contains(userID.utf8.count) else {
+            throw .invalidValue(
+                "A user id has 1–\(maximumUserIDLength) letters, digits, '-' or '_'; "
+                    + "\"\(SafeText.displayable(String(userID.prefix(80))))\" is not one.")
+        }
+    }
+
+    /// The dates every engine keeps: years 1 to 9999.
+    public static let storableDates = LocalDate(year: 1, month: 1, day: 1)!...LocalDate(year: 9999, month: 12, day: 31)!
+
+    /// A date in `storableDates`.
+    public static func check(date: LocalDate) throws(GroupStoreError) {
+        // By year: the day number of an absurd year would overflow.
+        guard (1...9999).contains(date.year) else {
+            throw .invalidValue("\(date) is not a date the group store can keep (years 1–9999).")
+        }
+    }
+
+    /// The day number of `date`, moved into `storableDates` if it lies beyond them.
+    public static func clampedDayNumber(_ date: LocalDate) -> Int {
+        if date.year < 1 { return storableDates.lowerBound.dayNumber }
+        if date.year > 9999 { return storableDates.upperBound.dayNumber }
+        return date.dayNumber
+    }
+
+    /// A profile's counts are not negative, and its date and instants are ones every engine keeps.
+    public static func check(_ profile: MemberProfile) throws(GroupStoreError) {
+        try check(userID: profile.userID)
+        try check(date: profile.day)
+        guard profile.blocksToday >= 0, profile.streak >= 0 else {
+            throw .invalidValue("A member's blocks and streak cannot be negative.")
+        }
+        guard isStorable(profile.lastUpdated), profile.lastActive.map(isStorable) ?? true else {
+            throw .invalidValue("A member's last-active and last-updated times must be real instants.")
+        }
+    }
+
+    /// A day total's counts are not negative, and its date is one every engine keeps.
+    public static func check(_ total: DayTotal) throws(GroupStoreError) {
+        try check(userID: total.userID)
+        try check(date: total.date)
+        guard total.viceBlocks >= 0, total.goalBlocks >= 0 else {
+            throw .invalidValue("A day's blocks and goal cannot be negative.")
+        }
+    }
+
+    /// Whether every engine can keep the instant (to the millisecond, within ±100,000 years).
+    public static func isStorable(_ instant: Date) -> Bool {
+        instant.timeIntervalSince1970.isFinite && abs(instant.timeIntervalSince1970) < 3e12
+    }
+}

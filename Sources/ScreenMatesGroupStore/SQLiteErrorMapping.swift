@@ -1,0 +1,35 @@
+import Foundation
+import GRDB
+
+extension GroupStoreError {
+    /// Maps an error met while using the SQLite file at `location` to what the caller can act
+    /// on: damage or a schema that is not ours (`.unusable`, retrying will not help), or anything
+    /// else (`.unavailable`: locked too long, permissions, a full disk, a missing directory… —
+    /// keep the updates and retry).
+    static func sqlite(_ error: any Error, location: String) -> GroupStoreError {
+        if let error = error as? GroupStoreError { return error }
+        if let error = error as? UnreadableValue {
+            return .unusable(
+                location: location, detail: "\(error.table).\(error.column) holds a value that cannot be right")
+        }
+        if error is CancellationError {
+            return .unavailable(location: location, detail: "the operation was cancelled")
+        }
+        guard let error = error as? DatabaseError else {
+            return .unavailable(location: location, detail: String(describing: error))
+        }
+        let detail = error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        switch error.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT:
+            return .unusable(location: location, detail: detail)
+        case .SQLITE_ERROR, .SQLITE_CONSTRAINT, .SQLITE_MISMATCH:
+            // A schema that is not ours (a table or column missing, rules that refuse our
+            // rows): retrying cannot help.
+            return .unusable(location: location, detail: detail)
+        default:
+            // SQLITE_BUSY / LOCKED (held beyond the busy timeout), CANTOPEN, PERM, READONLY,
+            // FULL, IOERR…: the file is sound, only out of reach for now.
+            return .unavailable(location: location, detail: detail)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import ScreenMatesApp
+
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Simulated group-mates, so one person can watch a live leaderboard move.",
+        discussion: """
+            Puts you in a group (creating one if you are in none) and starts N simulated members, \
+            each with its own data directory and usage monitor, reporting to the same group store. \
+            Watch them from your dashboard in another terminal. Ctrl-C stops them all.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var clock: ClockOptions
+
+    @Option(help: ArgumentHelp("How many simulated members (1-200).", valueName: "n"))
+    var members = 5
+
+    @Option(help: ArgumentHelp("Seed for the members' usage.", valueName: "n"))
+    var seed: UInt64 = 1
+
+    func validate() throws {
+        guard (1...GroupDemo.maximumMembers).contains(members) else {
+            throw ValidationError("--members must be between 1 and \(GroupDemo.maximumMembers); \(members) is not.")
+        }
+    }
+
+    func run() async throws {
+        try await reporting { () async throws(AppError) -> Int32 in
+            let home = try global.resolveHome(demo: clock.isSimulated)
+            try home.prepare()
+            let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
+            let logger = LogSetup.bootstrap(home: home)
+            StopSignals.install()
+            let demo = try GroupDemo(
+                home: home, assets: assets, location: try global.resolveGroupStore(home: home),
+                options: .init(members: members, speed: clock.speed, startAt: clock.startInstant, seed: seed),
+                logger: logger)
+            return try await demo.run(stopRequested: StopSignals.requestedExitStatus)
+        }
+    }
+}

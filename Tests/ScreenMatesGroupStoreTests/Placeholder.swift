@@ -1,1 +1,0 @@
-// The group-store protocol suite goes here.
