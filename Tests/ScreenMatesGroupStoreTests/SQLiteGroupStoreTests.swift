@@ -313,7 +313,7 @@ import Testing
         let group = try await Contract.newGroup(in: store)
         // The other program holds the lock until the flag file is gone.
         let flag = scratch.path + "/holding"
-        FileManager.default.createFile(atPath: flag, contents: nil)
+        #expect(FileManager.default.createFile(atPath: flag, contents: nil))
         let holder = try runShell(
             path,
             [

@@ -95,14 +95,20 @@ public final class GroupDemo {
         for mate in mates {
             if let pid = spawnMonitor(for: mate, appNow: opened.clock.clock.now()) { monitors.append(pid) }
         }
-        let reporters = mates.map { mate in
-            Task.detached { await mate.report(until: stopRequested) }
+        // Each reporter sleeps in poll(2), so each has a thread of its own rather than a task
+        // holding one of the few threads that run every task.
+        let finished = DispatchSemaphore(value: 0)
+        for mate in mates {
+            Thread.detachNewThread {
+                mate.report(until: stopRequested)
+                finished.signal()
+            }
         }
         while stopRequested() == nil {
             try? await Task.sleep(for: .milliseconds(100))
         }
         for pid in monitors { kill(pid, SIGTERM) }
-        for reporter in reporters { reporter.cancel() }
+        for _ in mates { finished.wait() }
         for pid in monitors {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
@@ -122,14 +128,15 @@ public final class GroupDemo {
         let clock: any AppClock
         let seed: UInt64
 
-        /// Reports the mate's numbers whenever its monitor writes, as its dashboard would.
-        func report(until stop: @escaping @Sendable () -> Int32?) async {
+        /// Reports the mate's numbers whenever its monitor writes, as its dashboard would; returns
+        /// within a second of `stop` giving a status.
+        func report(until stop: @escaping @Sendable () -> Int32?) {
             guard let feed = try? UsageFeed(store: store, clock: clock, timeZone: { .current }),
                 let watcher = DirectoryWatcher(directory: home.path, prefix: home.databaseFileName)
             else { return }
             link.start()
             defer { link.stop() }
-            while stop() == nil && !Task.isCancelled {
+            while stop() == nil {
                 var descriptor = pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0)
                 _ = poll(&descriptor, 1, 1000)
                 _ = watcher.drain()
