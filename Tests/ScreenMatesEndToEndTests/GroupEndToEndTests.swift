@@ -167,7 +167,7 @@ import Testing
         _ = try Binary.run(["monitor", "--home", host.home("bo"), "--rate", "max", "--count", "4", "--seed", "9"])
         let blocks = try host.blocksUsed("bo")
         #expect(blocks > 0, "seed 9 gives bo at least one vice block")
-        let offline = try screen.waitFor("offline", timeout: 15)
+        _ = try screen.waitFor("offline", timeout: 15)
         let working = try screen.waitFor("\(blocks) / 8 blocks", timeout: 5)
         #expect(working.contains("offline"), "the dashboard keeps working from its own numbers:\n\(working)")
         try holder.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
