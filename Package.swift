@@ -72,7 +72,9 @@ let package = Package(
         // Measurements quoted in the README (frame build time, bytes per frame, idle CPU, RSS).
         .executableTarget(
             name: "ScreenMatesBench",
-            dependencies: ["ScreenMatesCore", "ScreenMatesUI", "ScreenMatesApp"]
+            dependencies: [
+                "ScreenMatesCore", "ScreenMatesUI", "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesGroupStore",
+            ]
         ),
 
         .testTarget(
@@ -100,7 +102,9 @@ let package = Package(
             exclude: ["Goldens"]
         ),
         .testTarget(name: "ScreenMatesTerminalTests", dependencies: ["ScreenMatesTerminal", "ScreenMatesUI"]),
-        .testTarget(name: "ScreenMatesAppTests", dependencies: ["ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore"]),
+        .testTarget(
+            name: "ScreenMatesAppTests",
+            dependencies: ["ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore"]),
         .testTarget(
             name: "ScreenMatesEndToEndTests",
             dependencies: [

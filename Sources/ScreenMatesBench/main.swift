@@ -19,7 +19,7 @@ while let argument = arguments.popFirst() {
     case "--only": only = arguments.popFirst()
     default:
         print(
-            "usage: screenmates-bench [--only frame|dashboard|monitor] [--idle-seconds N] [--members N] [--iterations N]"
+            "usage: screenmates-bench [--only frame|dashboard|monitor|group|large-group] [--idle-seconds N] [--members N] [--iterations N]"
         )
         exit(64)
     }
@@ -84,4 +84,32 @@ if only == nil || only == "monitor" {
     print(
         "  dashboard CPU over \(format(seconds, 0)) s while a monitor writes one event a minute "
             + "(\(slow.events) written): \(format(slow.cpu * 1000, 1)) ms (\(format(slow.cpu / seconds * 100, 3)) %)")
+}
+
+if only == nil || only == "group" {
+    print("")
+    print("Groups (a shared group-store file, two home directories, 120x40 pseudo-terminals):")
+    let delays = try GroupBenchmark.latency(binary: binary, events: 200, rate: 2)
+    print("  a block committed in ana's home to bo's screen (through both dashboards), \(delays.count) events at 2/s:")
+    print(
+        "    median \(format(delays.percentile(0.5))) ms, p99 \(format(delays.percentile(0.99))) ms, "
+            + "max \(format(delays.max() ?? 0)) ms")
+    let quiet = try GroupBenchmark.quietGroupCPU(binary: binary, seconds: idleSeconds)
+    print(
+        "  dashboard CPU over \(format(idleSeconds, 0)) s watching a quiet group: \(format(quiet * 1000, 1)) ms "
+            + "(\(format(quiet / idleSeconds * 100, 3)) %)")
+}
+
+if only == nil || only == "group" || only == "large-group" {
+    let large = try await GroupBenchmark.largeGroup(members: 10_000, iterations: 20)
+    print("")
+    print("A group of \(large.members) members with \(large.totals) day totals in a group-store file, 20 runs:")
+    for (label, values) in [
+        ("fetch the members alone              ", large.membersMillis),
+        ("fetch group, members, week/month sums", large.fetchMillis),
+        ("rank today, week and month           ", large.rankMillis),
+        ("build the 120x40 frame               ", large.frameMillis),
+    ] {
+        print("  \(label)  median \(format(values.percentile(0.5))) ms   p99 \(format(values.percentile(0.99))) ms")
+    }
 }

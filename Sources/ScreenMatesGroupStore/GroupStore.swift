@@ -63,6 +63,11 @@ public protocol GroupStore: Sendable {
     /// The group's per-day totals for days in `days` (inclusive), ordered by date, then user id.
     func dayTotals(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [DayTotal]
 
+    /// Each member's vice blocks added up over the days in `days` (inclusive), by user id;
+    /// members without totals in those days are absent. What weekly and monthly leaderboards
+    /// need, without moving every day's row.
+    func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [String: Int]
+
     /// A number that changes whenever anything in the group changes; cheap to read.
     func changeMark(code: GroupCode) async throws(GroupStoreError) -> Int64
 
@@ -183,5 +188,15 @@ public enum GroupStoreError: Error, Hashable, Sendable {
     public var isTransient: Bool {
         if case .unavailable = self { return true }
         return false
+    }
+}
+
+extension GroupStore {
+    /// Adds up `dayTotals`; an engine that can add up where the rows are should do that instead.
+    public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [String: Int]
+    {
+        var sums: [String: Int] = [:]
+        for total in try await dayTotals(code: code, days: days) { sums[total.userID, default: 0] += total.viceBlocks }
+        return sums
     }
 }

@@ -255,6 +255,26 @@ public final class SQLiteGroupStore: GroupStore {
         }
     }
 
+    public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [String: Int]
+    {
+        let first = GroupStoreRules.clampedDayNumber(days.lowerBound)
+        let last = GroupStoreRules.clampedDayNumber(days.upperBound)
+        return try await read { db in
+            guard try Self.fetchGroup(db, code: code) != nil else { throw GroupStoreError.unknownCode(code) }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT user_id, SUM(vice_blocks) AS blocks FROM day_total
+                    WHERE code = ? AND date BETWEEN ? AND ? GROUP BY user_id
+                    """, arguments: [code.value, first, last])
+            var sums: [String: Int] = [:]
+            for row in rows {
+                sums[try row.checked("user_id", in: "day_total")] = try row.checked("blocks", in: "day_total")
+            }
+            return sums
+        }
+    }
+
     public func changeMark(code: GroupCode) async throws(GroupStoreError) -> Int64 {
         try await read { db in try Self.changeMark(db, code: code) }
     }

@@ -147,6 +147,34 @@ import Testing
         try boScreen.keys("q")
     }
 
+    @Test func theDemoFillsTheGroupAndCtrlCStopsEveryMember() throws {
+        let host = try Host()
+        try host.member("zoe")
+        let screen = try Tmux()
+        try screen.type(
+            "\(Binary.path) --home \(host.home("zoe")) --group-store \(host.store) demo --members 3 --speed 120")
+        try screen.waitFor("Ctrl-C stops them")
+        let shown = try json(try host.run("zoe", ["group", "show", "--json"]).stdout)
+        let names = Set(((shown["members"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
+        #expect(names == ["zoe", "ana", "bo", "cy"])
+        #expect(monitors(under: host.home("zoe")) == 3, "one monitor per simulated member")
+        try screen.keys("C-c")
+        try screen.waitFor("Stopped 3 simulated members")
+        #expect(monitors(under: host.home("zoe")) == 0, "no monitor outlives the demo")
+    }
+
+    /// How many `screenmates monitor` processes write under `home`.
+    private func monitors(under home: String) -> Int {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { entry in
+            guard Int32(entry) != nil,
+                let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            else { return false }
+            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return arguments.contains("monitor") && arguments.contains { $0.hasPrefix(home + "/") }
+        }.count
+    }
+
     @Test func aLockedGroupStoreShowsOfflineAndCatchesUpAfterwards() throws {
         let host = try Host()
         try host.member("ana")

@@ -49,7 +49,9 @@ enum GroupStoreContract {
         Check("leave removes the member, the group stays") { try await leaveRemovesTheMember($0.fresh) },
         Check("a profile is stored only with a newer version") { try await onlyNewerProfilesAreStored($0.fresh) },
         Check("the newest version wins, whatever the order") { try await newestVersionWins($0.fresh) },
-        Check("day totals keep the newest version per day") { try await dayTotalsKeepTheNewest($0.fresh) },
+        Check("day totals keep the newest version per day, and add up by member") {
+            try await dayTotalsKeepTheNewest($0.fresh)
+        },
         Check("the change mark moves on every write") { try await changeMarkMovesOnEveryWrite($0.fresh) },
         Check("changes yield when another connection writes") { try await changesYieldOnWrites($0.shared) },
         Check("changes stay quiet without writes") { try await changesStayQuiet($0.fresh) },
@@ -378,6 +380,13 @@ enum GroupStoreContract {
         #expect(try await store.dayTotals(code: group.code, days: today...today.adding(days: 3)).isEmpty)
         #expect(try await store.dayTotals(code: group.code, days: today.adding(days: -30)...today).count == 7)
         await expectError(.unknownCode(unusedCode)) { try await store.upsertDayTotals(first, code: unusedCode) }
+        // Sums over a range add each member's stored days in it, and only those.
+        #expect(try await store.blockSums(code: group.code, days: range) == [ana.userID: 6, bo.userID: 4])
+        #expect(
+            try await store.blockSums(code: group.code, days: today.adding(days: -30)...today)
+                == [ana.userID: 1 + 2 + 0 + 4 + 5 + 6, bo.userID: 4])
+        #expect(try await store.blockSums(code: group.code, days: today...today.adding(days: 3)).isEmpty)
+        await expectError(.unknownCode(unusedCode)) { _ = try await store.blockSums(code: unusedCode, days: range) }
     }
 
     // MARK: - Change signal

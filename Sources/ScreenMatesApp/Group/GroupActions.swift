@@ -130,7 +130,9 @@ public struct GroupActions: Sendable {
         let reporter = GroupReporter(local: local, membership: membership, userID: settings.userID, clock: clock)
         do {
             let store = try location.open()
-            return (try await reporter.snapshot(from: store, today: today(settings)), false)
+            let snapshot = try await reporter.snapshot(from: store, today: today(settings))
+            reporter.cache(snapshot)
+            return (snapshot, false)
         } catch {
             guard error.isTransient, let cached = try? local.groupCache(code: membership.code),
                 let snapshot = GroupSnapshot.decoded(cached.snapshot)
@@ -151,6 +153,7 @@ public struct GroupActions: Sendable {
             try await reporter.send(draft, to: store)
             let days = try await reporter.sendDays(to: store)
             let snapshot = try await reporter.snapshot(from: store, today: draft.day)
+            reporter.cache(snapshot)
             return (days, snapshot.members.count)
         } catch {
             return nil

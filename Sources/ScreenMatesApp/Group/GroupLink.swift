@@ -143,6 +143,8 @@ public final class GroupLink: Sendable {
                     let snapshot = try await reporter.snapshot(from: store, today: today)
                     update { $0.snapshot = snapshot }
                     lastMark = mark
+                    // After the screen has it: a large group takes a moment to write.
+                    reporter.cache(snapshot)
                 }
                 retryDelay = 1
                 update { $0.offline = false }

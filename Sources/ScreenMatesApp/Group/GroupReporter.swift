@@ -5,11 +5,18 @@ import ScreenMatesStore
 
 /// The three things reporting to a group store takes, shared by the dashboard's background link
 /// and `screenmates sync`: send the profile, send the finished days, fetch the group.
-struct GroupReporter: Sendable {
+public struct GroupReporter: Sendable {
     let local: LocalStore
     let membership: GroupMembership
     let userID: String
     let clock: any AppClock
+
+    public init(local: LocalStore, membership: GroupMembership, userID: String, clock: any AppClock) {
+        self.local = local
+        self.membership = membership
+        self.userID = userID
+        self.clock = clock
+    }
 
     /// Sends the profile with a fresh version, higher than any sent before from this machine;
     /// joins again if the store has forgotten the member (a store that was reset).
@@ -39,18 +46,26 @@ struct GroupReporter: Sendable {
         return days.count
     }
 
-    /// Fetches the group, its members and the totals the leaderboards need, and caches them.
-    func snapshot(from store: any GroupStore, today: LocalDate) async throws(GroupStoreError) -> GroupSnapshot {
+    /// Fetches the group, its members and the sums the weekly and monthly leaderboards need.
+    public func snapshot(from store: any GroupStore, today: LocalDate) async throws(GroupStoreError) -> GroupSnapshot {
         guard let group = try await store.group(code: membership.code, userID: userID, now: clock.now()) else {
             throw .unknownCode(membership.code)
         }
         let members = try await store.members(code: membership.code)
-        let totals = try await store.dayTotals(
-            code: membership.code, days: GroupSnapshot.firstTotalDay(today: today)...today)
-        let snapshot = GroupSnapshot(group: group, members: members, totals: totals, fetchedAt: clock.now())
+        var snapshot = GroupSnapshot(group: group, members: members, day: today, fetchedAt: clock.now())
+        if let days = GroupSnapshot.finishedDays(of: .week, today: today) {
+            snapshot.weekBlocks = try await store.blockSums(code: membership.code, days: days)
+        }
+        if let days = GroupSnapshot.finishedDays(of: .month, today: today) {
+            snapshot.monthBlocks = try await store.blockSums(code: membership.code, days: days)
+        }
+        return snapshot
+    }
+
+    /// Keeps the snapshot in the local store, for the next start and for offline use.
+    public func cache(_ snapshot: GroupSnapshot) {
         try? local.saveGroupCache(
             GroupCacheEntry(code: membership.code, snapshot: snapshot.encoded(), fetchedAt: snapshot.fetchedAt))
-        return snapshot
     }
 
     private func nextVersion() throws(GroupStoreError) -> Int64 {

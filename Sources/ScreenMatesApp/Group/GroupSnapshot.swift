@@ -2,25 +2,45 @@ import Foundation
 import ScreenMatesCore
 import ScreenMatesGroupStore
 
-/// The group as last fetched: the group, its members and the per-day totals of the days the
-/// weekly and monthly leaderboards need. Cached whole in the local store.
+/// The group as last fetched: the group, its members, and each member's vice blocks over the
+/// finished days of the week and of the month that `day` is in — what the weekly and monthly
+/// leaderboards add today's blocks to. Cached whole in the local store.
 public struct GroupSnapshot: Hashable, Sendable, Codable {
     public var group: Group
     public var members: [MemberProfile]
-    public var totals: [DayTotal]
+    /// The reader's day when this was fetched; the sums cover the days before it.
+    public var day: LocalDate
+    /// Vice blocks by user id over the week's finished days (Monday up to `day`, excluded).
+    public var weekBlocks: [String: Int]
+    /// Vice blocks by user id over the month's finished days.
+    public var monthBlocks: [String: Int]
     public var fetchedAt: Date
 
-    public init(group: Group, members: [MemberProfile], totals: [DayTotal], fetchedAt: Date) {
+    public init(
+        group: Group, members: [MemberProfile], day: LocalDate, weekBlocks: [String: Int] = [:],
+        monthBlocks: [String: Int] = [:], fetchedAt: Date
+    ) {
         self.group = group
         self.members = members
-        self.totals = totals
+        self.day = day
+        self.weekBlocks = weekBlocks
+        self.monthBlocks = monthBlocks
         self.fetchedAt = fetchedAt
     }
 
-    /// The first day whose totals the leaderboards of `today` need: the earlier of the week's
-    /// Monday and the month's first day.
-    public static func firstTotalDay(today: LocalDate) -> LocalDate {
-        min(LeaderboardPeriod.week.firstDay(containing: today), LeaderboardPeriod.month.firstDay(containing: today))
+    /// The finished days of `period` before `today`, or nil on its first day.
+    public static func finishedDays(of period: LeaderboardPeriod, today: LocalDate) -> ClosedRange<LocalDate>? {
+        let first = period.firstDay(containing: today)
+        return first < today ? first...today.adding(days: -1) : nil
+    }
+
+    /// The sums of finished days for `period` (none for today).
+    public func finishedBlocks(_ period: LeaderboardPeriod) -> [String: Int] {
+        switch period {
+        case .today: [:]
+        case .week: weekBlocks
+        case .month: monthBlocks
+        }
     }
 
     public func encoded() -> Data {
