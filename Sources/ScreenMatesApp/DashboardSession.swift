@@ -20,12 +20,18 @@ public struct DashboardOptions: Sendable {
     public var useColor: Bool
     public var forceASCII: Bool
     public var groupStore: GroupStoreLocation?
+    /// Ring the terminal bell for each notice.
+    public var bell: Bool
+    /// Also send each notice to the desktop (terminal escape sequences, or notify-send).
+    public var desktop: Bool
 
     public init(
         demo: Bool = false, speed: Double? = nil, startAt: Date? = nil, seed: UInt64? = nil,
         scenario: String = "typical-day", theme: String = "terminal", useColor: Bool = true, forceASCII: Bool = false,
-        groupStore: GroupStoreLocation? = nil
+        groupStore: GroupStoreLocation? = nil, bell: Bool = false, desktop: Bool = false
     ) {
+        self.bell = bell
+        self.desktop = desktop
         self.demo = demo
         self.speed = speed
         self.startAt = startAt
@@ -59,6 +65,7 @@ public final class DashboardSession {
     private let groupOutcomes = Mailbox<GroupOutcome>()
     private let catalogue: AppCatalogue
     private var leaderboardCache: (key: LeaderboardKey, boards: [LeaderboardPeriod: [LeaderboardEntry]])?
+    private var notices: NoticeCenter?
 
     /// What the leaderboards depend on; they are ranked again only when it changes.
     private struct LeaderboardKey: Equatable {
@@ -126,6 +133,8 @@ public final class DashboardSession {
             if clockChoice.published { ClockSource.withdraw(from: store) }
         }
         connectGroup(wake: terminal.wake)
+        let notices = NoticeCenter(store: store, now: clockChoice.clock.now())
+        self.notices = notices
         logger.info("dashboard started", metadata: ["home": "\(home.path)", "speed": "\(clockChoice.clock.speed)"])
         let watcher = DirectoryWatcher(directory: home.path, prefix: home.databaseFileName)
         var model = DashboardModel(screen: .dashboard, width: terminal.width, height: terminal.height)
@@ -196,7 +205,19 @@ public final class DashboardSession {
             if applyGroupResults(to: &model, wake: terminal.wake) { refreshNeeded = true }
             if ContinuousClock.now - lastZoneCheck >= Self.timeZoneCheckInterval { checkZone = true }
             if checkZone { lastZoneCheck = ContinuousClock.now }
-            if refreshNeeded || checkZone { refresh(checkTimeZone: checkZone) }
+            if refreshNeeded || checkZone {
+                refresh(checkTimeZone: checkZone)
+                if model.screen != .setup { notices.evaluate(feed: feed, mates: mates(), now: clockChoice.clock.now()) }
+            }
+            let delivered = notices.takeNew()
+            if !delivered.isEmpty {
+                for notice in delivered { logger.info("notice shown", metadata: ["key": "\(notice.key)"]) }
+                if options.bell { terminal.bell() }
+                if options.desktop {
+                    terminal.writeSequence(delivered.map(DesktopNotifier.sequences).joined())
+                    DesktopNotifier.notifySend(delivered)
+                }
+            }
             model.update(data())
         }
     }
@@ -359,9 +380,24 @@ public final class DashboardSession {
         if leaderboardCache?.key != key {
             leaderboardCache = (key, DashboardDataBuilder.leaderboards(feed: feed, group: status))
         }
-        return DashboardDataBuilder.make(
+        var data = DashboardDataBuilder.make(
             feed: feed, now: minute, group: status, leaderboards: leaderboardCache?.boards,
             warning: warning ?? monitorProblem, source: source)
+        if let notices {
+            data.notices = notices.lines
+            data.toast = notices.toast()
+        }
+        return data
+    }
+
+    /// The other members of the user's group with today's figures, for group notices.
+    private func mates() -> [NotificationScheduler.Mate]? {
+        guard feed.settings.group != nil, let snapshot = groupLink?.status.snapshot else { return nil }
+        return snapshot.members.filter { $0.userID != feed.settings.userID }.map { profile in
+            NotificationScheduler.Mate(
+                userID: profile.userID, name: profile.displayName.value,
+                blocksToday: profile.day == feed.today ? profile.blocksToday : nil)
+        }
     }
 
     /// Real seconds until the screen must change even if nothing else happens.
@@ -371,7 +407,9 @@ public final class DashboardSession {
         let intoMinute = now.timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
         let nextMinute = (60 - intoMinute) / clock.speed
         let reset = clock.realSeconds(until: feed.todayInterval.upperBound)
-        return max(Self.minimumInterval, min(nextMinute, reset, Self.safetyInterval))
+        let toast = notices?.secondsUntilToastChanges() ?? .infinity
+        let notice = notices?.nextDue.map { clock.realSeconds(until: $0) } ?? .infinity
+        return max(Self.minimumInterval, min(nextMinute, reset, Self.safetyInterval, toast, max(0, notice)))
     }
 
     static func shortWarning(for error: StoreError) -> String {

@@ -32,9 +32,12 @@ public struct StatusReport: Encodable, Sendable {
         public var offline: Bool
     }
 
+    /// A notice delivered, newest first.
     public struct Notice: Encodable, Sendable {
         public var kind: String
+        public var day: String
         public var at: String
+        public var title: String
         public var text: String
     }
 
@@ -98,7 +101,11 @@ public struct StatusReport: Encodable, Sendable {
             unsyncedDays: feed.settings.group == nil
                 ? 0 : (status?.unsyncedDays ?? feed.history.filter { !$0.synced }.count),
             offline: status?.offline ?? false)
-        notifications = []
+        notifications = ((try? feed.store.shownNotices(limit: 50)) ?? []).map { record in
+            Notice(
+                kind: record.notice.kind.name, day: "\(record.notice.day)", at: TimeFormat.iso8601(record.at),
+                title: record.notice.title, text: record.notice.body)
+        }
     }
 
     public func json() -> String {

@@ -103,6 +103,24 @@ enum LocalSchema {
                     );
                     """)
         }
+        migrator.registerMigration("v4: delivered notices") { db in
+            try db.execute(
+                sql: """
+                    -- Every notice delivered or counted as sent, once: the key is the claim.
+                    CREATE TABLE notice (
+                        key TEXT PRIMARY KEY NOT NULL,
+                        day INTEGER NOT NULL,
+                        at INTEGER NOT NULL,
+                        shown INTEGER NOT NULL CHECK (shown IN (0, 1)),
+                        -- Whether a dashboard has put it on screen (a notice sent by
+                        -- `screenmates notify test` waits for the first one to take it).
+                        toasted INTEGER NOT NULL DEFAULT 0 CHECK (toasted IN (0, 1)),
+                        notice TEXT NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX notice_by_day ON notice(day);
+                    CREATE INDEX notice_by_time ON notice(at);
+                    """)
+        }
         return migrator
     }
 }

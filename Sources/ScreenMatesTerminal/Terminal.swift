@@ -159,6 +159,20 @@ public final class Terminal {
         return runs.count
     }
 
+    /// Rings the terminal bell (a terminal without one flashes instead).
+    public func bell() {
+        guard running else { return }
+        beep()
+    }
+
+    /// Writes an escape sequence that draws nothing (a desktop notification, OSC 9 / OSC 777)
+    /// through the same stream as the frames, after them, so it never lands inside one.
+    public func writeSequence(_ sequence: String) {
+        guard running else { return }
+        fputs(sequence, output)
+        fflush(output)
+    }
+
     /// Forgets what the screen shows, so the next `draw` clears the terminal and writes every
     /// cell: for `r` / Ctrl-L, after another program wrote over the dashboard (drawing only the
     /// changed cells would leave its output on screen).

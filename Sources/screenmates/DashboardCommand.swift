@@ -34,6 +34,16 @@ struct DashboardCommand: ParsableCommand {
     @Flag(help: "Draw with ASCII characters only (automatic where the locale is not UTF-8).")
     var ascii = false
 
+    @Flag(help: "Ring the terminal bell with each notice.")
+    var bell = false
+
+    @Flag(
+        name: .customLong("desktop-notify"),
+        help:
+            "Also send each notice to the desktop (OSC 777 / OSC 9 escape sequences, and notify-send where installed)."
+    )
+    var desktopNotify = false
+
     func run() throws {
         try runReportingErrors { () throws(AppError) -> Int32 in
             let home = try global.resolveHome(demo: demo || clock.isSimulated)
@@ -43,7 +53,7 @@ struct DashboardCommand: ParsableCommand {
                 demo: demo, speed: clock.speed, startAt: clock.startInstant, seed: seed, scenario: scenario,
                 theme: theme,
                 useColor: !(noColor || noColorEnv), forceASCII: ascii,
-                groupStore: try global.resolveGroupStore(home: home))
+                groupStore: try global.resolveGroupStore(home: home), bell: bell, desktop: desktopNotify)
             try home.prepare()
             let logger = LogSetup.bootstrap(home: home)
             let session = try DashboardSession(home: home, assets: assets, options: options, logger: logger)

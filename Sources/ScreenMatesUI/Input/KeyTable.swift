@@ -14,6 +14,7 @@ public enum Action: String, Hashable, Sendable, CaseIterable {
     case createGroup
     case joinGroup
     case leaveGroup
+    case notices
 }
 
 /// The screens a binding can apply to. The first-run setup has none of its own: it takes
@@ -23,6 +24,7 @@ public enum ScreenKind: String, Hashable, Sendable, CaseIterable {
     case dashboard
     case help
     case group
+    case notices
     case tooSmall
 }
 
@@ -62,7 +64,8 @@ public struct KeyTable: Hashable, Sendable {
     public init(bindings: [KeyBinding]) { self.bindings = bindings }
 
     public static let standard = KeyTable(bindings: [
-        KeyBinding(.quit, keys: [.character("q")], summary: "quit", screens: [.dashboard, .help, .group, .tooSmall]),
+        KeyBinding(
+            .quit, keys: [.character("q")], summary: "quit", screens: [.dashboard, .help, .group, .notices, .tooSmall]),
         KeyBinding(.help, keys: [.character("?")], summary: "help", screens: [.dashboard, .help]),
         KeyBinding(.group, keys: [.character("g")], summary: "group", screens: [.dashboard, .group]),
         KeyBinding(
@@ -74,12 +77,13 @@ public struct KeyTable: Hashable, Sendable {
         KeyBinding(
             .previousPeriod, keys: [.backTab, .left, .character("h")], label: "shift-tab", summary: "previous period",
             screens: [.dashboard], inFooter: false),
+        KeyBinding(.notices, keys: [.character("n")], summary: "notices", screens: [.dashboard, .notices]),
         KeyBinding(
             .scrollDown, keys: [.down, .character("j")], label: "↓/j", summary: "scroll down",
-            screens: [.dashboard], inFooter: false),
+            screens: [.dashboard, .notices], inFooter: false),
         KeyBinding(
             .scrollUp, keys: [.up, .character("k")], label: "↑/k", summary: "scroll up",
-            screens: [.dashboard], inFooter: false),
+            screens: [.dashboard, .notices], inFooter: false),
         KeyBinding(
             .pageDown, keys: [.pageDown, .character(" ")], label: "pgdn", summary: "next page",
             screens: [.dashboard], inFooter: false),
@@ -89,7 +93,7 @@ public struct KeyTable: Hashable, Sendable {
         KeyBinding(.createGroup, keys: [.character("c")], summary: "create a group", screens: [.group]),
         KeyBinding(.joinGroup, keys: [.character("j")], summary: "join by code", screens: [.group]),
         KeyBinding(.leaveGroup, keys: [.character("l")], summary: "leave", screens: [.group]),
-        KeyBinding(.back, keys: [.escape], summary: "back", screens: [.help, .group]),
+        KeyBinding(.back, keys: [.escape], summary: "back", screens: [.help, .group, .notices]),
     ])
 
     /// The action bound to `key` on `screen`, if any.

@@ -20,6 +20,36 @@ public struct DashboardData: Hashable, Sendable {
     public var warning: String?
     /// A short note on what feeds the numbers, e.g. "demo monitor".
     public var source: String?
+    /// Notices shown so far, newest first (the pane and the log screen).
+    public var notices: [NoticeLine] = []
+    /// The notice on screen right now, if any.
+    public var toast: Toast?
+
+    /// A notice as the screen lists it.
+    public struct NoticeLine: Hashable, Sendable {
+        public var at: Date
+        public var title: String
+        public var body: String
+        public var severity: Notice.Severity
+
+        public init(at: Date, title: String, body: String, severity: Notice.Severity) {
+            self.at = at
+            self.title = title
+            self.body = body
+            self.severity = severity
+        }
+    }
+
+    /// A notice shown over the leaderboard for a few seconds; `fading` in its last moment.
+    public struct Toast: Hashable, Sendable {
+        public var notice: NoticeLine
+        public var fading: Bool
+
+        public init(notice: NoticeLine, fading: Bool) {
+            self.notice = notice
+            self.fading = fading
+        }
+    }
 
     /// The group line of the header: the group's code and how many members it has (the user
     /// included).

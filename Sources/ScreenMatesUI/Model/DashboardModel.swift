@@ -26,6 +26,8 @@ public struct DashboardModel: Hashable, Sendable {
         case setup
         /// The group: code, members, leave, join, create.
         case group
+        /// The log of notices, newest first.
+        case notices
     }
 
     public var screen: Screen
@@ -33,6 +35,8 @@ public struct DashboardModel: Hashable, Sendable {
     public var period: LeaderboardPeriod = .today
     /// First leaderboard row shown.
     public var scroll = 0
+    /// First notice shown on the log screen.
+    public var noticeScroll = 0
     /// The first-run flow, while `screen` is `.setup`.
     public var setup: SetupFlow?
     /// The group screen's own state.
@@ -62,6 +66,7 @@ public struct DashboardModel: Hashable, Sendable {
         case .dashboard, .setup: return .dashboard
         case .help: return .help
         case .group: return .group
+        case .notices: return .notices
         }
     }
 
@@ -97,6 +102,9 @@ public struct DashboardModel: Hashable, Sendable {
         case .group:
             screen = screen == .group ? .dashboard : .group
             groupScreen = GroupScreenState()
+        case .notices:
+            screen = screen == .notices ? .dashboard : .notices
+            noticeScroll = 0
         case .createGroup:
             groupScreen.mode = .createGoal
             groupScreen.message = nil
@@ -112,9 +120,9 @@ public struct DashboardModel: Hashable, Sendable {
         case .refresh:
             return .refresh
         case .scrollDown:
-            scroll += 1
+            if screen == .notices { noticeScroll += 1 } else { scroll += 1 }
         case .scrollUp:
-            scroll -= 1
+            if screen == .notices { noticeScroll -= 1 } else { scroll -= 1 }
         case .pageDown:
             scroll += max(1, DashboardLayout(width: width, height: height).leaderboardRows - 1)
         case .pageUp:
@@ -136,6 +144,8 @@ public struct DashboardModel: Hashable, Sendable {
     private mutating func clampScroll() {
         let visible = DashboardLayout(width: width, height: height).leaderboardRows
         scroll = max(0, min(scroll, memberCount - visible))
+        let notices = data?.notices.count ?? 0
+        noticeScroll = max(0, min(noticeScroll, notices - NoticesView.rows(height: height)))
     }
 
     /// Starts the first-run flow.

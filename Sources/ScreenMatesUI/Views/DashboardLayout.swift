@@ -6,10 +6,16 @@ public struct DashboardLayout: Hashable, Sendable {
     public let streak: Rect
     public let today: Rect
     public let leaderboard: Rect
+    /// The latest notices, above the footer, on screens tall enough to spare the rows.
+    public let notices: Rect?
     public let footer: Rect
 
     /// Rows of panels under the header.
     static let panelHeight = 6
+    /// Screens at least this tall show the notices pane.
+    static let noticesMinimumHeight = 30
+    /// The pane's rows, its border included.
+    static let noticesHeight = 5
 
     public init(width: Int, height: Int) {
         let screen = Rect(x: 0, y: 0, width: width, height: height)
@@ -22,7 +28,14 @@ public struct DashboardLayout: Hashable, Sendable {
         self.balance = columns[0]
         self.streak = columns[1]
         self.today = columns[2]
-        self.leaderboard = rest
+        if height >= Self.noticesMinimumHeight {
+            let (leaderboard, notices) = rest.splitBottom(Self.noticesHeight)
+            self.leaderboard = leaderboard
+            self.notices = notices
+        } else {
+            self.leaderboard = rest
+            self.notices = nil
+        }
         self.footer = footer
     }
 

@@ -13,6 +13,7 @@ struct DashboardView {
         drawStreak(into: &frame, in: layout.streak)
         drawToday(into: &frame, in: layout.today)
         LeaderboardView(model: model, data: data).draw(into: &frame, in: layout.leaderboard)
+        if let pane = layout.notices { drawNotices(into: &frame, in: pane) }
         FooterView(keys: model.keys.footer(for: .dashboard), warning: data.warning, note: data.source)
             .draw(into: &frame, in: layout.footer)
     }
@@ -84,6 +85,20 @@ struct DashboardView {
         frame.put(
             Self.fitting(["\(spent) on vice apps", "\(spent) on vice"], width: width, ellipsis: frame.glyphs.ellipsis),
             x: x, y: inner.y + 3, style: Style(.muted), maxWidth: width)
+    }
+
+    private func drawNotices(into frame: inout Frame, in rect: Rect) {
+        frame.box(rect, title: "Notices")
+        let inner = rect.inner
+        if data.notices.isEmpty {
+            frame.put(
+                "none yet", x: inner.x + 1, y: inner.y, style: Style(.muted), maxWidth: inner.width - 2)
+            return
+        }
+        for (index, line) in data.notices.prefix(inner.height).enumerated() {
+            NoticeRow(line: line, calendar: data.calendar, now: data.now)
+                .draw(into: &frame, x: inner.x + 1, y: inner.y + index, width: inner.width - 2)
+        }
     }
 
     /// The first of `candidates` (longest wording first) that fits in `width` cells, else the

@@ -16,12 +16,17 @@ public enum ScreenRenderer {
             GroupView(model: model).draw(into: &frame)
         case .help:
             HelpView(model: model).draw(into: &frame)
+        case .notices:
+            NoticesView(model: model).draw(into: &frame)
         case .dashboard:
             if let data = model.data {
                 DashboardView(model: model, data: data).draw(into: &frame)
             } else {
                 frame.put("Loading…", x: 2, y: 1, style: Style(.muted))
             }
+        }
+        if model.screen != .setup && model.screen != .notices, let toast = model.data?.toast {
+            ToastView(toast: toast).draw(into: &frame)
         }
         return frame
     }

@@ -1,0 +1,59 @@
+import Foundation
+import Glibc
+import ScreenMatesCore
+
+/// Sends notices to the desktop: as terminal escape sequences that terminals turn into desktop
+/// notifications (OSC 777 for VTE terminals and foot/kitty/WezTerm, OSC 9 for iTerm2, Windows
+/// Terminal and others), and through `notify-send` where it is installed and a desktop session is
+/// there to show it.
+enum DesktopNotifier {
+    /// The escape sequences for one notice. The text is made safe first: no control character
+    /// can end the sequence early or smuggle another one in.
+    static func sequences(for notice: Notice) -> String {
+        let title = plain(notice.title)
+        let body = plain(notice.body)
+        // OSC 777 carries title and body apart; ";" separates its fields, so none may be inside.
+        let osc777 =
+            "\u{1B}]777;notify;\(title.replacingOccurrences(of: ";", with: ","));"
+            + "\(body.replacingOccurrences(of: ";", with: ","))\u{1B}\\"
+        let osc9 = "\u{1B}]9;\(title): \(body)\u{1B}\\"
+        return osc777 + osc9
+    }
+
+    /// Text for inside an escape sequence: displayable, without any control character.
+    static func plain(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                SafeText.displayable(text).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+    }
+
+    /// Runs `notify-send` for each notice, when it is on the PATH and a desktop is there.
+    static func notifySend(_ notices: [Notice]) {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
+            let program = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+                .map({ directory -> String in "\(directory)/notify-send" })
+                .first(where: { path in access(path, X_OK) == 0 })
+        else { return }
+        for notice in notices {
+            let arguments = [program, "--app-name=ScreenMates", plain(notice.title), plain(notice.body)]
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            for fd: Int32 in [0, 1, 2] {
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+            }
+            let argv = arguments.map { strdup($0) } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            var pid: pid_t = 0
+            if posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 {
+                // Reaped in the background: the dashboard never waits for a desktop.
+                let child = pid
+                Thread.detachNewThread {
+                    var status: Int32 = 0
+                    waitpid(child, &status, 0)
+                }
+            }
+        }
+    }
+}

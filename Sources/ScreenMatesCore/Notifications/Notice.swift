@@ -1,0 +1,86 @@
+import Foundation
+
+/// One notification: what it is about, the day it belongs to and its text.
+///
+/// `key` names it uniquely ("2026-11-21 limit 90"): a notice with a key already recorded is
+/// never delivered again, whichever process or restart decides it next.
+public struct Notice: Hashable, Sendable, Codable {
+    public enum Kind: Hashable, Sendable, Codable {
+        /// Today's progress reached a limit state (warning = 75 %, critical = 90 %, over).
+        case threshold(LimitState)
+        /// The day changed: yesterday's result and the streak.
+        case dailyReset
+        /// A group-mate went over the limit today.
+        case mateOver(userID: String)
+        /// The 22:00 summary of the group.
+        case eveningSummary
+        /// Asked for by the user.
+        case test
+
+        /// A short stable name, used in keys, the log and `status --json`.
+        public var name: String {
+            switch self {
+            case .threshold(let state):
+                switch state {
+                case .under: "limit-under"
+                case .warning: "limit-75"
+                case .critical: "limit-90"
+                case .over: "limit-over"
+                }
+            case .dailyReset: "daily-reset"
+            case .mateOver(let userID): "mate-over-\(userID)"
+            case .eveningSummary: "evening-summary"
+            case .test: "test"
+            }
+        }
+
+        /// How the notice looks: calm, a warning or an alarm.
+        public var severity: Severity {
+            switch self {
+            case .threshold(.over), .mateOver: .alarm
+            case .threshold(.warning), .threshold(.critical): .warning
+            default: .info
+            }
+        }
+    }
+
+    public enum Severity: String, Hashable, Sendable, Codable {
+        case info
+        case warning
+        case alarm
+    }
+
+    public var kind: Kind
+    public var day: LocalDate
+    public var title: String
+    public var body: String
+    /// Distinguishes notices of one kind on one day (test notices, which may repeat).
+    public var serial: String
+
+    public init(kind: Kind, day: LocalDate, title: String, body: String, serial: String = "") {
+        self.kind = kind
+        self.day = day
+        self.title = title
+        self.body = body
+        self.serial = serial
+    }
+
+    public var key: String {
+        serial.isEmpty ? "\(day) \(kind.name)" : "\(day) \(kind.name) \(serial)"
+    }
+}
+
+/// A notice as recorded when it was delivered (or counted as sent without being shown).
+public struct NoticeRecord: Hashable, Sendable, Codable {
+    public var notice: Notice
+    public var at: Date
+    /// False for a notice counted as sent but not shown: a lower threshold passed in the same
+    /// jump, one over the daily budget, or one decided while notifications were off.
+    public var shown: Bool
+
+    public init(notice: Notice, at: Date, shown: Bool) {
+        self.notice = notice
+        self.at = at
+        self.shown = shown
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import ScreenMatesApp
+import ScreenMatesCore
+
+/// `screenmates notify test`: sends a test notice.
+struct NotifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notify", abstract: "Notifications.", subcommands: [NotifyTestCommand.self])
+}
+
+struct NotifyTestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Send a test notice.",
+        discussion: """
+            It is recorded with your notices; an open dashboard shows it as a toast within a \
+            second (one dashboard, when several are open), and it appears in the log (n) and in \
+            `status --json`. It is sent even when notices are turned off.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await reporting { () async throws(AppError) -> Int32 in
+            let home = try global.resolveHome()
+            guard FileManager.default.fileExists(atPath: home.databasePath) else {
+                throw AppError(
+                    "There is no ScreenMates data in \(home.path) yet. Run `screenmates setup --name NAME` first.")
+            }
+            let notice = try NoticeSender.sendTest(home: home)
+            print("Sent a test notice: \(notice.title). \(notice.body)")
+            return 0
+        }
+    }
+}

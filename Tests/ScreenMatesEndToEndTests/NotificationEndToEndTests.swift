@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// Notices on screen, driven by the real binary in tmux with a fast clock.
+@Suite struct NotificationEndToEndTests {
+    /// The evening binge crosses 75 %, 90 % and the limit after 18:00: at ×600 the toasts come
+    /// within seconds, in order; the log lists each once; a restart repeats none; `status --json`
+    /// lists them.
+    @Test func thresholdToastsAppearOnceInOrderAndARestartRepeatsNone() throws {
+        let home = Binary.Home()
+        #expect(try Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        let tmux = try Tmux()
+        let command =
+            "\(Binary.path) --home \(home.path) dashboard --demo --scenario evening-binge --speed 600 --start-at 2026-11-21T18:00"
+        try tmux.type(command)
+        var seen: [String] = []
+        let titles = ["75 % of today's limit", "90 % of today's limit", "Over today's limit"]
+        _ = try tmux.waitFor(timeout: 60) { screen in
+            // The toast's title line: the mark and the title inside its box.
+            for title in titles where !seen.contains(title) && screen.contains("! \(title)") {
+                seen.append(title)
+            }
+            return seen.count == titles.count
+        }
+        #expect(seen == titles)
+        try tmux.keys("n")
+        let log = try tmux.waitFor("Notices ·")
+        for title in titles {
+            #expect(log.components(separatedBy: title).count - 1 == 1, "\(title) once in the log:\n\(log)")
+        }
+        try tmux.keys("q")
+        // A restart on the same day's clock shows none of them again.
+        let again = try Tmux()
+        try again.type(
+            "\(Binary.path) --home \(home.path) dashboard --speed 1 --start-at 2026-11-21T22:30")
+        let screen = try again.waitFor("q quit")
+        Thread.sleep(forTimeInterval: 1.5)
+        let later = try again.screen()
+        for title in titles { #expect(!later.contains("! \(title)"), "no repeated toast:\n\(screen)") }
+        try again.keys("q")
+        let status = try Binary.run(["status", "--json", "--home", home.path])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        let kinds = (json["notifications"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } ?? []
+        #expect(kinds.filter { $0.hasPrefix("limit-") }.sorted() == ["limit-75", "limit-90", "limit-over"])
+    }
+
+    @Test func aTestNoticeFromTheCommandLineShowsOnTheOpenDashboard() throws {
+        let home = Binary.Home()
+        #expect(try Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        let tmux = try Tmux()
+        try tmux.type("\(Binary.path) --home \(home.path) dashboard")
+        _ = try tmux.waitFor("q quit")
+        let sent = try Binary.run(["notify", "test", "--home", home.path])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout.contains("Sent a test notice"))
+        let screen = try tmux.waitFor("Test notice", timeout: 3)
+        #expect(screen.contains("Notifications work."))
+        try tmux.keys("q")
+    }
+}
