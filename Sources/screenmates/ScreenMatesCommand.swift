@@ -17,7 +17,7 @@ struct ScreenMatesCommand: AsyncParsableCommand {
         version: version,
         subcommands: [
             DashboardCommand.self, SetupCommand.self, StatusCommand.self, GroupCommand.self, SyncCommand.self,
-            MonitorCommand.self, DemoCommand.self, RecoverCommand.self,
+            MonitorCommand.self, DemoCommand.self, RecoverCommand.self, ExportCommand.self, ConfigCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self)
 

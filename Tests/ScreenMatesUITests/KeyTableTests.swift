@@ -36,9 +36,12 @@ import Testing
         for key in [KeyInput.down, .character("j")] { #expect(table.action(for: key, on: .dashboard) == .scrollDown) }
         for key in [KeyInput.up, .character("k")] { #expect(table.action(for: key, on: .dashboard) == .scrollUp) }
         for key in [KeyInput.right, .character("l")] { #expect(table.action(for: key, on: .dashboard) == .nextPeriod) }
-        for key in [KeyInput.left, .character("h")] {
-            #expect(table.action(for: key, on: .dashboard) == .previousPeriod)
-        }
+        #expect(table.action(for: .left, on: .dashboard) == .previousPeriod)
+        // `h` opens the history (the spec's screen key wins over vi-style "left").
+        #expect(table.action(for: .character("h"), on: .dashboard) == .history)
+        #expect(table.action(for: .escape, on: .history) == .back)
+        #expect(table.action(for: .character("s"), on: .dashboard) == .settings)
+        #expect(table.action(for: .escape, on: .settings) == .back)
         #expect(table.action(for: .escape, on: .help) == .back)
         #expect(table.action(for: .character("g"), on: .dashboard) == .group)
         #expect(table.action(for: .character("g"), on: .group) == .group)
@@ -77,7 +80,7 @@ import Testing
     /// the group screen) is not a puzzle.
     @Test func helpGroupsTheKeysByScreen() {
         let sections = HelpView.sections(for: table, allKeys: true)
-        #expect(sections.map(\.title) == ["Dashboard", "Group screen (g)", "Anywhere"])
+        #expect(sections.map(\.title) == ["Dashboard", "Group screen (g)", "Settings screen (s)", "Anywhere"])
         #expect(sections[1].entries.map(\.summary) == ["create a group", "join by code", "leave", "back"])
         // Every binding once.
         #expect(sections.dropLast().flatMap(\.entries).count == table.bindings.count)

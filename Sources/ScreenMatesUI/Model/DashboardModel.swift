@@ -12,6 +12,8 @@ public enum DashboardEffect: Hashable, Sendable {
     case leaveGroup
     /// Setup is over: show the dashboard.
     case finishSetup
+    /// Settings screen: save this change (database and config file).
+    case changeSettings(SettingsChange)
 }
 
 /// The dashboard's state and its update function: keys in, state and effects out. Pure, so
@@ -26,6 +28,10 @@ public struct DashboardModel: Hashable, Sendable {
         case setup
         /// The group: code, members, leave, join, create.
         case group
+        /// The last 7 days against the goal, week and month totals, streaks.
+        case history
+        /// Apps, notifications, theme and the numbers behind the day.
+        case settings
     }
 
     public var screen: Screen
@@ -37,6 +43,8 @@ public struct DashboardModel: Hashable, Sendable {
     public var setup: SetupFlow?
     /// The group screen's own state.
     public var groupScreen = GroupScreenState()
+    /// The settings screen's own state, while it is open.
+    public var settingsScreen: SettingsScreenState?
     public var width: Int
     public var height: Int
     public var keys: KeyTable
@@ -62,6 +70,8 @@ public struct DashboardModel: Hashable, Sendable {
         case .dashboard, .setup: return .dashboard
         case .help: return .help
         case .group: return .group
+        case .history: return .history
+        case .settings: return .settings
         }
     }
 
@@ -86,6 +96,9 @@ public struct DashboardModel: Hashable, Sendable {
         if screen == .group && !isTooSmall && (groupScreen.mode != .overview || groupScreen.busy) {
             return groupScreen.busy ? nil : groupScreen.handleMode(key)
         }
+        if screen == .settings && !isTooSmall, settingsScreen?.adding != nil {
+            return settingsScreen?.handleTyping(key)
+        }
         guard let action = keys.action(for: key, on: screenKind) else { return nil }
         switch action {
         case .quit:
@@ -109,6 +122,20 @@ public struct DashboardModel: Hashable, Sendable {
                 return nil
             }
             groupScreen.mode = .confirmLeave
+        case .history:
+            screen = screen == .history ? .dashboard : .history
+        case .settings:
+            if screen == .settings {
+                screen = .dashboard
+            } else if let settings = data?.settings {
+                settingsScreen = SettingsScreenState(settings: settings)
+                screen = .settings
+            }
+        case .change, .removeApp:
+            return settingsScreen?.handle(action)
+        case .scrollDown where screen == .settings, .scrollUp where screen == .settings,
+            .nextPeriod where screen == .settings, .previousPeriod where screen == .settings:
+            return settingsScreen?.handle(action)
         case .refresh:
             return .refresh
         case .scrollDown:
@@ -147,6 +174,7 @@ public struct DashboardModel: Hashable, Sendable {
     /// Replaces the data (a new snapshot from the store), keeping the scroll position valid.
     public mutating func update(_ data: DashboardData) {
         self.data = data
+        if let settings = data.settings, settingsScreen?.settings != settings { settingsScreen?.update(settings) }
         clampScroll()
     }
 }

@@ -38,7 +38,8 @@ struct HelpView {
     /// of a binding (`r, F5, ctrl-l`); otherwise its short label (`r`).
     static func sections(for keys: KeyTable, allKeys: Bool) -> [Section] {
         let screens: [(ScreenKind, String)] = [
-            (.dashboard, "Dashboard"), (.group, "Group screen (g)"), (.help, "Help screen"),
+            (.dashboard, "Dashboard"), (.group, "Group screen (g)"), (.settings, "Settings screen (s)"),
+            (.history, "History screen (h)"), (.help, "Help screen"),
             (.tooSmall, "Terminal too small"),
         ]
         var listed = Set<Int>()

@@ -16,6 +16,10 @@ public enum ScreenRenderer {
             GroupView(model: model).draw(into: &frame)
         case .help:
             HelpView(model: model).draw(into: &frame)
+        case .history:
+            HistoryView(model: model).draw(into: &frame)
+        case .settings:
+            SettingsView(model: model).draw(into: &frame)
         case .dashboard:
             if let data = model.data {
                 DashboardView(model: model, data: data).draw(into: &frame)
