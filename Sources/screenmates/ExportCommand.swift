@@ -21,7 +21,9 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("csv or json.", valueName: "format"))
     var format: String
 
-    @Option(help: ArgumentHelp("Only the last N finished days (default: all).", valueName: "n"))
+    // Unconditional, so that `--days -3` reaches the check below instead of reading as an option.
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Only the last N finished days (default: all).", valueName: "n"))
     var days: Int?
 
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
