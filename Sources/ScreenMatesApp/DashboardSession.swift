@@ -257,7 +257,7 @@ public final class DashboardSession {
                 change.apply(to: &settings)
             }
             try store.updateSettings(settings)
-            try settingsFile.save(settings, keys: [change.key] + (change.key == .hiddenApps ? [] : [.hiddenApps]))
+            try settingsFile.save(settings, keys: change.keys)
             logger.info("settings changed", metadata: ["key": "\(change.key.rawValue)"])
             if case .theme(let choice) = change, options.theme == nil, options.useColor {
                 theme = try assets.theme(named: choice.rawValue)

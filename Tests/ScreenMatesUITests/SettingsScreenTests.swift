@@ -48,8 +48,8 @@ import Testing
 
     /// Moves the selection to `row`.
     private func select(_ row: SettingsScreenState.Row, on model: inout DashboardModel) {
-        let index = model.settingsScreen!.rows.firstIndex(of: row)!
-        press(Array(repeating: KeyInput.down, count: index - model.settingsScreen!.selection), on: &model)
+        let steps = model.settingsScreen!.rows.firstIndex(of: row)! - model.settingsScreen!.selection
+        press(Array(repeating: steps < 0 ? KeyInput.up : .down, count: abs(steps)), on: &model)
         #expect(model.settingsScreen?.selectedRow == row)
     }
 

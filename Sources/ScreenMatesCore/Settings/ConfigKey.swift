@@ -49,9 +49,4 @@ public enum ThemeChoice: String, Hashable, Sendable, CaseIterable, Codable {
     case terminal
     case dark
     case light
-
-    public var next: ThemeChoice {
-        let all = Self.allCases
-        return all[(all.firstIndex(of: self)! + 1) % all.count]
-    }
 }

@@ -14,7 +14,16 @@ public enum SettingsChange: Hashable, Sendable {
     case exchangeRate(Double)
     case dailyGoal(Int)
 
-    /// The config file key the change is saved under.
+    /// The config file keys the change is saved under.
+    public var keys: [ConfigKey] {
+        switch self {
+        case .addApp, .removeApp: [.viceApps, .productiveApps, .hiddenApps]
+        case .setHidden: [.hiddenApps]
+        default: [key]
+        }
+    }
+
+    /// The config file key the change is mainly about.
     public var key: ConfigKey {
         switch self {
         case .addApp(_, .vice): .viceApps
