@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
     ],
     targets: [
         // The C side of ncursesw: a module map and a shim that exposes the wide-character API.
@@ -56,6 +57,7 @@ let package = Package(
             dependencies: [
                 "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesMonitor", "ScreenMatesUI",
                 "ScreenMatesTerminal", .product(name: "Logging", package: "swift-log"),
+                .product(name: "CSV", package: "CSV.swift"),
             ],
             exclude: []
         ),
@@ -104,11 +106,15 @@ let package = Package(
         .testTarget(name: "ScreenMatesTerminalTests", dependencies: ["ScreenMatesTerminal", "ScreenMatesUI"]),
         .testTarget(
             name: "ScreenMatesAppTests",
-            dependencies: ["ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore"]),
+            dependencies: [
+                "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore",
+                .product(name: "CSV", package: "CSV.swift"),
+            ]),
         .testTarget(
             name: "ScreenMatesEndToEndTests",
             dependencies: [
                 "screenmates", "ScreenMatesStore", "ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "CSV", package: "CSV.swift"),
             ]),
     ],
     swiftLanguageModes: [.v6]

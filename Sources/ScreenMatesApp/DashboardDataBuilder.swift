@@ -15,11 +15,15 @@ public enum DashboardDataBuilder {
                 code: membership.code.value, memberCount: max(group?.snapshot?.members.count ?? 1, 1))
         }
         let notes = [source, group.flatMap { syncNote($0, now: now) }].compactMap { $0 }
-        return DashboardData(
+        var data = DashboardData(
             userName: name, group: groupLine,
             calendar: feed.calendar, now: now, clockSpeed: feed.clock.speed, today: feed.summary,
             leaderboards: leaderboards ?? Self.leaderboards(feed: feed, group: group),
             warning: warning ?? group?.problem, source: notes.isEmpty ? nil : notes.joined(separator: " · "))
+        data.history = HistoryOverview(
+            history: feed.history, today: feed.summary, trackingStart: feed.dayState.trackingStart)
+        data.settings = feed.settings
+        return data
     }
 
     /// The ranked leaderboards: the group's when there is a snapshot, the user alone otherwise.

@@ -16,7 +16,8 @@ public struct DashboardOptions: Sendable {
     public var seed: UInt64?
     /// Scenario for the demo monitor (a name in `assets/scenarios` or a path).
     public var scenario: String
-    public var theme: String
+    /// The theme named on the command line; without one, the theme in the settings.
+    public var theme: String?
     public var useColor: Bool
     public var forceASCII: Bool
     public var groupStore: GroupStoreLocation?
@@ -27,7 +28,7 @@ public struct DashboardOptions: Sendable {
 
     public init(
         demo: Bool = false, speed: Double? = nil, startAt: Date? = nil, seed: UInt64? = nil,
-        scenario: String = "typical-day", theme: String = "terminal", useColor: Bool = true, forceASCII: Bool = false,
+        scenario: String = "typical-day", theme: String? = nil, useColor: Bool = true, forceASCII: Bool = false,
         groupStore: GroupStoreLocation? = nil, bell: Bool = false, desktop: Bool = false
     ) {
         self.bell = bell
@@ -55,7 +56,11 @@ public final class DashboardSession {
     private let store: LocalStore
     private let options: DashboardOptions
     private let logger: Logger
-    private let theme: Theme
+    private var theme: Theme
+    private let assets: AssetCatalog
+    private let settingsFile: SettingsFile
+    /// Lines of the config file that could not be used, for the log and the footer.
+    private var configProblems: [String]
     private let scenario: UsageScenario?
     private let clockChoice: ClockSource.Choice
     private let demo = DemoMonitor()
@@ -102,12 +107,23 @@ public final class DashboardSession {
         } catch {
             throw AppError(error)
         }
-        theme = options.useColor ? try assets.theme(named: options.theme) : .monochrome
+        self.assets = assets
+        settingsFile = SettingsFile(home: home)
         scenario = options.demo ? try assets.scenario(options.scenario) : nil
         catalogue = try assets.appCatalogue()
         let opened = try OpenedHome.open(home: home, assets: assets, speed: options.speed, startAt: options.startAt)
         store = opened.store
         clockChoice = opened.clock
+        configProblems = opened.configProblems
+        for problem in configProblems { logger.warning("\(problem)") }
+        do throws(AppError) {
+            theme =
+                options.useColor
+                ? try assets.theme(named: options.theme ?? opened.settings.theme.rawValue) : .monochrome
+        } catch {
+            if clockChoice.published { ClockSource.withdraw(from: store) }
+            throw error
+        }
         do {
             feed = try UsageFeed(store: store, clock: clockChoice.clock, timeZone: Self.currentTimeZone)
         } catch {
@@ -184,6 +200,13 @@ public final class DashboardSession {
                     checkZone = true
                 case .saveApps(let apps):
                     perform("apps saved") { () throws(StoreError) in try store.setApps(apps) }
+                    var settings = feed.settings
+                    settings.apps = apps
+                    do {
+                        try settingsFile.save(settings, keys: [.viceApps, .productiveApps, .hiddenApps])
+                    } catch {
+                        logger.error("saving the apps in the config file failed: \(error.message)")
+                    }
                     refreshNeeded = true
                 case .saveName(let name):
                     perform("display name saved") { () throws(StoreError) in try store.setDisplayName(name) }
@@ -194,6 +217,9 @@ public final class DashboardSession {
                     startGroupAction(.join(code), wake: terminal.wake)
                 case .leaveGroup:
                     startGroupAction(.leave, wake: terminal.wake)
+                case .changeSettings(let change):
+                    changeSettings(change, model: &model, terminal: terminal)
+                    refreshNeeded = true
                 case .finishSetup:
                     refresh(checkTimeZone: false)
                     connectGroup(wake: terminal.wake)
@@ -212,8 +238,8 @@ public final class DashboardSession {
             let delivered = notices.takeNew()
             if !delivered.isEmpty {
                 for notice in delivered { logger.info("notice shown", metadata: ["key": "\(notice.key)"]) }
-                if options.bell { terminal.bell() }
-                if options.desktop {
+                if options.bell || feed.settings.notificationBell { terminal.bell() }
+                if options.desktop || feed.settings.notificationDesktop {
                     terminal.writeSequence(delivered.map(DesktopNotifier.sequences).joined())
                     DesktopNotifier.notifySend(delivered)
                 }
@@ -230,6 +256,44 @@ public final class DashboardSession {
         } catch {
             logger.error("\(what) failed: \(error.message)")
             warning = Self.shortWarning(for: error)
+        }
+    }
+
+    // MARK: - Settings
+
+    /// Saves a change from the settings screen in the database and the config file (its own
+    /// line only); a new theme applies at once unless one was named on the command line.
+    private func changeSettings(_ change: SettingsChange, model: inout DashboardModel, terminal: Terminal) {
+        do {
+            guard var settings = try store.settings() else { return }
+            if case .addApp(let name, let category) = change {
+                let apps = try ProfileSetup.resolveApps([name], category: category, catalogue: catalogue)
+                guard let app = apps.first, !settings.apps.contains(where: { $0.id == app.id }) else {
+                    model.settingsScreen?.finished(
+                        "\(SafeText.displayable(name)) is already on your lists.", error: true)
+                    return
+                }
+                settings.apps.append(app)
+            } else {
+                change.apply(to: &settings)
+            }
+            try store.updateSettings(settings)
+            try settingsFile.save(settings, keys: change.keys)
+            logger.info("settings changed", metadata: ["key": "\(change.key.rawValue)"])
+            if case .theme(let choice) = change, options.theme == nil, options.useColor {
+                theme = try assets.theme(named: choice.rawValue)
+                terminal.setTheme(theme)
+            }
+            if case .addApp(let name, _) = change {
+                model.settingsScreen?.finished("Added \(SafeText.displayable(name)).", error: false)
+            }
+        } catch let error as AppError {
+            model.settingsScreen?.finished(error.message, error: true)
+        } catch let error as StoreError {
+            logger.error("saving settings failed: \(error.message)")
+            model.settingsScreen?.finished(error.message, error: true)
+        } catch {
+            model.settingsScreen?.finished(String(describing: error), error: true)
         }
     }
 
@@ -382,7 +446,7 @@ public final class DashboardSession {
         }
         var data = DashboardDataBuilder.make(
             feed: feed, now: minute, group: status, leaderboards: leaderboardCache?.boards,
-            warning: warning ?? monitorProblem, source: source)
+            warning: warning ?? monitorProblem ?? configWarning, source: source)
         if let notices {
             data.notices = notices.lines
             data.toast = notices.toast()
@@ -398,6 +462,14 @@ public final class DashboardSession {
                 userID: profile.userID, name: profile.displayName.value,
                 blocksToday: profile.day == feed.today ? profile.blocksToday : nil)
         }
+    }
+
+    /// The footer's word on a config file with lines it could not use (the log has each one).
+    private var configWarning: String? {
+        guard !configProblems.isEmpty else { return nil }
+        let count = configProblems.count
+        return
+            "\(SettingsFile.fileName): \(count) line\(count == 1 ? "" : "s") not used - see `screenmates config check`"
     }
 
     /// Real seconds until the screen must change even if nothing else happens.

@@ -56,6 +56,9 @@ public final class MonitorSession: Sendable {
         let opened = try OpenedHome.open(home: home, assets: assets, speed: options.speed, startAt: options.startAt)
         store = opened.store
         clockChoice = opened.clock
+        for problem in opened.configProblems {
+            FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
+        }
         let settings = opened.settings
         let calendar = DayCalendar(timeZone: TimeZone.current, dayStartHour: settings.dayStartHour)
         let seed =

@@ -9,6 +9,8 @@ struct OpenedHome {
     let store: LocalStore
     let settings: UserSettings
     let clock: ClockSource.Choice
+    /// Lines of the config file that could not be used, each with its line and key.
+    let configProblems: [String]
 
     static func open(home: HomeDirectory, assets: AssetCatalog, speed: Double?, startAt: Date?) throws(AppError)
         -> OpenedHome
@@ -22,9 +24,13 @@ struct OpenedHome {
         let catalogue = try assets.appCatalogue()
         // The profile's first day comes from the clock the command runs on.
         let provisional = try ClockSource.choose(speed: speed, startAt: startAt, store: store, publish: false)
-        let settings = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: provisional.clock)
+        var settings = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: provisional.clock)
+        // The config file wins for every key it sets; a missing one is written from the saved
+        // settings, so every key is there to edit.
+        let configProblems = SettingsFile(home: home).apply(to: store, catalogue: catalogue, create: true)
+        settings = (try? store.settings()) ?? settings
         let clock = try ClockSource.choose(
             speed: speed, startAt: startAt, store: store, publish: speed != nil || startAt != nil)
-        return OpenedHome(store: store, settings: settings, clock: clock)
+        return OpenedHome(store: store, settings: settings, clock: clock, configProblems: configProblems)
     }
 }

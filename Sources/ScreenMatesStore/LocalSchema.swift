@@ -103,7 +103,15 @@ enum LocalSchema {
                     );
                     """)
         }
-        migrator.registerMigration("v4: delivered notices") { db in
+        migrator.registerMigration("v4: theme and notification channels") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE profile ADD COLUMN theme TEXT NOT NULL DEFAULT 'terminal';
+                    ALTER TABLE profile ADD COLUMN notification_bell INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE profile ADD COLUMN notification_desktop INTEGER NOT NULL DEFAULT 0;
+                    """)
+        }
+        migrator.registerMigration("v5: delivered notices") { db in
             try db.execute(
                 sql: """
                     -- Every notice delivered or counted as sent, once: the key is the claim.

@@ -32,7 +32,7 @@ extension LocalStore {
         if let state = try dayState() {
             let plan = DailyRollover(lastReset: state.resetBase, clockDay: clockDay)
             if plan.newLastReset == state.lastReset && !plan.isReset && state.lastResetAt != nil,
-                try !hasLateEvents(state)
+                try !hasLateEvents(state), try read({ db in try Self.missingDays(state, db).isEmpty })
             {
                 return RolloverOutcome(
                     archived: [], revised: [], lastReset: plan.newLastReset, clockIsBehind: plan.clockIsBehind)
@@ -42,7 +42,9 @@ extension LocalStore {
             guard let state = try Self.dayState(db), let settings = try Self.settings(db) else {
                 throw StoreError.invalidValue("The profile does not exist yet; run setup first.")
             }
-            let revisedDays = try Self.reconcileLateEvents(state, settings: settings, calendar: calendar, now: now, db)
+            var revisedDays = try Self.reconcileLateEvents(state, settings: settings, calendar: calendar, now: now, db)
+            revisedDays.formUnion(
+                try Self.rebuildMissingDays(state, settings: settings, calendar: calendar, now: now, db))
             let plan = DailyRollover(lastReset: state.resetBase, clockDay: clockDay)
             var freshDays = Set<LocalDate>()
             for (day, interval) in plan.archivedIntervals(after: state.lastResetAt, calendar: calendar)
@@ -119,6 +121,53 @@ extension LocalStore {
                 db, sql: "SELECT EXISTS (SELECT 1 FROM usage_event WHERE seq > ? AND occurred_at < ?)",
                 arguments: [state.historySequence, Self.milliseconds(resetAt)]) ?? false
         }
+    }
+
+    /// Finished days, between the first tracked day and the last reset, that have no record:
+    /// every one of them was archived once, so a missing one was lost (a row deleted by hand, a
+    /// partial recovery) and is derived again from the events.
+    static func missingDays(_ state: DayState, _ db: Database) throws -> [LocalDate] {
+        guard let lastReset = state.lastReset else { return [] }
+        let first = max(state.trackingStart, lastReset.adding(days: -DailyRollover.maximumArchivedGap))
+        guard first < lastReset else { return [] }
+        let arguments: StatementArguments = [first.iso8601, lastReset.iso8601]
+        let stored =
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM day_history WHERE date >= ? AND date < ?", arguments: arguments)
+            ?? 0
+        let expected = first.days(to: lastReset)
+        guard stored < expected else { return [] }
+        let present = Set(
+            try String.fetchAll(
+                db, sql: "SELECT date FROM day_history WHERE date >= ? AND date < ?", arguments: arguments))
+        return (0..<expected).map { first.adding(days: $0) }.filter { !present.contains($0.iso8601) }
+    }
+
+    /// Writes a record for every missing finished day, from the events of its instants: from
+    /// where the day before it ended to where the day after it begins (the calendar's bounds
+    /// where a neighbour has no record either), so days stay contiguous. The goal of a lost
+    /// day is not kept anywhere else; the goal in force now stands in for it.
+    private static func rebuildMissingDays(
+        _ state: DayState, settings: UserSettings, calendar: DayCalendar, now: Date, _ db: Database
+    ) throws -> Set<LocalDate> {
+        let missing = try missingDays(state, db)
+        guard !missing.isEmpty, let lastReset = state.lastReset else { return [] }
+        var intervals: [LocalDate: Range<Date>] = [:]
+        for record in try history(from: missing[0].adding(days: -1), db) { intervals[record.date] = record.interval }
+        var rebuilt = Set<LocalDate>()
+        for day in missing {
+            let lower = intervals[day.adding(days: -1)]?.upperBound ?? calendar.start(of: day)
+            var upper = intervals[day.adding(days: 1)]?.lowerBound ?? calendar.start(of: day.adding(days: 1))
+            if day.adding(days: 1) == lastReset, let resetAt = state.lastResetAt { upper = resetAt }
+            let interval = lower..<max(lower, upper)
+            let ledger = DailyLedger.fold(try events(in: interval, db), exchangeRate: settings.rules.exchangeRate)
+            let record = DayRecord(
+                date: day, ledger: ledger, goalBlocks: settings.dailyGoalBlocks, interval: interval)
+            try upsert(record, archivedAt: now, db)
+            intervals[day] = interval
+            rebuilt.insert(day)
+        }
+        return rebuilt
     }
 
     /// Derives again every archived day that holds an event newer than the history's mark.

@@ -51,7 +51,8 @@ extension LocalStore {
         try write { db in try Self.replaceApps(apps, in: db) }
     }
 
-    /// Saves the numbers behind the rules, the day-start hour and the notification switch.
+    /// Saves the numbers behind the rules, the day-start hour, the notification switches and the
+    /// theme.
     public func updateSettings(_ settings: UserSettings) throws(StoreError) {
         guard UserSettings.dayStartHourRange.contains(settings.dayStartHour),
             UsageRules.blockMinutesRange.contains(settings.rules.blockMinutes),
@@ -62,11 +63,13 @@ extension LocalStore {
             try db.execute(
                 sql: """
                     UPDATE profile SET display_name = ?, day_start_hour = ?, block_minutes = ?, exchange_rate = ?,
-                        daily_goal_blocks = ?, notifications_enabled = ? WHERE id = 1
+                        daily_goal_blocks = ?, notifications_enabled = ?, notification_bell = ?,
+                        notification_desktop = ?, theme = ? WHERE id = 1
                     """,
                 arguments: [
                     settings.displayName?.value, settings.dayStartHour, settings.rules.blockMinutes,
                     settings.rules.exchangeRate, settings.rules.dailyGoalBlocks, settings.notificationsEnabled,
+                    settings.notificationBell, settings.notificationDesktop, settings.theme.rawValue,
                 ])
             try Self.replaceApps(settings.apps, in: db)
         }
@@ -107,7 +110,7 @@ extension LocalStore {
                 category: AppCategory(rawValue: try row.checked("category", in: "tracked_app")) ?? .vice,
                 hidden: try row.checked("hidden", in: "tracked_app"))
         }
-        return UserSettings(
+        var settings = UserSettings(
             userID: try row.checked("user_id", in: table),
             displayName: storedName.flatMap { try? DisplayName(validating: $0) },
             dayStartHour: try row.checked("day_start_hour", in: table),
@@ -117,6 +120,12 @@ extension LocalStore {
                 dailyGoalBlocks: try row.checked("daily_goal_blocks", in: table)),
             notificationsEnabled: try row.checked("notifications_enabled", in: table),
             apps: apps, group: try membership(row))
+        if row.hasColumn("theme") {
+            settings.theme = ThemeChoice(rawValue: try row.checked("theme", in: table)) ?? .terminal
+            settings.notificationBell = try row.checked("notification_bell", in: table)
+            settings.notificationDesktop = try row.checked("notification_desktop", in: table)
+        }
+        return settings
     }
 
     /// The group columns, absent from profiles written before groups existed.

@@ -79,6 +79,7 @@ public final class Terminal {
     private let input: UnsafeMutablePointer<FILE>
     private let output: UnsafeMutablePointer<FILE>
     private var palette: ColorPalette
+    private let useColor: Bool
     private var displayed = DisplayedFrame()
     private var running = true
 
@@ -131,6 +132,7 @@ public final class Terminal {
         set_escdelay(25)
         curs_set(0)
         palette = ColorPalette(theme: options.theme, useColor: options.useColor)
+        useColor = options.useColor
         width = Int(sm_cols())
         height = Int(sm_lines())
         TerminalRestorer.captureRestoreSequence()
@@ -180,6 +182,14 @@ public final class Terminal {
         guard running else { return }
         clearok(sm_curscr(), true)
         displayed.forget()
+    }
+
+    /// Draws with `theme` from the next frame on, every cell written again (a theme chosen on
+    /// the settings screen applies at once).
+    public func setTheme(_ theme: Theme) {
+        guard running else { return }
+        palette = ColorPalette(theme: theme, useColor: useColor)
+        invalidate()
     }
 
     /// Waits until a key, a wake-up, a signal or the timeout (`nil`: no timeout), then returns

@@ -25,8 +25,11 @@ struct DashboardCommand: ParsableCommand {
             "Usage profile for the demo monitor: a name in assets/scenarios or a JSON file.", valueName: "name"))
     var scenario = "typical-day"
 
-    @Option(help: ArgumentHelp("Colour theme: terminal, dark or light.", valueName: "name"))
-    var theme = "terminal"
+    @Option(
+        help: ArgumentHelp(
+            "Colour theme: terminal, dark or light (default: the theme in your settings, else terminal).",
+            valueName: "name"))
+    var theme: String?
 
     @Flag(name: .customLong("no-color"), help: "No colours (also when NO_COLOR is set).")
     var noColor = false

@@ -17,7 +17,8 @@ struct ScreenMatesCommand: AsyncParsableCommand {
         version: version,
         subcommands: [
             DashboardCommand.self, SetupCommand.self, StatusCommand.self, GroupCommand.self, SyncCommand.self,
-            MonitorCommand.self, DemoCommand.self, NotifyCommand.self, RecoverCommand.self,
+            MonitorCommand.self, DemoCommand.self, NotifyCommand.self, RecoverCommand.self, ExportCommand.self,
+            ConfigCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self)
 

@@ -69,6 +69,11 @@ struct SetupCommand: ParsableCommand {
                 if let dayStartHour { settings.dayStartHour = dayStartHour }
                 if let goal { settings.rules.dailyGoalBlocks = goal }
                 try store.updateSettings(settings)
+                // The config file wins over the database, so what setup changed goes there too.
+                var keys: [ConfigKey] = [.viceApps, .productiveApps, .hiddenApps]
+                if dayStartHour != nil { keys.append(.dayStartHour) }
+                if goal != nil { keys.append(.dailyGoal) }
+                try SettingsFile(home: home).save(settings, keys: keys)
                 print("Saved \(displayName.value) in \(home.path).")
                 print("Vice apps: " + settings.viceApps.map(\.name).joined(separator: ", "))
                 print("Productive apps: " + settings.productiveApps.map(\.name).joined(separator: ", "))

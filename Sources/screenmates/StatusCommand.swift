@@ -30,6 +30,13 @@ struct StatusCommand: AsyncParsableCommand {
             let choice: ClockSource.Choice
             do {
                 store = try home.openStore()
+                // The config file wins for the keys it sets, here as everywhere.
+                let catalogue =
+                    (try? AssetCatalog.locate(environment: ProcessInfo.processInfo.environment).appCatalogue())
+                    ?? AppCatalogue(apps: [], defaultVice: [], defaultProductive: [])
+                for problem in SettingsFile(home: home).apply(to: store, catalogue: catalogue) {
+                    FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
+                }
                 choice = try ClockSource.choose(
                     speed: clock.speed, startAt: clock.startInstant, store: store, publish: false)
                 feed = try UsageFeed(store: store, clock: choice.clock, timeZone: { TimeZone.current }, writes: false)

@@ -102,6 +102,9 @@ import Testing
         var settings = try #require(try store.settings())
         settings.apps = settings.apps.filter { $0.category == .vice }
         try store.updateSettings(settings)
+        // The config file `setup` wrote would win over the store and bring the productive apps
+        // back; without it, the dashboard writes a new one from these settings.
+        try FileManager.default.removeItem(atPath: home.path + "/config.toml")
         let tmux = try Tmux()
         try tmux.type("\(Binary.path) --home \(home.path) dashboard")
         try tmux.waitFor("0 / 96 blocks")

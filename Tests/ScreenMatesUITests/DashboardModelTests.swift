@@ -113,13 +113,13 @@ import Testing
         #expect(seen == [.month, .week, .today])
     }
 
-    @Test func arrowsAndHjklAlsoMoveBetweenPeriods() {
+    @Test func arrowsAndLAlsoMoveBetweenPeriods() {
         var model = dashboard()
         press([.right], on: &model)
         #expect(model.period == .week)
         press([.character("l")], on: &model)
         #expect(model.period == .month)
-        press([.left, .character("h")], on: &model)
+        press([.left, .backTab], on: &model)
         #expect(model.period == .today)
     }
 

@@ -8,6 +8,12 @@ public struct UserSettings: Hashable, Sendable, Codable {
     public var dayStartHour: Int
     public var rules: UsageRules
     public var notificationsEnabled: Bool
+    /// Ring the terminal bell with a notification (when notifications are on).
+    public var notificationBell = false
+    /// Send notifications to the desktop too (when notifications are on).
+    public var notificationDesktop = false
+    /// The colour theme the dashboard draws with.
+    public var theme = ThemeChoice.terminal
     public var apps: [TrackedApp]
     /// The group the user is in, if any.
     public var group: GroupMembership?

@@ -25,6 +25,20 @@ public struct Frame: Hashable, Sendable {
         cells[y * width + x]
     }
 
+    /// Copies `count` rows of `source` from `firstRow`, columns `x..<x + width`, to this frame
+    /// from `toRow`: a page drawn whole, shown a window at a time. Rows past either frame's edge
+    /// are left out.
+    public mutating func copyRows(from source: Frame, firstRow: Int, count: Int, toRow: Int, x: Int, width: Int) {
+        for offset in 0..<max(0, count) {
+            let from = firstRow + offset
+            let to = toRow + offset
+            guard from >= 0, from < source.height, to >= 0, to < height else { continue }
+            for column in max(0, x)..<min(x + width, self.width, source.width) {
+                cells[to * self.width + column] = source.cells[from * source.width + column]
+            }
+        }
+    }
+
     /// Writes `text` from column `x` on row `y`, clipped to the frame and to `maxWidth` cells.
     /// Returns the number of cells written.
     @discardableResult

@@ -15,6 +15,12 @@ public enum Action: String, Hashable, Sendable, CaseIterable {
     case joinGroup
     case leaveGroup
     case notices
+    case history
+    case settings
+    /// Settings screen: change the selected setting (flip a switch, hide an app, or open the
+    /// new app's name on an "add" row). The period keys (←/→) step its numbers.
+    case change
+    case removeApp
 }
 
 /// The screens a binding can apply to. The first-run setup has none of its own: it takes
@@ -26,6 +32,8 @@ public enum ScreenKind: String, Hashable, Sendable, CaseIterable {
     case group
     case notices
     case tooSmall
+    case history
+    case settings
 }
 
 /// A key binding as data: the keys, the short label and the help text. One table feeds the
@@ -65,7 +73,8 @@ public struct KeyTable: Hashable, Sendable {
 
     public static let standard = KeyTable(bindings: [
         KeyBinding(
-            .quit, keys: [.character("q")], summary: "quit", screens: [.dashboard, .help, .group, .notices, .tooSmall]),
+            .quit, keys: [.character("q")], summary: "quit",
+            screens: [.dashboard, .help, .group, .notices, .tooSmall, .history, .settings]),
         KeyBinding(.help, keys: [.character("?")], summary: "help", screens: [.dashboard, .help]),
         KeyBinding(.group, keys: [.character("g")], summary: "group", screens: [.dashboard, .group]),
         KeyBinding(
@@ -73,17 +82,20 @@ public struct KeyTable: Hashable, Sendable {
             screens: [.dashboard]),
         KeyBinding(
             .nextPeriod, keys: [.tab, .right, .character("l")], label: "tab", summary: "today/week/month",
-            screens: [.dashboard]),
+            screens: [.dashboard, .settings]),
         KeyBinding(
-            .previousPeriod, keys: [.backTab, .left, .character("h")], label: "shift-tab", summary: "previous period",
-            screens: [.dashboard], inFooter: false),
+            .previousPeriod, keys: [.backTab, .left], label: "shift-tab", summary: "previous period",
+            screens: [.dashboard, .settings], inFooter: false),
+        // After the period keys, so that an 80-column footer keeps them (help lists everything).
+        KeyBinding(.history, keys: [.character("h")], summary: "history", screens: [.dashboard, .history]),
+        KeyBinding(.settings, keys: [.character("s")], summary: "settings", screens: [.dashboard, .settings]),
         KeyBinding(.notices, keys: [.character("n")], summary: "notices", screens: [.dashboard, .notices]),
         KeyBinding(
             .scrollDown, keys: [.down, .character("j")], label: "↓/j", summary: "scroll down",
-            screens: [.dashboard, .notices], inFooter: false),
+            screens: [.dashboard, .settings, .notices, .help], inFooter: false),
         KeyBinding(
             .scrollUp, keys: [.up, .character("k")], label: "↑/k", summary: "scroll up",
-            screens: [.dashboard, .notices], inFooter: false),
+            screens: [.dashboard, .settings, .notices, .help], inFooter: false),
         KeyBinding(
             .pageDown, keys: [.pageDown, .character(" ")], label: "pgdn", summary: "next page",
             screens: [.dashboard], inFooter: false),
@@ -93,7 +105,12 @@ public struct KeyTable: Hashable, Sendable {
         KeyBinding(.createGroup, keys: [.character("c")], summary: "create a group", screens: [.group]),
         KeyBinding(.joinGroup, keys: [.character("j")], summary: "join by code", screens: [.group]),
         KeyBinding(.leaveGroup, keys: [.character("l")], summary: "leave", screens: [.group]),
-        KeyBinding(.back, keys: [.escape], summary: "back", screens: [.help, .group, .notices]),
+        KeyBinding(
+            .change, keys: [.enter, .character(" ")], label: "enter", summary: "switch, hide, add",
+            screens: [.settings]),
+        KeyBinding(
+            .removeApp, keys: [.character("d"), .delete], label: "d", summary: "remove app", screens: [.settings]),
+        KeyBinding(.back, keys: [.escape], summary: "back", screens: [.help, .group, .history, .settings, .notices]),
     ])
 
     /// The action bound to `key` on `screen`, if any.

@@ -20,6 +20,10 @@ public struct DashboardData: Hashable, Sendable {
     public var warning: String?
     /// A short note on what feeds the numbers, e.g. "demo monitor".
     public var source: String?
+    /// The last days, totals and streaks, for the history screen and the sparkline.
+    public var history: HistoryOverview?
+    /// The settings in force, for the settings screen.
+    public var settings: UserSettings?
     /// Notices shown so far, newest first (the pane and the log screen).
     public var notices: [NoticeLine] = []
     /// The notice on screen right now, if any.

@@ -12,6 +12,8 @@ public enum DashboardEffect: Hashable, Sendable {
     case leaveGroup
     /// Setup is over: show the dashboard.
     case finishSetup
+    /// Settings screen: save this change (database and config file).
+    case changeSettings(SettingsChange)
 }
 
 /// The dashboard's state and its update function: keys in, state and effects out. Pure, so
@@ -28,6 +30,10 @@ public struct DashboardModel: Hashable, Sendable {
         case group
         /// The log of notices, newest first.
         case notices
+        /// The last 7 days against the goal, week and month totals, streaks.
+        case history
+        /// Apps, notifications, theme and the numbers behind the day.
+        case settings
     }
 
     public var screen: Screen
@@ -37,10 +43,14 @@ public struct DashboardModel: Hashable, Sendable {
     public var scroll = 0
     /// First notice shown on the log screen.
     public var noticeScroll = 0
+    /// First row of the help shown, where it is taller than the screen.
+    public var helpScroll = 0
     /// The first-run flow, while `screen` is `.setup`.
     public var setup: SetupFlow?
     /// The group screen's own state.
     public var groupScreen = GroupScreenState()
+    /// The settings screen's own state, while it is open.
+    public var settingsScreen: SettingsScreenState?
     public var width: Int
     public var height: Int
     public var keys: KeyTable
@@ -67,6 +77,8 @@ public struct DashboardModel: Hashable, Sendable {
         case .help: return .help
         case .group: return .group
         case .notices: return .notices
+        case .history: return .history
+        case .settings: return .settings
         }
     }
 
@@ -91,12 +103,16 @@ public struct DashboardModel: Hashable, Sendable {
         if screen == .group && !isTooSmall && (groupScreen.mode != .overview || groupScreen.busy) {
             return groupScreen.busy ? nil : groupScreen.handleMode(key)
         }
+        if screen == .settings && !isTooSmall, settingsScreen?.adding != nil {
+            return settingsScreen?.handleTyping(key)
+        }
         guard let action = keys.action(for: key, on: screenKind) else { return nil }
         switch action {
         case .quit:
             return .quit
         case .help:
             screen = screen == .help ? .dashboard : .help
+            helpScroll = 0
         case .back:
             screen = .dashboard
         case .group:
@@ -117,12 +133,34 @@ public struct DashboardModel: Hashable, Sendable {
                 return nil
             }
             groupScreen.mode = .confirmLeave
+        case .history:
+            screen = screen == .history ? .dashboard : .history
+        case .settings:
+            if screen == .settings {
+                screen = .dashboard
+            } else if let settings = data?.settings {
+                settingsScreen = SettingsScreenState(settings: settings)
+                screen = .settings
+            }
+        case .change, .removeApp:
+            return settingsScreen?.handle(action)
+        case .scrollDown where screen == .settings, .scrollUp where screen == .settings,
+            .nextPeriod where screen == .settings, .previousPeriod where screen == .settings:
+            return settingsScreen?.handle(action)
         case .refresh:
             return .refresh
         case .scrollDown:
-            if screen == .notices { noticeScroll += 1 } else { scroll += 1 }
+            switch screen {
+            case .notices: noticeScroll += 1
+            case .help: helpScroll += 1
+            default: scroll += 1
+            }
         case .scrollUp:
-            if screen == .notices { noticeScroll -= 1 } else { scroll -= 1 }
+            switch screen {
+            case .notices: noticeScroll -= 1
+            case .help: helpScroll -= 1
+            default: scroll -= 1
+            }
         case .pageDown:
             scroll += max(1, DashboardLayout(width: width, height: height).leaderboardRows - 1)
         case .pageUp:
@@ -146,6 +184,7 @@ public struct DashboardModel: Hashable, Sendable {
         scroll = max(0, min(scroll, memberCount - visible))
         let notices = data?.notices.count ?? 0
         noticeScroll = max(0, min(noticeScroll, notices - NoticesView.rows(height: height)))
+        helpScroll = max(0, min(helpScroll, HelpView.maximumScroll(keys: keys, width: width, height: height)))
     }
 
     /// Starts the first-run flow.
@@ -157,6 +196,7 @@ public struct DashboardModel: Hashable, Sendable {
     /// Replaces the data (a new snapshot from the store), keeping the scroll position valid.
     public mutating func update(_ data: DashboardData) {
         self.data = data
+        if let settings = data.settings, settingsScreen?.settings != settings { settingsScreen?.update(settings) }
         clampScroll()
     }
 }

@@ -47,6 +47,17 @@ struct DashboardView {
         labelled(&frame, inner, inner.y + 1, "best", days(streak.best), Style(.text))
         let status = data.today.todayStatus
         labelled(&frame, inner, inner.y + 2, "today", status.rawValue, Style(data.today.state.role, bold: true))
+        drawSparkline(into: &frame, inner: inner)
+    }
+
+    /// The last 7 days under the streak, where the panel has a row and room for them.
+    private func drawSparkline(into frame: inout Frame, inner: Rect) {
+        guard let days = data.history?.days, inner.height >= 4 else { return }
+        let label = "last \(days.count)d "
+        guard CellWidth.of(label) + days.count <= inner.width - 2 else { return }
+        let y = inner.y + 3
+        let used = frame.put(label, x: inner.x + 1, y: y, style: Style(.muted))
+        Sparkline.draw(days, into: &frame, x: inner.x + 1 + used, y: y)
     }
 
     private func drawToday(into frame: inout Frame, in rect: Rect) {

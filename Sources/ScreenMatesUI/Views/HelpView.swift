@@ -18,7 +18,7 @@ struct HelpView {
         ),
         ("Streak", "days in a row within the daily limit; no usage counts as kept."),
         ("Today", "vice blocks used against the daily goal; warns at 75% and 90%."),
-        ("Leaderboard", "fewest vice blocks first; ties go to the longer streak, then by name."),
+        ("Leaderboard", "fewest vice blocks first; ties: longer streak, then name."),
     ]
 
     /// Keys the terminal handles itself, not the key table.
@@ -38,8 +38,8 @@ struct HelpView {
     /// of a binding (`r, F5, ctrl-l`); otherwise its short label (`r`).
     static func sections(for keys: KeyTable, allKeys: Bool) -> [Section] {
         let screens: [(ScreenKind, String)] = [
-            (.dashboard, "Dashboard"), (.group, "Group screen (g)"), (.notices, "Notices screen (n)"),
-            (.help, "Help screen"),
+            (.dashboard, "Dashboard"), (.group, "Group screen (g)"), (.settings, "Settings screen (s)"),
+            (.history, "History screen (h)"), (.notices, "Notices screen (n)"), (.help, "Help screen"),
             (.tooSmall, "Terminal too small"),
         ]
         var listed = Set<Int>()
@@ -97,18 +97,59 @@ struct HelpView {
             }
             candidates.append(Placement(columns: [Column(sections: sections, keyGap: 2)], gap: 0))
         }
+        // Too tall for the screen: the one that fits the width with the fewest rows to scroll.
         return candidates.first { $0.width <= width && $0.height <= height }
+            ?? candidates.filter { $0.width <= width }.min { $0.height < $1.height }
             ?? candidates.min { $0.width < $1.width }!
+    }
+
+    /// The help box's inside on a `width` × `height` screen.
+    static func inner(width: Int, height: Int) -> Rect {
+        Rect(x: 0, y: 0, width: width, height: height).splitBottom(1).rest.inner
+    }
+
+    /// Rows the keys and the explanations take, drawn `width` cells wide: more than the box
+    /// holds on a small screen, which then scrolls.
+    static func contentHeight(keys: KeyTable, screenWidth: Int, screenHeight: Int) -> Int {
+        let inner = inner(width: screenWidth, height: screenHeight)
+        let placement = placement(for: keys, width: inner.width - 3, height: inner.height)
+        let explanations = explanations.reduce(0) { $0 + WordWrap.lines($1.1, width: inner.width - 3 - 13).count }
+        return placement.height + 2 + explanations
+    }
+
+    /// How far the help can scroll on a `width` × `height` screen.
+    static func maximumScroll(keys: KeyTable, width: Int, height: Int) -> Int {
+        max(
+            0,
+            contentHeight(keys: keys, screenWidth: width, screenHeight: height)
+                - inner(width: width, height: height).height)
     }
 
     func draw(into frame: inout Frame) {
         let bounds = frame.bounds
         let (body, footer) = bounds.splitBottom(1)
-        frame.box(body, title: "Help")
         let inner = body.inner
+        let total = Self.contentHeight(keys: model.keys, screenWidth: frame.width, screenHeight: frame.height)
+        let scroll = max(0, min(model.helpScroll, total - inner.height))
+        let more = total - scroll > inner.height
+        frame.box(
+            body,
+            title: scroll > 0 || more
+                ? "Help \(frame.glyphs.bullet) \(more ? "\(frame.glyphs.arrowDown)/j more" : "\(frame.glyphs.arrowUp)/k back")"
+                : "Help")
+        // Drawn whole on a tall page, then the visible rows copied into the box.
+        var page = Frame(width: frame.width, height: max(total, inner.height), glyphs: frame.glyphs)
+        drawContent(into: &page, inner: Rect(x: inner.x, y: 0, width: inner.width, height: page.height))
+        frame.copyRows(
+            from: page, firstRow: scroll, count: inner.height, toRow: inner.y, x: inner.x, width: inner.width)
+        FooterView(keys: model.keys.footer(for: .help), warning: nil, note: nil).draw(into: &frame, in: footer)
+    }
+
+    private func drawContent(into frame: inout Frame, inner: Rect) {
         let x = inner.x + 2
         let width = inner.width - 3
-        let placement = Self.placement(for: model.keys, width: width, height: inner.height)
+        let placement = Self.placement(
+            for: model.keys, width: width, height: Self.inner(width: frame.width, height: model.height).height)
         var columnX = x
         for column in placement.columns {
             var y = inner.y
@@ -128,7 +169,6 @@ struct HelpView {
             columnX += column.width + placement.gap
         }
         drawExplanations(&frame, x: x, y: inner.y + placement.height + 1, width: width, bottom: inner.maxY)
-        FooterView(keys: model.keys.footer(for: .help), warning: nil, note: nil).draw(into: &frame, in: footer)
     }
 
     /// What the numbers mean, below the keys: each explanation whole or not at all.

@@ -18,6 +18,10 @@ public enum ScreenRenderer {
             HelpView(model: model).draw(into: &frame)
         case .notices:
             NoticesView(model: model).draw(into: &frame)
+        case .history:
+            HistoryView(model: model).draw(into: &frame)
+        case .settings:
+            SettingsView(model: model).draw(into: &frame)
         case .dashboard:
             if let data = model.data {
                 DashboardView(model: model, data: data).draw(into: &frame)
