@@ -19,7 +19,7 @@ while let argument = arguments.popFirst() {
     case "--only": only = arguments.popFirst()
     default:
         print(
-            "usage: screenmates-bench [--only frame|dashboard|monitor|group|large-group] [--idle-seconds N] [--members N] [--iterations N]"
+            "usage: screenmates-bench [--only frame|dashboard|monitor|group|large-group|notices] [--idle-seconds N] [--members N] [--iterations N]"
         )
         exit(64)
     }
@@ -112,4 +112,13 @@ if only == nil || only == "group" || only == "large-group" {
     ] {
         print("  \(label)  median \(format(values.percentile(0.5))) ms   p99 \(format(values.percentile(0.99))) ms")
     }
+}
+
+if only == nil || only == "notices" {
+    print("")
+    let delays = try NoticeBenchmark.thresholdToToast(binary: binary, runs: 20)
+    print("Notices: the block that crosses 75 % committed to its toast on screen, \(delays.count) runs:")
+    print(
+        "  median \(format(delays.percentile(0.5))) ms, p99 \(format(delays.percentile(0.99))) ms, "
+            + "max \(format(delays.max() ?? 0)) ms")
 }

@@ -57,4 +57,39 @@ import Testing
         #expect(screen.contains("Notifications work."))
         try tmux.keys("q")
     }
+
+    /// Two dashboards open on one home: each notice is toasted by one of them, never both.
+    @Test func twoDashboardsOnOneHomeShowEachNoticeOnceBetweenThem() throws {
+        let home = Binary.Home()
+        #expect(try Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        let screens = [try Tmux(), try Tmux()]
+        for screen in screens {
+            try screen.type("\(Binary.path) --home \(home.path) dashboard")
+            _ = try screen.waitFor("q quit")
+        }
+        // Blocks one by one from midnight, so 75 %, 90 % and over are each crossed on their own.
+        let scenario = home.path + "/vice.json"
+        try """
+        { "name": "vice", "summary": "vice blocks from midnight",
+          "steps": [ { "at": "00:00", "app": "tiktok", "category": "vice", "blocks": 9 } ] }
+        """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let monitor = try SpawnedProcess(
+            Binary.path,
+            ["monitor", "--home", home.path, "--scenario", scenario, "--rate", "1.5", "--count", "9", "--seed", "3"])
+        let titles = ["75 % of today's limit", "90 % of today's limit", "Over today's limit"]
+        var seenOn: [String: Set<Int>] = [:]
+        let deadline = Date().addingTimeInterval(12)
+        while Date() < deadline {
+            for (index, screen) in screens.enumerated() {
+                let text = try screen.screen()
+                for title in titles where text.contains("! \(title)") { seenOn[title, default: []].insert(index) }
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(monitor.wait() == 0)
+        for title in titles {
+            #expect(seenOn[title]?.count == 1, "\(title) toasted on screens \(seenOn[title] ?? [])")
+        }
+        for screen in screens { try screen.keys("q") }
+    }
 }
