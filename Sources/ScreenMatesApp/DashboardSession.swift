@@ -192,6 +192,13 @@ public final class DashboardSession {
                 case .quit:
                     logger.info("dashboard quit")
                     return 0
+                case .sendTestNotice:
+                    let notice = NotificationScheduler.test(now: clockChoice.clock.now(), calendar: feed.calendar)
+                    _ = try? store.claim(
+                        deliver: [notice], countAsSent: [], at: clockChoice.clock.now(), toasted: false)
+                    refreshNeeded = true
+                case .syncNow:
+                    groupLink?.syncNow()
                 case .refresh:
                     // Repaint every cell: something else may have written on the terminal.
                     terminal.invalidate()
@@ -245,6 +252,7 @@ public final class DashboardSession {
                 }
             }
             model.update(data())
+            if model.screen == .debug { model.data?.debugLines = debugLines() }
         }
     }
 
@@ -452,6 +460,32 @@ public final class DashboardSession {
             data.toast = notices.toast()
         }
         return data
+    }
+
+    /// What the debug panel shows.
+    private func debugLines() -> [DashboardData.DebugLine] {
+        let clock = clockChoice.clock
+        let status = groupLink?.status
+        let recorded = (try? store.noticeKeys(day: feed.today)) ?? (keys: [], shown: 0)
+        var lines: [(String, String)] = [
+            ("user id", feed.settings.userID),
+            ("name", feed.settings.displayName?.value ?? "(none)"),
+            ("data directory", home.path),
+            ("database", home.databasePath),
+            ("log", home.path + "/screenmates.log"),
+            ("group store", options.groupStore?.description ?? "(none)"),
+            ("group", feed.settings.group.map { "\($0.code) · goal \($0.dailyGoalBlocks)" } ?? "(none)"),
+            ("app clock", "\(TimeFormat.iso8601(clock.now())) · ×\(clock.speed)"),
+            ("today", "\(feed.today) · resets \(TimeFormat.iso8601(feed.todayInterval.upperBound))"),
+            ("events applied", "\(feed.eventsApplied)"),
+            ("last sync", status?.lastSyncedAt.map(TimeFormat.iso8601) ?? "never"),
+            ("days not synced", "\(status?.unsyncedDays ?? feed.history.filter { !$0.synced }.count)"),
+            ("group store state", status.map { $0.offline ? "offline" : "online" } ?? "-"),
+            ("notices today", "\(recorded.shown) shown, \(recorded.keys.count - recorded.shown) counted as sent"),
+            ("next notice due", notices?.nextDue.map(TimeFormat.iso8601) ?? "-"),
+        ]
+        lines += recorded.keys.sorted().map { ("  recorded", $0) }
+        return lines.map { DashboardData.DebugLine(label: $0.0, value: $0.1) }
     }
 
     /// The other members of the user's group with today's figures, for group notices.

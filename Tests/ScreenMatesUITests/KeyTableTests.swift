@@ -88,7 +88,10 @@ import Testing
     /// the group screen) is not a puzzle.
     @Test func helpGroupsTheKeysByScreen() {
         let sections = HelpView.sections(for: table, allKeys: true)
-        #expect(sections.map(\.title) == ["Dashboard", "Group screen (g)", "Settings screen (s)", "Anywhere"])
+        #expect(
+            sections.map(\.title) == [
+                "Dashboard", "Group screen (g)", "Settings screen (s)", "Debug panel (D)", "Anywhere",
+            ])
         #expect(sections[1].entries.map(\.summary) == ["create a group", "join by code", "leave", "back"])
         // Every binding once.
         #expect(sections.dropLast().flatMap(\.entries).count == table.bindings.count)

@@ -40,6 +40,7 @@ public final class GroupLink: Sendable {
         case report
         case changed
         case retry
+        case sync
     }
 
     private let location: GroupStoreLocation
@@ -95,6 +96,11 @@ public final class GroupLink: Sendable {
         if changed { trigger.yield(.report) }
     }
 
+    /// Reports and fetches the group now, whether or not anything seems to have changed.
+    public func syncNow() {
+        trigger.yield(.sync)
+    }
+
     public func stop() {
         trigger.finish()
         worker.withLock {
@@ -117,7 +123,10 @@ public final class GroupLink: Sendable {
         var retryDelay = 1.0
         for await next in triggers {
             guard !Task.isCancelled else { break }
-            _ = next
+            if next == .sync {
+                lastMark = nil
+                reported = nil
+            }
             do {
                 if store == nil {
                     let opened = try location.open()

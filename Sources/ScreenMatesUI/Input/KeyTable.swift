@@ -15,6 +15,9 @@ public enum Action: String, Hashable, Sendable, CaseIterable {
     case joinGroup
     case leaveGroup
     case notices
+    case debug
+    case testNotice
+    case syncNow
     case history
     case settings
     /// Settings screen: change the selected setting (flip a switch, hide an app, or open the
@@ -31,6 +34,7 @@ public enum ScreenKind: String, Hashable, Sendable, CaseIterable {
     case help
     case group
     case notices
+    case debug
     case tooSmall
     case history
     case settings
@@ -74,7 +78,7 @@ public struct KeyTable: Hashable, Sendable {
     public static let standard = KeyTable(bindings: [
         KeyBinding(
             .quit, keys: [.character("q")], summary: "quit",
-            screens: [.dashboard, .help, .group, .notices, .tooSmall, .history, .settings]),
+            screens: [.dashboard, .help, .group, .notices, .tooSmall, .history, .settings, .debug]),
         KeyBinding(.help, keys: [.character("?")], summary: "help", screens: [.dashboard, .help]),
         KeyBinding(.group, keys: [.character("g")], summary: "group", screens: [.dashboard, .group]),
         KeyBinding(
@@ -90,6 +94,10 @@ public struct KeyTable: Hashable, Sendable {
         KeyBinding(.history, keys: [.character("h")], summary: "history", screens: [.dashboard, .history]),
         KeyBinding(.settings, keys: [.character("s")], summary: "settings", screens: [.dashboard, .settings]),
         KeyBinding(.notices, keys: [.character("n")], summary: "notices", screens: [.dashboard, .notices]),
+        KeyBinding(
+            .debug, keys: [.character("D")], summary: "debug panel", screens: [.dashboard, .debug], inFooter: false),
+        KeyBinding(.testNotice, keys: [.character("t")], summary: "send a test notice", screens: [.debug]),
+        KeyBinding(.syncNow, keys: [.character("u")], summary: "sync with the group now", screens: [.debug]),
         KeyBinding(
             .scrollDown, keys: [.down, .character("j")], label: "↓/j", summary: "scroll down",
             screens: [.dashboard, .settings, .notices, .help], inFooter: false),
@@ -110,7 +118,8 @@ public struct KeyTable: Hashable, Sendable {
             screens: [.settings]),
         KeyBinding(
             .removeApp, keys: [.character("d"), .delete], label: "d", summary: "remove app", screens: [.settings]),
-        KeyBinding(.back, keys: [.escape], summary: "back", screens: [.help, .group, .history, .settings, .notices]),
+        KeyBinding(
+            .back, keys: [.escape], summary: "back", screens: [.help, .group, .history, .settings, .notices, .debug]),
     ])
 
     /// The action bound to `key` on `screen`, if any.

@@ -24,6 +24,19 @@ public struct DashboardData: Hashable, Sendable {
     public var history: HistoryOverview?
     /// The settings in force, for the settings screen.
     public var settings: UserSettings?
+    /// The debug panel's facts, gathered only while it is open.
+    public var debugLines: [DebugLine]?
+
+    public struct DebugLine: Hashable, Sendable {
+        public var label: String
+        public var value: String
+
+        public init(label: String, value: String) {
+            self.label = label
+            self.value = value
+        }
+    }
+
     /// Notices shown so far, newest first (the pane and the log screen).
     public var notices: [NoticeLine] = []
     /// The notice on screen right now, if any.

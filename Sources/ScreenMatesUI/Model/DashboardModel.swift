@@ -14,6 +14,10 @@ public enum DashboardEffect: Hashable, Sendable {
     case finishSetup
     /// Settings screen: save this change (database and config file).
     case changeSettings(SettingsChange)
+    /// Debug panel: send a test notice.
+    case sendTestNotice
+    /// Debug panel: report to the group store now.
+    case syncNow
 }
 
 /// The dashboard's state and its update function: keys in, state and effects out. Pure, so
@@ -30,6 +34,8 @@ public struct DashboardModel: Hashable, Sendable {
         case group
         /// The log of notices, newest first.
         case notices
+        /// State for finding out what is going on: ids, paths, sync, notice records.
+        case debug
         /// The last 7 days against the goal, week and month totals, streaks.
         case history
         /// Apps, notifications, theme and the numbers behind the day.
@@ -77,6 +83,7 @@ public struct DashboardModel: Hashable, Sendable {
         case .help: return .help
         case .group: return .group
         case .notices: return .notices
+        case .debug: return .debug
         case .history: return .history
         case .settings: return .settings
         }
@@ -135,6 +142,12 @@ public struct DashboardModel: Hashable, Sendable {
             groupScreen.mode = .confirmLeave
         case .history:
             screen = screen == .history ? .dashboard : .history
+        case .debug:
+            screen = screen == .debug ? .dashboard : .debug
+        case .testNotice:
+            return .sendTestNotice
+        case .syncNow:
+            return .syncNow
         case .settings:
             if screen == .settings {
                 screen = .dashboard

@@ -11,11 +11,7 @@ struct HelpView {
 
     static let explanations = [
         // Worded to fit an 80×24 help screen whole, under the key list.
-        (
-            "Balance",
-            "productive time earned minus vice time spent; never below zero (the rest is overdraft). "
-                + "Starts at zero each day."
-        ),
+        ("Balance", "productive time earned minus vice time spent; never below 0."),
         ("Streak", "days in a row within the daily limit; no usage counts as kept."),
         ("Today", "vice blocks used against the daily goal; warns at 75% and 90%."),
         ("Leaderboard", "fewest vice blocks first; ties: longer streak, then name."),
@@ -39,7 +35,8 @@ struct HelpView {
     static func sections(for keys: KeyTable, allKeys: Bool) -> [Section] {
         let screens: [(ScreenKind, String)] = [
             (.dashboard, "Dashboard"), (.group, "Group screen (g)"), (.settings, "Settings screen (s)"),
-            (.history, "History screen (h)"), (.notices, "Notices screen (n)"), (.help, "Help screen"),
+            (.history, "History screen (h)"), (.notices, "Notices screen (n)"),
+            (.debug, "Debug panel (D)"), (.help, "Help screen"),
             (.tooSmall, "Terminal too small"),
         ]
         var listed = Set<Int>()
@@ -64,6 +61,8 @@ struct HelpView {
         let sections: [Section]
         /// Blank cells between a key and what it does.
         let keyGap: Int
+        /// Blank rows between sections (their bold titles part them when there is no room).
+        var sectionGap = 1
 
         var keyWidth: Int { sections.map(\.keyWidth).max() ?? 0 }
         var width: Int {
@@ -72,7 +71,7 @@ struct HelpView {
                 keyWidth + keyGap + (sections.map(\.summaryWidth).max() ?? 0))
         }
         /// Rows, with a blank one between sections.
-        var height: Int { sections.reduce(0) { $0 + $1.height } + max(0, sections.count - 1) }
+        var height: Int { sections.reduce(0) { $0 + $1.height } + sectionGap * max(0, sections.count - 1) }
     }
 
     /// Where the keys go: the first section (the dashboard's) in the left column and the others
@@ -91,9 +90,14 @@ struct HelpView {
         var candidates: [Placement] = []
         for allKeys in [true, false] {
             let sections = sections(for: keys, allKeys: allKeys)
-            for (keyGap, gap) in [(2, 4), (2, 2), (1, 2)] {
-                let split = [Array(sections.prefix(1)), Array(sections.dropFirst())]
-                candidates.append(Placement(columns: split.map { Column(sections: $0, keyGap: keyGap) }, gap: gap))
+            for sectionGap in [1, 0] {
+                for (keyGap, gap) in [(2, 4), (2, 2), (1, 2)] {
+                    let split = [Array(sections.prefix(1)), Array(sections.dropFirst())]
+                    candidates.append(
+                        Placement(
+                            columns: split.map { Column(sections: $0, keyGap: keyGap, sectionGap: sectionGap) },
+                            gap: gap))
+                }
             }
             candidates.append(Placement(columns: [Column(sections: sections, keyGap: 2)], gap: 0))
         }
@@ -111,10 +115,21 @@ struct HelpView {
     /// Rows the keys and the explanations take, drawn `width` cells wide: more than the box
     /// holds on a small screen, which then scrolls.
     static func contentHeight(keys: KeyTable, screenWidth: Int, screenHeight: Int) -> Int {
+        keyPlacement(keys: keys, screenWidth: screenWidth, screenHeight: screenHeight).height
+            + explanationRows(screenWidth: screenWidth)
+    }
+
+    /// Rows "The numbers" takes under the keys, the blank row above it included.
+    static func explanationRows(screenWidth: Int) -> Int {
+        let width = inner(width: screenWidth, height: 1).width - 3 - 13
+        return 2 + explanations.reduce(0) { $0 + WordWrap.lines($1.1, width: width).count }
+    }
+
+    /// The keys' placement, leaving room for the explanations below them.
+    static func keyPlacement(keys: KeyTable, screenWidth: Int, screenHeight: Int) -> Placement {
         let inner = inner(width: screenWidth, height: screenHeight)
-        let placement = placement(for: keys, width: inner.width - 3, height: inner.height)
-        let explanations = explanations.reduce(0) { $0 + WordWrap.lines($1.1, width: inner.width - 3 - 13).count }
-        return placement.height + 2 + explanations
+        return placement(
+            for: keys, width: inner.width - 3, height: inner.height - explanationRows(screenWidth: screenWidth))
     }
 
     /// How far the help can scroll on a `width` × `height` screen.
@@ -148,8 +163,7 @@ struct HelpView {
     private func drawContent(into frame: inout Frame, inner: Rect) {
         let x = inner.x + 2
         let width = inner.width - 3
-        let placement = Self.placement(
-            for: model.keys, width: width, height: Self.inner(width: frame.width, height: model.height).height)
+        let placement = Self.keyPlacement(keys: model.keys, screenWidth: frame.width, screenHeight: model.height)
         var columnX = x
         for column in placement.columns {
             var y = inner.y
@@ -164,7 +178,7 @@ struct HelpView {
                         entry.summary, x: summaryX, y: y, style: Style(.text), maxWidth: max(0, x + width - summaryX))
                     y += 1
                 }
-                y += 1
+                y += column.sectionGap
             }
             columnX += column.width + placement.gap
         }

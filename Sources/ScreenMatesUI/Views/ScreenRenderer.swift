@@ -18,6 +18,8 @@ public enum ScreenRenderer {
             HelpView(model: model).draw(into: &frame)
         case .notices:
             NoticesView(model: model).draw(into: &frame)
+        case .debug:
+            DebugView(model: model).draw(into: &frame)
         case .history:
             HistoryView(model: model).draw(into: &frame)
         case .settings:
