@@ -80,10 +80,14 @@ let package = Package(
             ]
         ),
 
-        // Measurements quoted in the README (frame build time, bytes per frame, idle CPU, RSS).
+        // Measurements quoted in the README (frame build time, bytes per frame, idle CPU, RSS, the
+        // PostgreSQL group store).
         .executableTarget(
             name: "ScreenMatesBench",
-            dependencies: ["ScreenMatesCore", "ScreenMatesUI", "ScreenMatesApp"]
+            dependencies: [
+                "ScreenMatesCore", "ScreenMatesUI", "ScreenMatesApp", "ScreenMatesGroupStore",
+                "ScreenMatesPostgresGroupStore", .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
 
         .testTarget(

@@ -31,8 +31,8 @@ extension PostgresAddress {
         return configuration
     }
 
-    /// The configuration of a connection of its own (the listener's).
-    func connectionConfiguration(applicationName: String) throws -> PostgresConnection.Configuration {
+    /// The configuration of a single connection to the server (the listener's, or a tool's).
+    public func connectionConfiguration(applicationName: String) throws -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration
         switch endpoint {
         case .tcp(let host, let port):

@@ -121,9 +121,9 @@ final class PostgresChangeFeed: Sendable {
                 let configuration = try address.connectionConfiguration(applicationName: Self.applicationName)
                 let id = connectionIDs.add(1, ordering: .relaxed).newValue
                 let logger = self.logger
-                let connection = try await withDeadline(address.timeout) {
-                    try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
-                }
+                // Bounded by the configuration's connect timeout.
+                let connection = try await PostgresConnection.connect(
+                    configuration: configuration, id: id, logger: logger)
                 do {
                     try await session(on: connection, generation: generation)
                 } catch {

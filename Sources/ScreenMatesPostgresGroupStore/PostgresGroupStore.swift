@@ -26,6 +26,8 @@ public final class PostgresGroupStore: GroupStore {
 
     /// What `pg_stat_activity` shows for the store's pooled connections.
     public static let applicationName = "screenmates"
+    /// What it shows for the connection that listens for changes.
+    public static let listenerApplicationName = PostgresChangeFeed.applicationName
 
     /// Makes a store for the server at `address`; nothing is connected until it is used.
     /// `logger` gets the connections' background events (silent unless given).
@@ -66,9 +68,9 @@ public final class PostgresGroupStore: GroupStore {
         do {
             let configuration = try address.connectionConfiguration(applicationName: Self.applicationName)
             let logger = self.logger
-            let connection = try await withDeadline(address.timeout) {
-                try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
-            }
+            // The configuration's connect timeout bounds this (a connection abandoned by a
+            // deadline of ours would never be closed).
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             do {
                 // A first migration creates a few dozen objects: allow it more than one answer's time.
                 try await withDeadline(address.timeout * 4) {
