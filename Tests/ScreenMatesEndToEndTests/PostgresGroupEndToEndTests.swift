@@ -81,6 +81,65 @@ struct PostgresGroupEndToEndTests {
         try boScreen.keys("q")
     }
 
+    /// The server restarts under a running dashboard: it shows "offline", keeps counting its own
+    /// blocks, and once the server is back it says "synced" again and the group has its numbers.
+    @Test func aServerRestartShowsOfflineAndCatchesUpAfterwards() throws {
+        let directory = NSTemporaryDirectory() + "screenmates-e2e-postgres-" + UUID().uuidString
+        let started = try Command.run(PostgresServer.script, ["start", directory])
+        defer { _ = try? Command.run(PostgresServer.script, ["stop", directory]) }
+        try #require(started.status == 0, "\(started.stderr)")
+        let url = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "&connect_timeout=2"
+        let root = NSTemporaryDirectory() + "screenmates-e2e-restart-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            try Binary.run(arguments + ["--home", root + "/" + name], environment: ["SCREENMATES_GROUP_STORE": url])
+        }
+        #expect(try run("ana", ["setup", "--name", "ana"]).status == 0)
+        let created = try run("ana", ["group", "create"])
+        let code = try #require(
+            created.stdout.split(separator: " ").last.map {
+                String($0).trimmingCharacters(in: .whitespacesAndNewlines)
+            })
+        #expect(try run("bo", ["setup", "--name", "bo", "--vice", "tiktok", "--productive", "kindle"]).status == 0)
+        #expect(try run("bo", ["group", "join", code]).status == 0)
+        let screen = try Tmux(environment: ["SCREENMATES_GROUP_STORE": url])
+        try screen.type("\(Binary.path) --home \(root)/bo dashboard")
+        try screen.waitFor("synced")
+
+        let halted = try Command.run(PostgresServer.script, ["halt", directory])
+        try #require(halted.status == 0, "\(halted.stderr)")
+        _ = try Binary.run(["monitor", "--home", root + "/bo", "--rate", "max", "--count", "4", "--seed", "9"])
+        let status = try run("bo", ["status", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        let blocks = try #require(object?["blocksUsed"] as? Int)
+        #expect(blocks > 0, "seed 9 gives bo at least one vice block")
+        _ = try screen.waitFor("offline", timeout: 20)
+        let working = try screen.waitFor("\(blocks) / 8 blocks", timeout: 10)
+        #expect(working.contains("offline"), "the dashboard keeps working from its own numbers:\n\(working)")
+
+        let restarted = try Command.run(PostgresServer.script, ["start", directory])
+        try #require(restarted.status == 0, "\(restarted.stderr)")
+        let back = try screen.waitFor(timeout: 40) { $0.contains("synced") && !$0.contains("offline") }
+        #expect(!back.contains("offline"))
+        let shown = try run("ana", ["group", "show", "--json"])
+        let group = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+        let bo = (group?["members"] as? [[String: Any]])?.first { $0["name"] as? String == "bo" }
+        #expect(bo?["blocksUsed"] as? Int == blocks, "bo's newest numbers reached the server")
+        try screen.keys("q")
+    }
+
+    @Test func prepareStoreSetsUpTheDatabaseForRolesThatOwnNothing() throws {
+        let server = try Server()
+        let prepared = try Binary.run(
+            ["group", "prepare-store", "--home", server.home("admin")],
+            environment: ["SCREENMATES_GROUP_STORE": server.url])
+        #expect(prepared.status == 0, "\(prepared.stderr)")
+        #expect(prepared.stdout.contains("is ready"), "\(prepared.stdout)")
+        let version = try Command.run(
+            "/usr/bin/env", ["psql", "-tA", server.url, "-c", "SELECT screenmates.schema_version()"])
+        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(version.stderr)")
+    }
+
     @Test func anUnreachableServerIsReportedLikeAnUnreachableFile() throws {
         let server = try Server()
         try server.member("ana")
@@ -96,6 +155,12 @@ struct PostgresGroupEndToEndTests {
 enum PostgresServer {
     static let url = ProcessInfo.processInfo.environment["SCREENMATES_TEST_POSTGRES"].flatMap {
         $0.isEmpty ? nil : $0
+    }
+
+    /// `.ci/postgres` in this checkout: starts and stops servers of a test's own.
+    static var script: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".ci/postgres").path
     }
 
     /// Creates an empty database and returns the URL that reaches it.

@@ -62,6 +62,14 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Creates or migrates the store's schema now: a SQLite file is created if missing, a
+    /// PostgreSQL database gets its tables and functions (its owner's role must do this once
+    /// when members connect as roles that own nothing).
+    public func prepare() async throws(GroupStoreError) {
+        let store = try open(creating: true)
+        if let server = store as? PostgresGroupStore { try await server.prepare() }
+    }
+
     /// One store per server URL for the whole process: its connection pool and its listener
     /// are shared by everything that opens it (a reopened store after an outage included; the
     /// pool reconnects by itself).
