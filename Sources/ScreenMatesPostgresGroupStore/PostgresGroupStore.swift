@@ -72,8 +72,9 @@ public final class PostgresGroupStore: GroupStore {
             // deadline of ours would never be closed).
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             do {
-                // A first migration creates a few dozen objects: allow it more than one answer's time.
-                try await withDeadline(address.timeout * 4) {
+                // A first migration creates a few dozen objects, and a busy server may take a
+                // while: allow it far more than one answer's time.
+                try await withDeadline(max(address.timeout * 4, .seconds(60))) {
                     try await PostgresSchemaMigrator.migrate(
                         connection: connection, location: location, user: address.user)
                 }

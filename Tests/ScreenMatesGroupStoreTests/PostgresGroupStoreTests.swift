@@ -242,7 +242,9 @@ struct PostgresGroupStoreTests {
             #expect(error.message.contains("cannot be reached"), "\(error.message)")
             #expect(error.message.contains("No such file or directory"), "\(error.message)")
         }
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // The reason is the missing socket, not a timeout; on a quiet machine this takes a few
+        // milliseconds (the bound is loose for busy ones).
+        #expect(ContinuousClock.now - started < .seconds(15))
     }
 
     /// A server of the test's own is stopped and started again (a restart): meanwhile calls
@@ -269,7 +271,8 @@ struct PostgresGroupStoreTests {
         }
         _ = try await Self.runScript("start", directory)
         var back = false
-        for _ in 0..<40 where !back {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !back && ContinuousClock.now < deadline {
             back = (try? await store.members(code: group.code)) == [Contract.ana]
             if !back { try await Task.sleep(for: .milliseconds(250)) }
         }
