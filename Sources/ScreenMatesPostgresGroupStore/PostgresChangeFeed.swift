@@ -36,8 +36,6 @@ final class PostgresChangeFeed: Sendable {
     static let keepAliveInterval: Duration = .seconds(15)
     static let firstRetryDelay: Duration = .milliseconds(50)
     static let longestRetryDelay: Duration = .seconds(5)
-    /// How often a code that names no group (yet) is looked up again.
-    static let unknownCodeRetry: Duration = .seconds(3)
     /// What `pg_stat_activity` shows for the listening connection.
     static let applicationName = "screenmates-listener"
 
@@ -204,10 +202,9 @@ final class PostgresChangeFeed: Sendable {
                 ).collect()
                 return try rows.first?.decode(String?.self) ?? nil
             }
-            guard let channel else {
-                try await Task.sleep(for: Self.unknownCodeRetry)
-                continue
-            }
+            // A code that names no group has no changes to signal (looking it up again and
+            // again would count as guessing codes).
+            guard let channel else { return }
             guard Self.isGenerated(channel) else {
                 logger.error("group change listener: the server named an unexpected channel; not listening")
                 return

@@ -29,6 +29,7 @@ extension GroupStoreError {
         static let notAMember = "SMNOT"
         static let neverJoined = "SMNEW"
         static let invalidValue = "SMVAL"
+        static let tooManyAttempts = "SMLIM"
     }
 
     /// Maps an error met while using the server at `location` to what the caller can act on: a
@@ -91,6 +92,9 @@ extension GroupStoreError {
             return .invalidValue("\(user) has not joined a group in this group store; join one first.")
         case RefusalState.invalidValue:
             return .invalidValue(message)
+        case RefusalState.tooManyAttempts:
+            let seconds = error.serverInfo?[.detail].flatMap { Int($0) } ?? Int(GroupStoreRules.attemptWindow)
+            return .tooManyAttempts(retryAfterSeconds: seconds)
         case "23505":
             // Two members taking one name at the same instant: the unique index says no.
             if let name = context.name, error.serverInfo?[.constraintName]?.contains("name_key") ?? true {

@@ -142,22 +142,15 @@ enum PostgresGroupSchema {
             END IF;
         END $$
         """,
-        // Seconds until the caller may try a code again, or NULL: after 5 wrong codes by the
-        // user id within 10 minutes (GroupStoreRules), or 60 by the database role.
+        // Seconds until the connected role may use a code again, or NULL: after 60 wrong codes
+        // by the role within 10 minutes of the server's clock, whatever user ids it claimed.
         """
-        CREATE FUNCTION screenmates.retry_after(p_user text, p_now bigint) RETURNS bigint
+        CREATE FUNCTION screenmates.role_retry_after() RETURNS bigint
         LANGUAGE plpgsql STABLE SET search_path = screenmates, pg_temp AS $$
         DECLARE
-            v_recent bigint[];
             v_by_role timestamptz[];
             v_count integer;
         BEGIN
-            SELECT coalesce(array_agg(f.at ORDER BY f.at), '{}') INTO v_recent FROM screenmates.failed_attempt f
-                WHERE f.user_id = p_user AND f.at > p_now - 600000 AND f.at <= p_now;
-            v_count := cardinality(v_recent);
-            IF v_count >= 5 THEN
-                RETURN least(greatest(ceil((v_recent[v_count - 4] + 600000 - p_now) / 1000.0), 1), 600)::bigint;
-            END IF;
             SELECT coalesce(array_agg(r.at ORDER BY r.at), '{}') INTO v_by_role
                 FROM screenmates.failed_attempt_by_role r
                 WHERE r.role_name = session_user AND r.at > clock_timestamp() - interval '10 minutes';
@@ -169,15 +162,61 @@ enum PostgresGroupSchema {
             RETURN NULL;
         END $$
         """,
+        // Seconds until the caller may try a code again, or NULL: after 5 wrong codes by the
+        // user id within 10 minutes (GroupStoreRules), or the role's limit.
+        """
+        CREATE FUNCTION screenmates.retry_after(p_user text, p_now bigint) RETURNS bigint
+        LANGUAGE plpgsql STABLE SET search_path = screenmates, pg_temp AS $$
+        DECLARE
+            v_recent bigint[];
+            v_count integer;
+        BEGIN
+            SELECT coalesce(array_agg(f.at ORDER BY f.at), '{}') INTO v_recent FROM screenmates.failed_attempt f
+                WHERE f.user_id = p_user AND f.at > p_now - 600000 AND f.at <= p_now;
+            v_count := cardinality(v_recent);
+            IF v_count >= 5 THEN
+                RETURN least(greatest(ceil((v_recent[v_count - 4] + 600000 - p_now) / 1000.0), 1), 600)::bigint;
+            END IF;
+            RETURN screenmates.role_retry_after();
+        END $$
+        """,
+        """
+        CREATE FUNCTION screenmates.record_role_failure() RETURNS void
+        LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
+        BEGIN
+            DELETE FROM screenmates.failed_attempt_by_role r
+                WHERE r.role_name = session_user AND r.at <= clock_timestamp() - interval '10 minutes';
+            INSERT INTO screenmates.failed_attempt_by_role (role_name, at) VALUES (session_user, clock_timestamp());
+        END $$
+        """,
         """
         CREATE FUNCTION screenmates.record_failed_attempt(p_user text, p_now bigint) RETURNS void
         LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
         BEGIN
             DELETE FROM screenmates.failed_attempt f WHERE f.user_id = p_user AND f.at <= p_now - 600000;
             INSERT INTO screenmates.failed_attempt (user_id, at) VALUES (p_user, p_now);
-            DELETE FROM screenmates.failed_attempt_by_role r
-                WHERE r.role_name = session_user AND r.at <= clock_timestamp() - interval '10 minutes';
-            INSERT INTO screenmates.failed_attempt_by_role (role_name, at) VALUES (session_user, clock_timestamp());
+            PERFORM screenmates.record_role_failure();
+        END $$
+        """,
+        // Whether a code names a group, for every function that takes one: otherwise any of them
+        // would tell a guesser which codes exist, around the join's rate limit. A wrong code
+        // counts against the role (so the caller must not roll back: they answer, not raise);
+        // a role over its limit is refused even a right code (SMLIM, seconds as the detail).
+        """
+        CREATE FUNCTION screenmates.code_exists(p_code text) RETURNS boolean
+        LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
+        DECLARE
+            v_wait bigint;
+        BEGIN
+            v_wait := screenmates.role_retry_after();
+            IF v_wait IS NOT NULL THEN
+                RAISE EXCEPTION USING ERRCODE = 'SMLIM', MESSAGE = 'Too many wrong group codes.', DETAIL = v_wait::text;
+            END IF;
+            IF EXISTS (SELECT 1 FROM screenmates.group_info g WHERE g.code = p_code) THEN
+                RETURN true;
+            END IF;
+            PERFORM screenmates.record_role_failure();
+            RETURN false;
         END $$
         """,
         // Stores the profile in each of `p_codes` where the user is a member with an older
@@ -339,18 +378,19 @@ enum PostgresGroupSchema {
         """,
         // The member's day totals go with them (ON DELETE CASCADE).
         """
-        CREATE FUNCTION screenmates.leave_group(p_code text, p_user text) RETURNS void
+        CREATE FUNCTION screenmates.leave_group(p_code text, p_user text) RETURNS boolean
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp AS $$
         BEGIN
             PERFORM screenmates.check_user_id(p_user);
-            PERFORM 1 FROM screenmates.group_info g WHERE g.code = p_code FOR UPDATE;
-            IF NOT FOUND THEN
-                RAISE EXCEPTION USING ERRCODE = 'SMUNK', MESSAGE = 'There is no group with this code.';
+            IF NOT screenmates.code_exists(p_code) THEN
+                RETURN false;
             END IF;
+            PERFORM 1 FROM screenmates.group_info g WHERE g.code = p_code FOR UPDATE;
             DELETE FROM screenmates.member m WHERE m.code = p_code AND m.user_id = p_user;
             IF FOUND THEN
                 PERFORM screenmates.touch(p_code);
             END IF;
+            RETURN true;
         END $$
         """,
         // The user's groups are locked in code order, so two updates never wait on each other
@@ -387,16 +427,17 @@ enum PostgresGroupSchema {
         """,
         """
         CREATE FUNCTION screenmates.group_members(p_code text)
-        RETURNS TABLE (user_id text, display_name text, blocks_today bigint, day bigint, streak bigint,
-            last_active bigint, last_updated bigint, version bigint)
-        LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = screenmates, pg_temp AS $$
+        RETURNS TABLE (known boolean, user_id text, display_name text, blocks_today bigint, day bigint,
+            streak bigint, last_active bigint, last_updated bigint, version bigint)
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp AS $$
         #variable_conflict use_column
         BEGIN
-            PERFORM 1 FROM screenmates.group_info g WHERE g.code = p_code;
-            IF NOT FOUND THEN
-                RAISE EXCEPTION USING ERRCODE = 'SMUNK', MESSAGE = 'There is no group with this code.';
+            IF NOT screenmates.code_exists(p_code) THEN
+                RETURN QUERY SELECT false, NULL::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+                    NULL::bigint, NULL::bigint, NULL::bigint;
+                RETURN;
             END IF;
-            RETURN QUERY SELECT m.user_id::text, m.display_name, m.blocks_today, m.day, m.streak, m.last_active,
+            RETURN QUERY SELECT true, m.user_id::text, m.display_name, m.blocks_today, m.day, m.streak, m.last_active,
                 m.last_updated, m.version
                 FROM screenmates.member m WHERE m.code = p_code ORDER BY m.joined_at, m.user_id;
         END $$
@@ -406,15 +447,15 @@ enum PostgresGroupSchema {
         """
         CREATE FUNCTION screenmates.upsert_day_totals(
             p_code text, p_users text[], p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]
-        ) RETURNS void
+        ) RETURNS boolean
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp AS $$
         DECLARE
             v_count bigint;
         BEGIN
-            PERFORM 1 FROM screenmates.group_info g WHERE g.code = p_code FOR UPDATE;
-            IF NOT FOUND THEN
-                RAISE EXCEPTION USING ERRCODE = 'SMUNK', MESSAGE = 'There is no group with this code.';
+            IF NOT screenmates.code_exists(p_code) THEN
+                RETURN false;
             END IF;
+            PERFORM 1 FROM screenmates.group_info g WHERE g.code = p_code FOR UPDATE;
             INSERT INTO screenmates.day_total (code, user_id, date, vice_blocks, goal_blocks, version)
             SELECT DISTINCT ON (t.user_id, t.date) p_code, t.user_id, t.date, t.vice, t.goal, t.version
             FROM unnest(p_users, p_dates, p_vice, p_goals, p_versions)
@@ -428,42 +469,46 @@ enum PostgresGroupSchema {
             IF v_count > 0 THEN
                 PERFORM screenmates.touch(p_code);
             END IF;
+            RETURN true;
         END $$
         """,
         """
         CREATE FUNCTION screenmates.group_day_totals(p_code text, p_first bigint, p_last bigint)
-        RETURNS TABLE (user_id text, date bigint, vice_blocks bigint, goal_blocks bigint, version bigint)
-        LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = screenmates, pg_temp AS $$
+        RETURNS TABLE (known boolean, user_id text, date bigint, vice_blocks bigint, goal_blocks bigint,
+            version bigint)
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp AS $$
         #variable_conflict use_column
         BEGIN
-            PERFORM 1 FROM screenmates.group_info g WHERE g.code = p_code;
-            IF NOT FOUND THEN
-                RAISE EXCEPTION USING ERRCODE = 'SMUNK', MESSAGE = 'There is no group with this code.';
+            IF NOT screenmates.code_exists(p_code) THEN
+                RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
+                RETURN;
             END IF;
-            RETURN QUERY SELECT d.user_id::text, d.date, d.vice_blocks, d.goal_blocks, d.version
+            RETURN QUERY SELECT true, d.user_id::text, d.date, d.vice_blocks, d.goal_blocks, d.version
                 FROM screenmates.day_total d
                 WHERE d.code = p_code AND d.date BETWEEN p_first AND p_last ORDER BY d.date, d.user_id;
         END $$
         """,
         """
+        -- NULL for a code that names no group.
         CREATE FUNCTION screenmates.change_mark(p_code text) RETURNS bigint
-        LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = screenmates, pg_temp AS $$
-        DECLARE
-            v_seq bigint;
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp AS $$
         BEGIN
-            SELECT g.change_seq INTO v_seq FROM screenmates.group_info g WHERE g.code = p_code;
-            IF NOT FOUND THEN
-                RAISE EXCEPTION USING ERRCODE = 'SMUNK', MESSAGE = 'There is no group with this code.';
+            IF NOT screenmates.code_exists(p_code) THEN
+                RETURN NULL;
             END IF;
-            RETURN v_seq;
+            RETURN (SELECT g.change_seq FROM screenmates.group_info g WHERE g.code = p_code);
         END $$
         """,
         // The channel the group's changes are notified on; NULL for an unknown code.
         """
         CREATE FUNCTION screenmates.group_channel(p_code text) RETURNS text
-        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = screenmates, pg_temp AS $$
-            SELECT g.channel FROM screenmates.group_info g WHERE g.code = p_code
-        $$
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp AS $$
+        BEGIN
+            IF NOT screenmates.code_exists(p_code) THEN
+                RETURN NULL;
+            END IF;
+            RETURN (SELECT g.channel FROM screenmates.group_info g WHERE g.code = p_code);
+        END $$
         """,
 
         // MARK: Privileges

@@ -150,9 +150,10 @@ public final class PostgresGroupStore: GroupStore {
 
     public func leave(code: GroupCode, userID: String) async throws(GroupStoreError) {
         try GroupStoreRules.check(userID: userID)
-        _ = try await perform(OperationContext(code: code, userID: userID)) { client in
+        let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
             try await client.query("SELECT screenmates.leave_group(\(code.value), \(userID))").collect()
         }
+        guard try known(rows, "leaving") else { throw .unknownCode(code) }
     }
 
     @discardableResult
@@ -177,15 +178,16 @@ public final class PostgresGroupStore: GroupStore {
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
                 """
-                SELECT user_id, display_name, blocks_today, day, streak, last_active, last_updated, version
+                SELECT known, user_id, display_name, blocks_today, day, streak, last_active, last_updated, version
                 FROM screenmates.group_members(\(code.value))
                 """
             ).collect()
         }
+        if try firstIsUnknown(rows) { throw .unknownCode(code) }
         return try decode("the members") {
             try rows.map { row in
-                let (userID, name, blocks, day, streak, lastActive, lastUpdated, version) = try row.decode(
-                    (String, String, Int64, Int64, Int64, Int64?, Int64, Int64).self)
+                let (_, userID, name, blocks, day, streak, lastActive, lastUpdated, version) = try row.decode(
+                    (Bool, String, String, Int64, Int64, Int64, Int64?, Int64, Int64).self)
                 guard let displayName = try? DisplayName(validating: name) else {
                     throw UnreadableValue(what: "a member name that is not a display name")
                 }
@@ -206,13 +208,14 @@ public final class PostgresGroupStore: GroupStore {
         let vice = totals.map { Int64($0.viceBlocks) }
         let goals = totals.map { Int64($0.goalBlocks) }
         let versions = totals.map(\.version)
-        _ = try await perform(OperationContext(code: code)) { client in
+        let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
                 """
                 SELECT screenmates.upsert_day_totals(\(code.value), \(users), \(dates), \(vice), \(goals), \(versions))
                 """
             ).collect()
         }
+        guard try known(rows, "storing day totals") else { throw .unknownCode(code) }
     }
 
     public func dayTotals(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [DayTotal] {
@@ -221,14 +224,16 @@ public final class PostgresGroupStore: GroupStore {
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
                 """
-                SELECT user_id, date, vice_blocks, goal_blocks, version
+                SELECT known, user_id, date, vice_blocks, goal_blocks, version
                 FROM screenmates.group_day_totals(\(code.value), \(first), \(last))
                 """
             ).collect()
         }
+        if try firstIsUnknown(rows) { throw .unknownCode(code) }
         return try decode("the day totals") {
             try rows.map { row in
-                let (userID, date, vice, goal, version) = try row.decode((String, Int64, Int64, Int64, Int64).self)
+                let (_, userID, date, vice, goal, version) = try row.decode(
+                    (Bool, String, Int64, Int64, Int64, Int64).self)
                 return DayTotal(
                     userID: userID, date: try Self.localDate(date), viceBlocks: Int(vice), goalBlocks: Int(goal),
                     version: version)
@@ -240,10 +245,12 @@ public final class PostgresGroupStore: GroupStore {
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query("SELECT screenmates.change_mark(\(code.value))").collect()
         }
-        return try decode("the change mark") {
+        let mark = try decode("the change mark") {
             guard let row = rows.first else { throw UnreadableValue(what: "no change mark") }
-            return try row.decode(Int64.self)
+            return try row.decode(Int64?.self)
         }
+        guard let mark else { throw .unknownCode(code) }
+        return mark
     }
 
     /// Backed by LISTEN on one dedicated connection (see `PostgresChangeFeed`): it yields when
@@ -276,6 +283,22 @@ public final class PostgresGroupStore: GroupStore {
             return try body()
         } catch {
             throw .postgres(error, location: address.description, context: OperationContext())
+        }
+    }
+
+    /// The answer of a function that says whether the code named a group.
+    private func known(_ rows: [PostgresRow], _ what: String) throws(GroupStoreError) -> Bool {
+        try decode(what) {
+            guard let row = rows.first else { throw UnreadableValue(what: "no answer to \(what)") }
+            return try row.decode(Bool.self)
+        }
+    }
+
+    /// Whether rows whose first column is `known` say that the code named no group.
+    private func firstIsUnknown(_ rows: [PostgresRow]) throws(GroupStoreError) -> Bool {
+        try decode("a group's rows") {
+            guard let row = rows.first else { return false }
+            return try row.decode(Bool.self, context: .default) == false
         }
     }
 

@@ -74,12 +74,35 @@ struct PostgresGroupStoreTests {
         let member = try await Server.newMemberRole(in: owner)
         let store = PostgresGroupStore(address: member)
         // A client changing its user id and clock at every try escapes the per-user rule…
-        for attempt in 0..<60 {
+        for attempt in 0..<40 {
             let guess = try await store.group(
                 code: Contract.unusedCode, userID: "guesser\(attempt)", now: Contract.at(attempt * 10_000))
             #expect(guess == nil)
         }
-        // …but not the server's count for its role.
+        // …and every function that takes a code counts a wrong one, so none can tell a guesser
+        // which codes exist around the limit.
+        for _ in 0..<5 {
+            await Contract.expectError(.unknownCode(Contract.unusedCode)) {
+                _ = try await store.changeMark(code: Contract.unusedCode)
+            }
+            await Contract.expectError(.unknownCode(Contract.unusedCode)) {
+                _ = try await store.members(code: Contract.unusedCode)
+            }
+            await Contract.expectError(.unknownCode(Contract.unusedCode)) {
+                _ = try await store.dayTotals(code: Contract.unusedCode, days: Contract.today...Contract.today)
+            }
+            await Contract.expectError(.unknownCode(Contract.unusedCode)) {
+                try await store.leave(code: Contract.unusedCode, userID: "guesser")
+            }
+        }
+        do {
+            _ = try await store.members(code: group.code)
+            Issue.record("a role over its limit read a group")
+        } catch {
+            guard case .tooManyAttempts(let seconds) = error else { throw error }
+            #expect((590...600).contains(seconds))
+        }
+        // The server's count for its role refuses even a right code, by lookup too.
         do {
             _ = try await store.group(code: group.code, userID: "newcomer", now: Contract.at(1_000_000))
             Issue.record("the 61st lookup by one role within 10 minutes was not refused")
