@@ -195,25 +195,21 @@ final class PostgresChangeFeed: Sendable {
 
     private func listen(for code: GroupCode, on connection: PostgresConnection, generation: Int) async throws {
         let logger = self.logger
-        while !Task.isCancelled {
-            let channel = try await withDeadline(address.timeout) {
-                let rows = try await connection.query(
-                    "SELECT screenmates.group_channel(\(code.value))", logger: logger
-                ).collect()
-                return try rows.first?.decode(String?.self) ?? nil
-            }
-            // A code that names no group has no changes to signal (looking it up again and
-            // again would count as guessing codes).
-            guard let channel else { return }
-            guard Self.isGenerated(channel) else {
-                logger.error("group change listener: the server named an unexpected channel; not listening")
-                return
-            }
-            try await connection.listen(on: channel) { notifications in
-                startedListening(code, generation: generation)
-                for try await _ in notifications { signal(code) }
-            }
+        let channel = try await withDeadline(address.timeout) {
+            let rows = try await connection.query("SELECT screenmates.group_channel(\(code.value))", logger: logger)
+                .collect()
+            return try rows.first?.decode(String?.self) ?? nil
+        }
+        // A code that names no group has no changes to signal (looking it up again and again
+        // would count as guessing codes); the next connection looks once more.
+        guard let channel else { return }
+        guard Self.isGenerated(channel) else {
+            logger.error("group change listener: the server named an unexpected channel; not listening")
             return
+        }
+        try await connection.listen(on: channel) { notifications in
+            startedListening(code, generation: generation)
+            for try await _ in notifications { signal(code) }
         }
     }
 
