@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // The C side of ncursesw: a module map and a shim that exposes the wide-character API.
@@ -42,6 +43,15 @@ let package = Package(
             dependencies: ["ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
+        // The group store on a PostgreSQL server (postgres-nio), for members on different machines.
+        .target(
+            name: "ScreenMatesPostgresGroupStore",
+            dependencies: [
+                "ScreenMatesGroupStore", "ScreenMatesCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // The simulated usage monitor: seeded, deterministic, writes through an event sink.
         .target(name: "ScreenMatesMonitor", dependencies: ["ScreenMatesCore"]),
 
@@ -55,7 +65,8 @@ let package = Package(
         .target(
             name: "ScreenMatesApp",
             dependencies: [
-                "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesMonitor", "ScreenMatesUI",
+                "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesPostgresGroupStore",
+                "ScreenMatesMonitor", "ScreenMatesUI",
                 "ScreenMatesTerminal", .product(name: "Logging", package: "swift-log"),
                 .product(name: "CSV", package: "CSV.swift"),
             ],
@@ -71,11 +82,13 @@ let package = Package(
             ]
         ),
 
-        // Measurements quoted in the README (frame build time, bytes per frame, idle CPU, RSS).
+        // Measurements quoted in the README (frame build time, bytes per frame, idle CPU, RSS, the
+        // PostgreSQL group store).
         .executableTarget(
             name: "ScreenMatesBench",
             dependencies: [
                 "ScreenMatesCore", "ScreenMatesUI", "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesGroupStore",
+                "ScreenMatesPostgresGroupStore", .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
 
@@ -93,7 +106,8 @@ let package = Package(
         .testTarget(
             name: "ScreenMatesGroupStoreTests",
             dependencies: [
-                "ScreenMatesGroupStore", "ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift"),
+                "ScreenMatesGroupStore", "ScreenMatesPostgresGroupStore", "ScreenMatesCore",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,8 +1,10 @@
 import Foundation
+import ScreenMatesPostgresGroupStore
 
 // `screenmates-bench`: the measurements quoted in the README.
 //
 //   swift build -c release && .build/release/screenmates-bench [--idle-seconds 60] [--members 1000]
+//   .build/release/screenmates-bench --only postgres --postgres URL   (or SCREENMATES_BENCH_POSTGRES)
 //
 // Timings come from a release build; each figure says how it was taken.
 
@@ -10,6 +12,8 @@ var idleSeconds = 60.0
 var members = 1000
 var iterations = 200
 var only: String?
+var postgresURL = ProcessInfo.processInfo.environment["SCREENMATES_BENCH_POSTGRES"]
+var groupMembers = 10_000
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -17,9 +21,12 @@ while let argument = arguments.popFirst() {
     case "--members": members = Int(arguments.popFirst() ?? "") ?? members
     case "--iterations": iterations = Int(arguments.popFirst() ?? "") ?? iterations
     case "--only": only = arguments.popFirst()
+    case "--postgres": postgresURL = arguments.popFirst()
+    case "--group-members": groupMembers = Int(arguments.popFirst() ?? "") ?? groupMembers
     default:
         print(
-            "usage: screenmates-bench [--only frame|dashboard|monitor|group|large-group|notices] [--idle-seconds N] [--members N] [--iterations N]"
+            "usage: screenmates-bench [--only frame|dashboard|monitor|group|large-group|notices|postgres] "
+                + "[--idle-seconds N] [--members N] [--iterations N] [--postgres URL] [--group-members N]"
         )
         exit(64)
     }
@@ -121,4 +128,25 @@ if only == nil || only == "notices" {
     print(
         "  median \(format(delays.percentile(0.5))) ms, p99 \(format(delays.percentile(0.99))) ms, "
             + "max \(format(delays.max() ?? 0)) ms")
+}
+
+if only == "postgres" || (only == nil && postgresURL != nil) {
+    print("")
+    guard let postgresURL else {
+        print("The PostgreSQL group store needs a server: --postgres URL or SCREENMATES_BENCH_POSTGRES.")
+        exit(64)
+    }
+    print("PostgreSQL group store (\(PostgresAddress.withoutPassword(postgresURL))):")
+    let result = try await PostgresBenchmark.run(url: postgresURL, changes: 200, upserts: 4000, members: groupMembers)
+    func line(_ label: String, _ values: [Double]) {
+        print(
+            "  \(label): median \(format(values.percentile(0.5))) ms, p99 \(format(values.percentile(0.99))) ms, "
+                + "max \(format(values.max() ?? 0)) ms (\(values.count) runs)")
+    }
+    line("one client's upsert → the other's change stream", result.signalMillis)
+    line("one client's upsert → the other has re-read the group", result.reReadMillis)
+    line("listener's connection killed → its stream yields again", result.reconnectMillis)
+    print("  profile upserts, one client, one at a time: \(format(result.upsertsPerSecondOneClient, 0))/s")
+    print("  profile upserts, eight clients at once: \(format(result.upsertsPerSecondEightClients, 0))/s in all")
+    line("fetch a group of \(result.fetchMembers) members", result.fetchMillis)
 }

@@ -16,7 +16,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(
         name: .customLong("group-store"),
         help: ArgumentHelp(
-            "The group store: a SQLite file shared on this host (default: group-store.sqlite in the home), or a postgres:// URL; also SCREENMATES_GROUP_STORE.",
+            "The group store: a SQLite file shared on this host (default: group-store.sqlite in the home), or a PostgreSQL server: postgres://user@host:port/db, or postgres://user@/db?host=/socket/dir; also SCREENMATES_GROUP_STORE.",
             valueName: "path|url"))
     var groupStore: String?
 

@@ -9,7 +9,7 @@ struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group",
         abstract: "Create, join, leave or show your group.",
-        subcommands: [Create.self, Join.self, Leave.self, Show.self])
+        subcommands: [Create.self, Join.self, Leave.self, Show.self, PrepareStore.self])
 
     /// The pieces every group subcommand needs.
     static func actions(_ global: GlobalOptions) throws(AppError) -> GroupActions {
@@ -26,6 +26,31 @@ struct GroupCommand: AsyncParsableCommand {
             throw error
         } catch {
             throw AppError(error)
+        }
+    }
+
+    struct PrepareStore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "prepare-store",
+            abstract: "Create or update the group store's tables (run once by a PostgreSQL database's owner).",
+            discussion: """
+                Every command does this by itself when its role may; a server where members connect as \
+                roles that own nothing needs its owner to run this once, and again after an update.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            try await reporting { () async throws(AppError) -> Int32 in
+                let location = try global.resolveGroupStore(home: try global.resolveHome())
+                do throws(GroupStoreError) {
+                    try await location.prepare()
+                } catch {
+                    throw AppError(error.message, exitStatus: error.isTransient ? 1 : 70)
+                }
+                print("The group store \(location) is ready.")
+                return 0
+            }
         }
     }
 

@@ -31,7 +31,9 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { all in
             for connection in 0..<connections {
                 all.addTask {
-                    let store = try SQLiteGroupStore.open(at: path)
+                    // What is checked is that no update is lost, not how long a write waits: on a
+                    // busy machine (other suites run alongside) 200 writers can queue beyond 5 s.
+                    let store = try SQLiteGroupStore.open(at: path, busyTimeout: 60)
                     try await withThrowingTaskGroup(of: Void.self) { members in
                         for member in 0..<membersPerConnection {
                             members.addTask {

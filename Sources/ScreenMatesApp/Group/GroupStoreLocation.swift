@@ -1,10 +1,14 @@
 import Foundation
 import ScreenMatesGroupStore
+import ScreenMatesPostgresGroupStore
+import Synchronization
 
 /// Where the group store is: a SQLite file shared on this host, or a PostgreSQL server.
 ///
 /// `--group-store`, else `SCREENMATES_GROUP_STORE`, else `group-store.sqlite` in the home
-/// directory. Several people on one host share a group by pointing at one file.
+/// directory. Several people on one host share a group by pointing at one file; people on
+/// several machines by pointing at one server (`postgres://user@host:port/database`, or
+/// `postgres://user@/database?host=/socket/directory` for a server's Unix socket).
 public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
     case sqlite(path: String)
     case postgres(url: String)
@@ -16,7 +20,14 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
         guard let text else { return .sqlite(path: home.path + "/group-store.sqlite") }
         guard !text.isEmpty else { throw .usage("--group-store needs a file path or a postgres:// URL.") }
         let lower = text.lowercased()
-        if lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") { return .postgres(url: text) }
+        if lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") {
+            do {
+                _ = try PostgresAddress(url: text, environment: environment)
+            } catch {
+                throw .usage(error.message)
+            }
+            return .postgres(url: text)
+        }
         if lower.contains("://") {
             throw .usage("The group store \"\(text)\" is neither a file path nor a postgres:// URL.")
         }
@@ -35,12 +46,34 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
             }
             let timeout = ProcessInfo.processInfo.environment["SCREENMATES_GROUP_BUSY_TIMEOUT"].flatMap(Double.init)
             return try SQLiteGroupStore.open(at: path, busyTimeout: min(max(timeout ?? 5, 0.01), 600))
-        case .postgres:
-            throw .unusable(
-                location: description,
-                detail: "this version of ScreenMates keeps groups in a shared SQLite file only; give a file path")
+        case .postgres(let url):
+            let address: PostgresAddress
+            do {
+                address = try PostgresAddress(url: url)
+            } catch {
+                throw .unusable(location: description, detail: error.message)
+            }
+            return Self.postgresStores.withLock { stores in
+                if let store = stores[url] { return store }
+                let store = PostgresGroupStore(address: address)
+                stores[url] = store
+                return store
+            }
         }
     }
+
+    /// Creates or migrates the store's schema now: a SQLite file is created if missing, a
+    /// PostgreSQL database gets its tables and functions (its owner's role must do this once
+    /// when members connect as roles that own nothing).
+    public func prepare() async throws(GroupStoreError) {
+        let store = try open(creating: true)
+        if let server = store as? PostgresGroupStore { try await server.prepare() }
+    }
+
+    /// One store per server URL for the whole process: its connection pool and its listener
+    /// are shared by everything that opens it (a reopened store after an outage included; the
+    /// pool reconnects by itself).
+    private static let postgresStores = Mutex<[String: PostgresGroupStore]>([:])
 
     /// For messages: the path, or the URL without its password.
     public var description: String {
@@ -51,8 +84,6 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     static func withoutPassword(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "…"
-        return components.string ?? url
+        PostgresAddress.withoutPassword(url)
     }
 }

@@ -11,6 +11,12 @@ public struct DisplayName: Hashable, Sendable, Codable, CustomStringConvertible 
     public static let maximumLength = 20
 
     public init(validating raw: String) throws(DisplayNameError) {
+        // Most names are plain ASCII letters, digits and underscores: nothing to trim, normalise
+        // or look up, and a large group's members are validated on every fetch.
+        if (1...DisplayName.maximumLength).contains(raw.utf8.count), raw.utf8.allSatisfy(DisplayName.isPlainASCII) {
+            value = raw
+            return
+        }
         // Linux Foundation counts U+200B ZERO WIDTH SPACE as whitespace; it is rejected, not trimmed.
         let spaces = CharacterSet.whitespaces.subtracting(CharacterSet(charactersIn: "\u{200B}"))
         let trimmed = raw.trimmingCharacters(in: spaces)
@@ -31,6 +37,11 @@ public struct DisplayName: Hashable, Sendable, Codable, CustomStringConvertible 
 
     /// The key that decides uniqueness within a group: names differing only in case clash.
     public var uniquenessKey: String { value.lowercased() }
+
+    private static func isPlainASCII(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == 0x5F
+    }
 
     static func isAllowed(_ character: Character) -> Bool {
         let scalars = character.unicodeScalars

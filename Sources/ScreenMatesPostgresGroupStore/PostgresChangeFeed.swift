@@ -1,0 +1,237 @@
+import Foundation
+import PostgresNIO
+import ScreenMatesCore
+import Synchronization
+
+/// Turns the server's notifications into the `changes(code:)` signal, on one dedicated
+/// connection per store that LISTENs on the channel of every group someone is watching.
+///
+/// A notification is only a wake-up: PostgreSQL does not keep notifications for a listener
+/// that was away, so each time a channel's LISTEN is in place — first and after every
+/// reconnect — its watchers are told to read again. A lost connection is noticed at once when
+/// the server closes it (a restart, `pg_terminate_backend`) and within `keepAliveInterval` when
+/// it goes silent; it is made again after a back-off of 50 ms doubling up to 5 s. Idle, the
+/// connection costs one tiny query every `keepAliveInterval`.
+///
+/// Channel names come from the server (`group_channel`), which generated them; one that does
+/// not look generated is never used, since postgres-nio writes it into `LISTEN` unescaped.
+final class PostgresChangeFeed: Sendable {
+    private struct State {
+        var watchers: [GroupCode: [UUID: AsyncStream<Void>.Continuation]] = [:]
+        /// Codes whose LISTEN is in place on the current connection.
+        var listening: Set<GroupCode> = []
+        /// Asks the current connection's session to listen for one more code.
+        var session: AsyncStream<GroupCode>.Continuation?
+        /// The running loop, and which run it is (an ended run must not undo a newer one's state).
+        var loop: Task<Void, Never>?
+        var generation = 0
+        var stopped = false
+    }
+
+    private let address: PostgresAddress
+    private let logger: Logger
+    private let state = Mutex(State())
+    private let connectionIDs = Atomic<Int>(0)
+
+    static let keepAliveInterval: Duration = .seconds(15)
+    static let firstRetryDelay: Duration = .milliseconds(50)
+    static let longestRetryDelay: Duration = .seconds(5)
+    /// What `pg_stat_activity` shows for the listening connection.
+    static let applicationName = "screenmates-listener"
+
+    init(address: PostgresAddress, logger: Logger) {
+        self.address = address
+        self.logger = logger
+    }
+
+    /// A stream that yields when the group may have changed; see `GroupStore.changes(code:)`.
+    func watch(_ code: GroupCode) -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        enum Next {
+            case finish
+            case yield
+            case ask(AsyncStream<GroupCode>.Continuation)
+            case nothing
+        }
+        let next = state.withLock { state -> Next in
+            guard !state.stopped else { return .finish }
+            let newCode = state.watchers[code] == nil
+            state.watchers[code, default: [:]][id] = continuation
+            if state.listening.contains(code) { return .yield }
+            if state.loop == nil {
+                state.generation += 1
+                let generation = state.generation
+                state.loop = Task.detached { [self] in await run(generation: generation) }
+                return .nothing
+            }
+            if newCode, let session = state.session { return .ask(session) }
+            return .nothing
+        }
+        continuation.onTermination = { [weak self] _ in self?.unwatch(code, id: id) }
+        switch next {
+        case .finish: continuation.finish()
+        case .yield: continuation.yield()
+        case .ask(let session): session.yield(code)
+        case .nothing: break
+        }
+        return stream
+    }
+
+    /// Ends every stream and the connection.
+    func stop() {
+        let (watchers, loop) = state.withLock { state in
+            defer {
+                state.stopped = true
+                state.watchers = [:]
+                state.loop = nil
+                state.session = nil
+            }
+            return (state.watchers.values.flatMap(\.values), state.loop)
+        }
+        loop?.cancel()
+        for watcher in watchers { watcher.finish() }
+    }
+
+    private func unwatch(_ code: GroupCode, id: UUID) {
+        let loop = state.withLock { state -> Task<Void, Never>? in
+            state.watchers[code]?[id] = nil
+            if state.watchers[code]?.isEmpty ?? false { state.watchers[code] = nil }
+            guard state.watchers.isEmpty else { return nil }
+            // Nobody watches: let go of the connection.
+            defer {
+                state.loop = nil
+                state.session = nil
+                state.listening = []
+                state.generation += 1
+            }
+            return state.loop
+        }
+        loop?.cancel()
+    }
+
+    // MARK: - The connection
+
+    private func run(generation: Int) async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                let configuration = try address.connectionConfiguration(applicationName: Self.applicationName)
+                let id = connectionIDs.add(1, ordering: .relaxed).newValue
+                let logger = self.logger
+                // Bounded by the configuration's connect timeout.
+                let connection = try await PostgresConnection.connect(
+                    configuration: configuration, id: id, logger: logger)
+                do {
+                    try await session(on: connection, generation: generation)
+                } catch {
+                    logger.debug("group change listener: connection ended: \(String(describing: error))")
+                }
+                try? await connection.close()
+            } catch {
+                logger.debug("group change listener: cannot connect: \(String(describing: error))")
+            }
+            // A session that got as far as listening starts the back-off afresh.
+            let ended = state.withLock { state -> (current: Bool, listened: Bool) in
+                guard state.generation == generation else { return (false, false) }
+                defer {
+                    state.listening = []
+                    state.session = nil
+                }
+                return (true, !state.listening.isEmpty)
+            }
+            guard ended.current, !Task.isCancelled else { break }
+            let listened = ended.listened
+            failures = listened ? 1 : failures + 1
+            let delay = min(Self.firstRetryDelay * (1 << min(failures - 1, 10)), Self.longestRetryDelay)
+            try? await Task.sleep(for: delay)
+        }
+    }
+
+    /// Listens for every watched code on `connection` until it fails (or the loop is cancelled).
+    private func session(on connection: PostgresConnection, generation: Int) async throws {
+        let (requests, request) = AsyncStream.makeStream(of: GroupCode.self)
+        let codes = state.withLock { state -> [GroupCode]? in
+            guard state.generation == generation else { return nil }
+            state.session = request
+            return Array(state.watchers.keys)
+        }
+        guard let codes else { return }
+        for code in codes { request.yield(code) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    try await self.keepAlive(connection)
+                } catch {
+                    request.finish()
+                    throw error
+                }
+            }
+            var started = Set<GroupCode>()
+            for await code in requests where started.insert(code).inserted {
+                group.addTask {
+                    do {
+                        try await self.listen(for: code, on: connection, generation: generation)
+                    } catch {
+                        request.finish()
+                        throw error
+                    }
+                }
+            }
+            group.cancelAll()
+            while (try await group.next()) != nil {}
+        }
+    }
+
+    private func keepAlive(_ connection: PostgresConnection) async throws {
+        while true {
+            try await Task.sleep(for: Self.keepAliveInterval)
+            let logger = self.logger
+            try await withDeadline(address.timeout) {
+                _ = try await connection.query("SELECT 1", logger: logger).collect()
+            }
+        }
+    }
+
+    private func listen(for code: GroupCode, on connection: PostgresConnection, generation: Int) async throws {
+        let logger = self.logger
+        let channel = try await withDeadline(address.timeout) {
+            let rows = try await connection.query("SELECT screenmates.group_channel(\(code.value))", logger: logger)
+                .collect()
+            return try rows.first?.decode(String?.self) ?? nil
+        }
+        // A code that names no group has no changes to signal (looking it up again and again
+        // would count as guessing codes); the next connection looks once more.
+        guard let channel else { return }
+        guard Self.isGenerated(channel) else {
+            logger.error("group change listener: the server named an unexpected channel; not listening")
+            return
+        }
+        try await connection.listen(on: channel) { notifications in
+            startedListening(code, generation: generation)
+            for try await _ in notifications { signal(code) }
+        }
+    }
+
+    /// A channel name the schema generates: `screenmates_` and 32 hexadecimal digits.
+    static func isGenerated(_ channel: String) -> Bool {
+        let prefix = "screenmates_"
+        guard channel.hasPrefix(prefix) else { return false }
+        let digits = channel.utf8.dropFirst(prefix.utf8.count)
+        return digits.count == 32 && digits.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    private func startedListening(_ code: GroupCode, generation: Int) {
+        let watchers = state.withLock { state -> [AsyncStream<Void>.Continuation] in
+            guard state.generation == generation else { return [] }
+            state.listening.insert(code)
+            return state.watchers[code].map { Array($0.values) } ?? []
+        }
+        for watcher in watchers { watcher.yield() }
+    }
+
+    private func signal(_ code: GroupCode) {
+        let watchers = state.withLock { state in state.watchers[code].map { Array($0.values) } ?? [] }
+        for watcher in watchers { watcher.yield() }
+    }
+}

@@ -1,0 +1,346 @@
+import Foundation
+import PostgresNIO
+import ScreenMatesCore
+import ScreenMatesGroupStore
+import Synchronization
+import Testing
+
+@testable import ScreenMatesPostgresGroupStore
+
+/// The group-store contract on a real PostgreSQL server, as the database's owner and as a role
+/// that owns nothing; and what only a server brings: privileges, migrations, concurrent
+/// clients, a listener whose connection is killed, a server that goes away and comes back.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipNote))
+struct PostgresGroupStoreTests {
+    private typealias Contract = GroupStoreContract
+    private typealias Server = PostgresTestServer
+
+    @Test(arguments: GroupStoreContract.all)
+    func contract(_ check: GroupStoreContract.Check) async throws {
+        try await check.run(Server.fixture())
+    }
+
+    @Test(arguments: GroupStoreContract.all)
+    func contractAsARoleThatOwnsNothing(_ check: GroupStoreContract.Check) async throws {
+        try await check.run(Server.fixture(asMember: true))
+    }
+
+    // MARK: - What a member's role may do
+
+    @Test func aMemberReadsNoTableAndCallsOnlyTheAPI() async throws {
+        let owner = try await Server.newDatabase()
+        let ownerStore = PostgresGroupStore(address: owner)
+        let group = try await Contract.newGroup(in: ownerStore)
+        let member = try await Server.newMemberRole(in: owner)
+        let refused = [
+            "SELECT code FROM screenmates.group_info",
+            "SELECT * FROM screenmates.member",
+            "SELECT * FROM screenmates.day_total",
+            "SELECT * FROM screenmates.failed_attempt",
+            "DELETE FROM screenmates.failed_attempt",
+            "UPDATE screenmates.member SET version = 99",
+            "SELECT screenmates.touch('\(group.code.value)')",
+            "SELECT screenmates.record_failed_attempt('x', 0)",
+            "SELECT screenmates.apply_profile(ARRAY['\(group.code.value)'], 'ana23456', 'eve', 'eve', 0, 0, 0, NULL, 0, 99)",
+        ]
+        for statement in refused {
+            let state = try await Server.withConnection(to: member) { connection -> String? in
+                do {
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Logger(label: "t"))
+                        .collect()
+                    return nil
+                } catch let error as PSQLError {
+                    return error.serverInfo?[.sqlState]
+                }
+            }
+            #expect(state == "42501", "\(statement) should be refused for lack of privilege, got \(state ?? "none")")
+        }
+        // Through the functions, with the code, the member gets what the group shares.
+        let store = PostgresGroupStore(address: member)
+        #expect(try await store.members(code: group.code) == [Contract.ana])
+        // A table granted by mistake still shows nothing: row-level security, no policy.
+        try await Server.execute("GRANT SELECT ON screenmates.group_info TO \(member.user)", on: owner)
+        let visible = try await Server.withConnection(to: member) { connection in
+            try await connection.query("SELECT count(*) FROM screenmates.group_info", logger: Logger(label: "t"))
+                .collect().first?.decode(Int64.self)
+        }
+        #expect(visible == 0)
+    }
+
+    @Test func wrongCodesAreAlsoLimitedPerRoleWhateverTheUserIDOrClock() async throws {
+        let owner = try await Server.newDatabase()
+        let ownerStore = PostgresGroupStore(address: owner)
+        let group = try await Contract.newGroup(in: ownerStore)
+        let member = try await Server.newMemberRole(in: owner)
+        let store = PostgresGroupStore(address: member)
+        // A client changing its user id and clock at every try escapes the per-user rule…
+        for attempt in 0..<40 {
+            let guess = try await store.group(
+                code: Contract.unusedCode, userID: "guesser\(attempt)", now: Contract.at(attempt * 10_000))
+            #expect(guess == nil)
+        }
+        // …and every function that takes a code counts a wrong one, so none can tell a guesser
+        // which codes exist around the limit.
+        for _ in 0..<5 {
+            await Contract.expectError(.unknownCode(Contract.unusedCode)) {
+                _ = try await store.changeMark(code: Contract.unusedCode)
+            }
+            await Contract.expectError(.unknownCode(Contract.unusedCode)) {
+                _ = try await store.members(code: Contract.unusedCode)
+            }
+            await Contract.expectError(.unknownCode(Contract.unusedCode)) {
+                _ = try await store.dayTotals(code: Contract.unusedCode, days: Contract.today...Contract.today)
+            }
+            await Contract.expectError(.unknownCode(Contract.unusedCode)) {
+                try await store.leave(code: Contract.unusedCode, userID: "guesser")
+            }
+        }
+        do {
+            _ = try await store.members(code: group.code)
+            Issue.record("a role over its limit read a group")
+        } catch {
+            guard case .tooManyAttempts(let seconds) = error else { throw error }
+            #expect((590...600).contains(seconds))
+        }
+        // The server's count for its role refuses even a right code, by lookup too.
+        do {
+            _ = try await store.group(code: group.code, userID: "newcomer", now: Contract.at(1_000_000))
+            Issue.record("the 61st lookup by one role within 10 minutes was not refused")
+        } catch {
+            guard case .tooManyAttempts(let seconds) = error else { throw error }
+            #expect((590...600).contains(seconds))
+        }
+        // Other roles are not limited by it.
+        #expect(try await ownerStore.group(code: group.code, userID: "newcomer", now: Contract.start) == group)
+    }
+
+    // MARK: - Schema
+
+    @Test func theSchemaIsCreatedOnceEvenByManyAtOnce() async throws {
+        let address = try await Server.newDatabase()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<6 { group.addTask { try await PostgresGroupStore(address: address).prepare() } }
+            try await group.waitForAll()
+        }
+        let versions = try await Server.withConnection(to: address) { connection in
+            try await connection.query("SELECT version FROM screenmates.schema_migration", logger: Logger(label: "t"))
+                .collect().map { try $0.decode(Int.self) }
+        }
+        #expect(versions == [PostgresGroupSchema.latestVersion])
+    }
+
+    @Test func aSchemaFromANewerVersionIsLeftAlone() async throws {
+        let address = try await Server.newDatabase()
+        try await PostgresGroupStore(address: address).prepare()
+        try await Server.execute(
+            "INSERT INTO screenmates.schema_migration (version, summary) VALUES (999, 'from the future')", on: address)
+        do {
+            _ = try await PostgresGroupStore(address: address).members(code: Contract.unusedCode)
+            Issue.record("a newer schema was used")
+        } catch {
+            guard case .unusable(_, let detail) = error else { throw error }
+            #expect(detail.contains("newer version"), "\(detail)")
+        }
+    }
+
+    @Test func aRoleThatMayNotCreateTheSchemaIsToldWhoMust() async throws {
+        let owner = try await Server.newDatabase()
+        let member = try await Server.newMemberRole(in: owner)
+        try await Server.execute("REVOKE CREATE ON DATABASE \(owner.database) FROM PUBLIC", on: owner)
+        do {
+            _ = try await PostgresGroupStore(address: member).members(code: Contract.unusedCode)
+            Issue.record("a role without privileges created the schema")
+        } catch {
+            guard case .unusable(_, let detail) = error else { throw error }
+            #expect(detail.contains("owner"), "\(detail)")
+        }
+    }
+
+    // MARK: - Many clients
+
+    /// Two clients (two pools, as two machines would have) send the same member's profile
+    /// 1,000 times each, versions shuffled; whatever the interleaving, the highest version is
+    /// what stays, and exactly the updates that raised the stored version said they stored.
+    @Test func twoClientsWithShuffledVersionsKeepTheHighest() async throws {
+        let address = try await Server.newDatabase()
+        let first = PostgresGroupStore(address: address)
+        let second = PostgresGroupStore(address: address)
+        let group = try await Contract.newGroup(in: first)
+        _ = try await second.join(code: group.code, member: Contract.bo, now: Contract.start)
+        let versions = Array(Int64(2)...Int64(2001)).shuffled()
+        let halves = [Array(versions[..<1000]), Array(versions[1000...])]
+        let stored = try await withThrowingTaskGroup(of: Int.self) { tasks in
+            for (index, store) in [first, second].enumerated() {
+                let mine = halves[index]
+                tasks.addTask {
+                    var stored = 0
+                    for version in mine {
+                        var update = Contract.bo
+                        update.version = version
+                        update.blocksToday = Int(version % 97)
+                        update.streak = Int(version % 13)
+                        if try await store.upsertProfile(update) { stored += 1 }
+                    }
+                    return stored
+                }
+            }
+            return try await tasks.reduce(0, +)
+        }
+        let members = try await second.members(code: group.code)
+        let bo = try #require(members.first { $0.userID == Contract.bo.userID })
+        #expect(bo.version == 2001)
+        #expect(bo.blocksToday == 2001 % 97 && bo.streak == 2001 % 13)
+        #expect(stored >= 1 && stored <= 2000)
+        #expect(members.count == 2)
+    }
+
+    // MARK: - The listener
+
+    /// The listener's connection is killed 20 times with `pg_terminate_backend`; each time the
+    /// changes stream yields again once it is back (the consumer's cue to catch up), and a
+    /// write made while it was away is there to read. The delays are printed as a measurement;
+    /// the bound checked is generous.
+    @Test func theListenerCatchesUpAfterItsConnectionIsKilled() async throws {
+        let address = try await Server.newDatabase()
+        let watching = PostgresGroupStore(address: address)
+        let writing = PostgresGroupStore(address: address)
+        let group = try await Contract.newGroup(in: watching)
+        _ = try await writing.join(code: group.code, member: Contract.bo, now: Contract.start)
+        let counter = Contract.YieldCounter(watching.changes(code: group.code))
+        #expect(try await counter.waitForMore(than: 0, timeout: .seconds(5)), "a first yield, for a first look")
+        var delays: [Duration] = []
+        var pids: Set<Int> = []
+        for round in 1...20 {
+            try await Task.sleep(for: .milliseconds(100))
+            let before = counter.yields
+            let killed = try await Server.withConnection(to: address) { connection in
+                try await connection.query(
+                    """
+                    SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity
+                    WHERE application_name = \(PostgresChangeFeed.applicationName) AND datname = current_database()
+                    """, logger: Logger(label: "t")
+                ).collect().map { try $0.decode((Int, Bool).self) }
+            }
+            let started = ContinuousClock.now
+            #expect(killed.count == 1 && killed.allSatisfy(\.1), "round \(round): one listener killed, got \(killed)")
+            pids.formUnion(killed.map(\.0))
+            // Written while the listener is away: no notification reaches it.
+            var update = Contract.bo
+            update.version = Int64(round + 1)
+            update.blocksToday = round
+            try await writing.upsertProfile(update)
+            #expect(
+                try await counter.waitForMore(than: before, timeout: .seconds(10)),
+                "round \(round): no yield after the listener's connection was killed")
+            delays.append(ContinuousClock.now - started)
+            #expect(try await watching.members(code: group.code).last?.blocksToday == round)
+        }
+        #expect(pids.count == 20, "each round killed a new connection")
+        let sorted = delays.sorted()
+        let median = sorted[sorted.count / 2]
+        print("listener catch-up after pg_terminate_backend: median \(median), max \(sorted.last!) (20 rounds)")
+        #expect(sorted.last! < .seconds(5))
+        // And it still hears ordinary changes.
+        let seen = counter.yields
+        var update = Contract.bo
+        update.version = 100
+        try await writing.upsertProfile(update)
+        #expect(try await counter.waitForMore(than: seen, timeout: .seconds(5)))
+        await counter.cancel()
+    }
+
+    // MARK: - Faults
+
+    @Test func aServerThatIsNotThereIsUnavailableAtOnce() async throws {
+        let directory = NSTemporaryDirectory() + "screenmates-no-server-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = PostgresGroupStore(address: try PostgresAddress(url: "postgres://nobody@/groups?host=\(directory)"))
+        let started = ContinuousClock.now
+        do {
+            _ = try await store.members(code: Contract.unusedCode)
+            Issue.record("a store with no server answered")
+        } catch {
+            #expect(error.isTransient, "\(error)")
+            #expect(error.message.contains("cannot be reached"), "\(error.message)")
+            #expect(error.message.contains("No such file or directory"), "\(error.message)")
+        }
+        // The reason is the missing socket, not a timeout; on a quiet machine this takes a few
+        // milliseconds (the bound is loose for busy ones).
+        #expect(ContinuousClock.now - started < .seconds(15))
+    }
+
+    /// A server of the test's own is stopped and started again (a restart): meanwhile calls
+    /// fail as `.unavailable`, the client's change stream goes quiet, and once the server is
+    /// back calls work again, nothing written before is lost, and the stream yields so the
+    /// consumer catches up.
+    @Test func aServerRestartIsUnavailableThenCaughtUp() async throws {
+        let directory = NSTemporaryDirectory() + "screenmates-restart-" + UUID().uuidString
+        let url = try await Self.runScript("start", directory)
+        defer { _ = try? Self.runScriptNow("stop", directory) }
+        let address = try PostgresAddress(url: url + "&connect_timeout=2")
+        let store = PostgresGroupStore(address: address)
+        let group = try await Contract.newGroup(in: store)
+        let counter = Contract.YieldCounter(store.changes(code: group.code))
+        #expect(try await counter.waitForMore(than: 0, timeout: .seconds(5)))
+
+        _ = try await Self.runScript("halt", directory)
+        let seen = counter.yields
+        do {
+            _ = try await store.members(code: group.code)
+            Issue.record("a stopped server answered")
+        } catch {
+            #expect(error.isTransient, "\(error)")
+        }
+        _ = try await Self.runScript("start", directory)
+        var back = false
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !back && ContinuousClock.now < deadline {
+            back = (try? await store.members(code: group.code)) == [Contract.ana]
+            if !back { try await Task.sleep(for: .milliseconds(250)) }
+        }
+        #expect(back, "the store works again after the restart")
+        #expect(try await counter.waitForMore(than: seen, timeout: .seconds(10)), "a yield to catch up after it")
+        var update = Contract.ana
+        update.version = 2
+        #expect(try await store.upsertProfile(update))
+        await counter.cancel()
+    }
+
+    /// Runs `.ci/postgres` on a thread of its own (it waits for the server), returning its output.
+    private static func runScript(_ arguments: String...) async throws -> String {
+        let arguments = arguments
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try runScriptNow(arguments) })
+            }
+        }
+    }
+
+    private static func runScriptNow(_ arguments: String...) throws -> String { try runScriptNow(arguments) }
+
+    private static func runScriptNow(_ arguments: [String]) throws -> String {
+        // Output to a file, not a pipe: the server the script starts could hold a pipe open.
+        let output = NSTemporaryDirectory() + "screenmates-postgres-script-" + UUID().uuidString
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Server.script)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle(forWritingAtPath: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ScriptFailed(arguments: arguments, status: process.terminationStatus)
+        }
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    struct ScriptFailed: Error {
+        let arguments: [String]
+        let status: Int32
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import PostgresNIO
+import ScreenMatesGroupStore
+import Testing
+
+@testable import ScreenMatesPostgresGroupStore
+
+/// The PostgreSQL server the tests use: `SCREENMATES_TEST_POSTGRES`, a URL whose role may
+/// create databases and roles (`.ci/postgres start` prints one; `.ci/run` always sets it).
+/// Each store the tests ask for gets a database of its own, so tests never see each other's
+/// groups and may run in parallel.
+enum PostgresTestServer {
+    static let url = ProcessInfo.processInfo.environment["SCREENMATES_TEST_POSTGRES"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    /// For `.enabled(if:)`: without a server these tests are skipped, saying how to run them.
+    static let isAvailable = url != nil
+    static let skipNote: Comment =
+        "needs PostgreSQL: export SCREENMATES_TEST_POSTGRES=\"$(.ci/postgres start)\" (as .ci/run does)"
+
+    static var adminAddress: PostgresAddress {
+        get throws { try PostgresAddress(url: try #require(url, "SCREENMATES_TEST_POSTGRES is not set")) }
+    }
+
+    /// A connection of the test's own, as the server's superuser (or `address`).
+    static func withConnection<T: Sendable>(
+        to address: PostgresAddress? = nil, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let target = try address ?? adminAddress
+        let connection = try await PostgresConnection.connect(
+            configuration: try target.connectionConfiguration(applicationName: "screenmates-tests"),
+            id: Int.random(in: 1...Int.max), logger: Logger(label: "tests"))
+        do {
+            let result = try await body(connection)
+            try? await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    /// Runs statements the test wrote itself (names it generated: nothing from input).
+    static func execute(_ statements: String..., on address: PostgresAddress? = nil) async throws {
+        try await withConnection(to: address) { connection in
+            for statement in statements {
+                _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Logger(label: "tests"))
+                    .collect()
+            }
+        }
+    }
+
+    /// A new, empty database; the address reaches it as the superuser.
+    static func newDatabase() async throws -> PostgresAddress {
+        let name = "screenmates_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await execute("CREATE DATABASE \(name)")
+        var address = try adminAddress
+        address.database = name
+        return address
+    }
+
+    /// A new login role that owns nothing: what a member who is not the database's owner
+    /// connects as.
+    static func newMemberRole(in database: PostgresAddress) async throws -> PostgresAddress {
+        let role = "member_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        try await execute("CREATE ROLE \(role) LOGIN", "GRANT CONNECT ON DATABASE \(database.database) TO \(role)")
+        var address = database
+        address.user = role
+        return address
+    }
+
+    /// The contract's stores, as the database's owner (`asMember: false`) or as a role that
+    /// owns nothing and only calls the schema's functions.
+    static func fixture(asMember: Bool = false) -> GroupStoreContract.Fixture {
+        @Sendable func database() async throws -> PostgresAddress {
+            let owner = try await newDatabase()
+            guard asMember else { return owner }
+            try await PostgresGroupStore(address: owner).prepare()
+            return try await newMemberRole(in: owner)
+        }
+        return GroupStoreContract.Fixture(
+            fresh: { PostgresGroupStore(address: try await database()) },
+            shared: {
+                let address = try await database()
+                return (PostgresGroupStore(address: address), PostgresGroupStore(address: address))
+            })
+    }
+
+    /// `.ci/postgres` in this checkout, which starts and stops servers of a test's own.
+    static var script: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".ci/postgres").path
+    }
+}
