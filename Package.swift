@@ -27,11 +27,15 @@ let package = Package(
         // Imports neither ncurses nor a database.
         .target(name: "ScreenMatesCore"),
 
+        // Reading rows of a SQLite file that may be damaged or written by anyone: a missing or
+        // mistyped value throws instead of stopping the program. Shared by both SQLite stores.
+        .target(name: "ScreenMatesSQLiteRows", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+
         // The local SQLite store (GRDB): events append-only, settings, history.
         .target(
             name: "ScreenMatesStore",
             dependencies: [
-                "ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift"),
+                "ScreenMatesCore", "ScreenMatesSQLiteRows", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
@@ -40,7 +44,7 @@ let package = Package(
         // (one file shared by everyone on a host).
         .target(
             name: "ScreenMatesGroupStore",
-            dependencies: ["ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ScreenMatesCore", "ScreenMatesSQLiteRows", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
         // The group store on a PostgreSQL server (postgres-nio), for members on different machines.

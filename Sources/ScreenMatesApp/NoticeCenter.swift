@@ -32,7 +32,8 @@ final class NoticeCenter {
 
     /// Decides and records what is due now; new notices join the toast queue.
     func evaluate(feed: UsageFeed, mates: [NotificationScheduler.Mate]?, now: Date) {
-        let recorded = (try? store.noticeKeys(day: feed.today)) ?? (keys: [], shown: 0)
+        let recorded =
+            (try? store.noticeState(day: feed.today, untoastedSince: started)) ?? (keys: [], shown: 0, untoasted: 0)
         let yesterday = feed.history.last { $0.date == feed.today.adding(days: -1) }
         let input = NotificationScheduler.Input(
             now: now, calendar: feed.calendar, today: feed.today, blocksUsed: feed.ledger.viceBlocks,
@@ -48,7 +49,7 @@ final class NoticeCenter {
             shown = claimed.map { NoticeRecord(notice: $0, at: now, shown: true) }
         }
         // Notices sent from the command line (`notify test`), taken by one dashboard only.
-        shown += (try? store.takeUntoasted(since: started)) ?? []
+        if recorded.untoasted > 0 { shown += (try? store.takeUntoasted(since: started)) ?? [] }
         guard !shown.isEmpty else { return }
         for record in shown {
             queue.append(Self.line(record))

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ScreenMatesSQLiteRows
 
 extension GroupStoreError {
     /// Maps an error met while using the SQLite file at `location` to what the caller can act

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ScreenMatesSQLiteRows
 
 /// A simulated app clock that a running process (a demo dashboard, a monitor started with
 /// `--speed`) publishes, so other commands on the same home — `status`, a monitor started

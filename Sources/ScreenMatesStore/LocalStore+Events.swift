@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ScreenMatesCore
+import ScreenMatesSQLiteRows
 
 /// A stored event with its place in the store's append order.
 public struct StoredEvent: Hashable, Sendable {

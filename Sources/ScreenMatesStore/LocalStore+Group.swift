@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ScreenMatesCore
+import ScreenMatesSQLiteRows
 
 /// The group as this machine last saw it: what the dashboard opens on at once and shows while
 /// the group store cannot be reached. Stored as JSON, since it is read and written whole.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ScreenMatesCore
+import ScreenMatesSQLiteRows
 
 /// What a daily reset did.
 public struct RolloverOutcome: Hashable, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ScreenMatesCore
+import ScreenMatesSQLiteRows
 
 /// The first day tracked and the day the last daily reset ran.
 public struct DayState: Hashable, Sendable {

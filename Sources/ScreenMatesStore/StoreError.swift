@@ -1,4 +1,5 @@
 import GRDB
+import ScreenMatesSQLiteRows
 
 /// Why the local store could not do what was asked, with the file involved and what to do.
 public enum StoreError: Error, Hashable, Sendable {

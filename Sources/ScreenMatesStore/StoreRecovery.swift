@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Glibc
 import ScreenMatesCore
+import ScreenMatesSQLiteRows
 
 /// What `screenmates recover` saved.
 public struct RecoveryReport: Hashable, Sendable {

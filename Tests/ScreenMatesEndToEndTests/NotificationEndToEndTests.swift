@@ -78,8 +78,16 @@ import Testing
             ["monitor", "--home", home.path, "--scenario", scenario, "--rate", "1.5", "--count", "9", "--seed", "3"])
         let titles = ["75 % of today's limit", "90 % of today's limit", "Over today's limit"]
         var seenOn: [String: Set<Int>] = [:]
-        let deadline = Date().addingTimeInterval(12)
+        // A dashboard shows its toasts one after another, 5 s each: when one dashboard takes all
+        // three, the last comes some 15 s after the first. Watch until all three have come, and
+        // 6 s more (longer than a toast) so that a second showing on the other screen is seen.
+        var deadline = Date().addingTimeInterval(30)
+        var allSeen = false
         while Date() < deadline {
+            if !allSeen && titles.allSatisfy({ seenOn[$0] != nil }) {
+                allSeen = true
+                deadline = min(deadline, Date().addingTimeInterval(6))
+            }
             for (index, screen) in screens.enumerated() {
                 let text = try screen.screen()
                 for title in titles where text.contains("! \(title)") { seenOn[title, default: []].insert(index) }

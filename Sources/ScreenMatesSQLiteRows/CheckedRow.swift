@@ -1,16 +1,21 @@
 import GRDB
 
 /// A stored value that is missing or of the wrong kind — something only a damaged file or
-/// another program can leave. The store reports it as damage of its file.
-struct UnreadableValue: Error {
-    let table: String
-    let column: String
+/// another program can leave. Each store reports it as damage of its file.
+public struct UnreadableValue: Error {
+    public let table: String
+    public let column: String
+
+    public init(table: String, column: String) {
+        self.table = table
+        self.column = column
+    }
 }
 
 extension Row {
     /// The value of `column`. GRDB's typed subscripts stop the program on a NULL or a value of
-    /// the wrong type; rows read here may come from a damaged file, so this throws instead.
-    func checked<Value: DatabaseValueConvertible>(_ column: String, in table: String) throws -> Value {
+    /// the wrong type; rows read here may come from a damaged or shared file, so this throws instead.
+    public func checked<Value: DatabaseValueConvertible>(_ column: String, in table: String) throws -> Value {
         guard let value: Value = try checkedIfPresent(column, in: table) else {
             throw UnreadableValue(table: table, column: column)
         }
@@ -18,7 +23,7 @@ extension Row {
     }
 
     /// The value of `column`, `nil` when it is NULL; a value of the wrong type throws.
-    func checkedIfPresent<Value: DatabaseValueConvertible>(_ column: String, in table: String) throws -> Value? {
+    public func checkedIfPresent<Value: DatabaseValueConvertible>(_ column: String, in table: String) throws -> Value? {
         guard let raw = self[column] as DatabaseValue? else { throw UnreadableValue(table: table, column: column) }
         if raw.isNull { return nil }
         guard let value = Value.fromDatabaseValue(raw) else { throw UnreadableValue(table: table, column: column) }
