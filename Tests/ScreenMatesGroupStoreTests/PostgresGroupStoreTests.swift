@@ -238,8 +238,9 @@ struct PostgresGroupStoreTests {
         #expect(pids.count == 20, "each round killed a new connection")
         let sorted = delays.sorted()
         let median = sorted[sorted.count / 2]
+        // How fast is measured by `screenmates-bench --only postgres`, not bounded here: a timed
+        // test fails on a busy machine. Each round above had to catch up within 10 s.
         print("listener catch-up after pg_terminate_backend: median \(median), max \(sorted.last!) (20 rounds)")
-        #expect(sorted.last! < .seconds(5))
         // And it still hears ordinary changes.
         let seen = counter.yields
         var update = Contract.bo
@@ -256,7 +257,6 @@ struct PostgresGroupStoreTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = PostgresGroupStore(address: try PostgresAddress(url: "postgres://nobody@/groups?host=\(directory)"))
-        let started = ContinuousClock.now
         do {
             _ = try await store.members(code: Contract.unusedCode)
             Issue.record("a store with no server answered")
@@ -265,9 +265,8 @@ struct PostgresGroupStoreTests {
             #expect(error.message.contains("cannot be reached"), "\(error.message)")
             #expect(error.message.contains("No such file or directory"), "\(error.message)")
         }
-        // The reason is the missing socket, not a timeout; on a quiet machine this takes a few
-        // milliseconds (the bound is loose for busy ones).
-        #expect(ContinuousClock.now - started < .seconds(15))
+        // The reason given is the missing socket, not a timeout (checked above); how long that
+        // takes is not bounded here, since a timed test fails on a busy machine.
     }
 
     /// A server of the test's own is stopped and started again (a restart): meanwhile calls
