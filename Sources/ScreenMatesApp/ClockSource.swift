@@ -29,15 +29,12 @@ public enum ClockSource {
             let clock = SimulatedClock(startingAt: startAt ?? realNow, speed: speed ?? 1)
             if publish {
                 do {
-                    try store.publishClock(
-                        ClockPublication(
-                            origin: clock.origin, realAnchor: realNow, speed: clock.speed, pid: getpid(),
-                            processStart: processStart(getpid())))
+                    try writePublication(origin: clock.origin, realAnchor: realNow, speed: clock.speed, in: store)
                 } catch {
                     throw AppError(error)
                 }
             }
-            return Choice(clock: clock, published: publish)
+            return Choice(clock: AdjustableClock(clock), published: publish)
         }
         if let publication = try? store.publishedClock(), publication.pid != getpid(),
             isRunning(publication.pid, startedAt: publication.processStart)
@@ -46,6 +43,42 @@ public enum ClockSource {
             return Choice(clock: clock, published: false)
         }
         return Choice(clock: SystemClock(), published: false)
+    }
+
+    /// The clock of `choice` if it may jump: only a simulated clock this process publishes. The
+    /// system clock cannot (events would be dated ahead of the real time), and a followed clock
+    /// belongs to the process that published it.
+    public static func adjustable(_ choice: Choice) throws(AppError) -> AdjustableClock {
+        guard let clock = choice.clock as? AdjustableClock, choice.published else {
+            throw .usage(
+                choice.clock is SystemClock
+                    ? "The dashboard runs on the real clock, which cannot jump: events would be dated ahead of the real time. Start it with --speed or --start-at to simulate the end of the day."
+                    : "This dashboard follows the clock of another ScreenMates process; simulate the end of the day there."
+            )
+        }
+        return clock
+    }
+
+    /// Moves `clock` forward to `instant` and publishes it again, so commands started from now
+    /// on follow it. Returns the clock's time after the jump.
+    public static func jump(_ clock: AdjustableClock, to instant: Date, store: LocalStore) throws(AppError) -> Date {
+        let now = clock.jump(to: instant)
+        let realNow = Date()
+        do {
+            try writePublication(origin: now, realAnchor: realNow, speed: clock.speed, in: store)
+        } catch {
+            throw AppError(error)
+        }
+        return now
+    }
+
+    private static func writePublication(origin: Date, realAnchor: Date, speed: Double, in store: LocalStore)
+        throws(StoreError)
+    {
+        try store.publishClock(
+            ClockPublication(
+                origin: origin, realAnchor: realAnchor, speed: speed, pid: getpid(),
+                processStart: processStart(getpid())))
     }
 
     /// Withdraws this process's publication.

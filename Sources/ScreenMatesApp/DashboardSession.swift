@@ -149,7 +149,7 @@ public final class DashboardSession {
             if clockChoice.published { ClockSource.withdraw(from: store) }
         }
         connectGroup(wake: terminal.wake)
-        let notices = NoticeCenter(store: store, now: clockChoice.clock.now())
+        var notices = NoticeCenter(store: store, now: clockChoice.clock.now())
         self.notices = notices
         logger.info("dashboard started", metadata: ["home": "\(home.path)", "speed": "\(clockChoice.clock.speed)"])
         let watcher = DirectoryWatcher(directory: home.path, prefix: home.databaseFileName)
@@ -199,6 +199,12 @@ public final class DashboardSession {
                     refreshNeeded = true
                 case .syncNow:
                     groupLink?.syncNow()
+                case .simulateEndOfDay:
+                    simulateEndOfDay(model: &model, wake: terminal.wake)
+                    refreshNeeded = true
+                case .clearLocalData:
+                    if let fresh = clearLocalData(model: &model, wake: terminal.wake) { notices = fresh }
+                    refreshNeeded = true
                 case .refresh:
                     // Repaint every cell: something else may have written on the terminal.
                     terminal.invalidate()
@@ -265,6 +271,77 @@ public final class DashboardSession {
             logger.error("\(what) failed: \(error.message)")
             warning = Self.shortWarning(for: error)
         }
+    }
+
+    // MARK: - Debug panel
+
+    /// Moves the simulated clock to the day's reset: the day ends as it would at its end, its
+    /// notices follow, and the demo monitor (restarted) goes on from the new day's start; the
+    /// usage the rest of the day would have brought never happens.
+    private func simulateEndOfDay(model: inout DashboardModel, wake: WakePipe) {
+        do throws(AppError) {
+            let clock = try ClockSource.adjustable(clockChoice)
+            let demoRan = demo.isRunning
+            demo.stop()
+            defer { if demoRan, let scenario { startDemo(scenario, wake: wake) } }
+            let now = try ClockSource.jump(clock, to: feed.todayInterval.upperBound, store: store)
+            refresh(checkTimeZone: false)
+            logger.info("simulated the end of the day", metadata: ["clock": "\(TimeFormat.iso8601(now))"])
+            let (hour, minute) = feed.calendar.hourAndMinute(of: now)
+            model.debugPanel.finished(
+                "The day is over: the clock moved to \(TimeFormat.clock(hour: hour, minute: minute)) and \(feed.today) has begun.",
+                error: false)
+        } catch {
+            model.debugPanel.finished(error.message, error: true)
+        }
+    }
+
+    /// Forgets this home's data (the user confirmed it on the debug panel) and starts the first
+    /// run again; returns the notice centre for the fresh data, or nil when nothing was cleared.
+    /// The config file is moved aside first and put back should the database refuse, so either
+    /// both are cleared or neither is.
+    private func clearLocalData(model: inout DashboardModel, wake: WakePipe) -> NoticeCenter? {
+        let now = clockChoice.clock.now()
+        let demoRan = demo.isRunning
+        demo.stop()
+        groupLink?.stop()
+        groupLink = nil
+        func keepEverything(_ message: String) -> NoticeCenter? {
+            logger.error("clearing local data failed: \(message)")
+            model.debugPanel.finished(message, error: true)
+            connectGroup(wake: wake)
+            if demoRan, let scenario { startDemo(scenario, wake: wake) }
+            return nil
+        }
+        let movedAside: String?
+        do {
+            movedAside = try settingsFile.setAside()
+        } catch {
+            return keepEverything(error.message)
+        }
+        do {
+            _ = try store.clearLocalData(
+                trackingStart: feed.calendar.day(containing: now),
+                apps: catalogue.defaultVice + catalogue.defaultProductive, now: now)
+        } catch {
+            if let movedAside { try? FileManager.default.moveItem(atPath: movedAside, toPath: settingsFile.path) }
+            return keepEverything("Nothing was cleared: \(error.message)")
+        }
+        logger.notice("local data cleared", metadata: ["config moved to": "\(movedAside ?? "-")"])
+        // A fresh config file with every key, from the new profile's settings.
+        configProblems = settingsFile.apply(to: store, catalogue: catalogue, create: true)
+        do {
+            feed = try UsageFeed(store: store, clock: clockChoice.clock, timeZone: Self.currentTimeZone)
+        } catch {
+            logger.error("reading the cleared data failed: \(error.message)")
+            refresh(checkTimeZone: false)
+        }
+        leaderboardCache = nil
+        let notices = NoticeCenter(store: store, now: now)
+        self.notices = notices
+        model.debugPanel = DebugPanelState()
+        model.beginSetup(SetupFlow(catalogue: catalogue.apps, current: feed.settings.apps, name: nil))
+        return notices
     }
 
     // MARK: - Settings

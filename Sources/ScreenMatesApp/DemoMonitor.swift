@@ -38,6 +38,9 @@ public final class DemoMonitor: Sendable {
         }
     }
 
+    /// Whether a demo is running.
+    public var isRunning: Bool { task.withLock { $0 != nil } }
+
     /// The monitor's current problem (the store refused an event and it is retrying), if any.
     public var currentProblem: String? { problem.withLock { $0 } }
 

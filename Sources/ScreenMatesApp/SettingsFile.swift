@@ -106,6 +106,28 @@ public struct SettingsFile: Sendable {
         return (result, problems)
     }
 
+    /// Moves the file aside (when clearing local data) to `config.toml.cleared-YYYYMMDD-HHMMSS`
+    /// beside it, so a hand-written file stops applying but is not lost; returns the new path,
+    /// or nil when there was no file.
+    public func setAside(at instant: Date = Date()) throws(AppError) -> String? {
+        guard exists else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        var target = path + ".cleared-" + formatter.string(from: instant)
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: target) {
+            attempt += 1
+            target = path + ".cleared-" + formatter.string(from: instant) + "-\(attempt)"
+        }
+        do {
+            try FileManager.default.moveItem(atPath: path, toPath: target)
+        } catch {
+            throw AppError("\(path) could not be moved aside (\(error.localizedDescription)); nothing was cleared.")
+        }
+        return target
+    }
+
     /// Reads the file and saves what it sets into the store; returns the messages for lines it
     /// could not use. With `create`, a missing file is written from the saved settings, so the
     /// user finds every key there, explained. A store that may not be written is left as it is.

@@ -76,6 +76,41 @@ extension LocalStore {
         }
     }
 
+    /// Forgets what this home has recorded — usage events, day history, notices, the leaderboard
+    /// cache — and the profile's name, apps, group and settings, in one transaction; a new
+    /// profile starts on `trackingStart` with `apps`, as on a first run. The user id and the
+    /// member version stay: the group store still knows this user, and takes their next report
+    /// as newer than the last one it has. Returns the new settings.
+    public func clearLocalData(trackingStart: LocalDate, apps: [TrackedApp], now: Date) throws(StoreError)
+        -> UserSettings
+    {
+        try write { db in
+            let kept = try Row.fetchOne(db, sql: "SELECT user_id, member_version FROM profile WHERE id = 1")
+            var generator = SystemRandomNumberGenerator()
+            let userID: String =
+                try kept?.checked("user_id", in: "profile") ?? UserSettings.newUserID(using: &generator)
+            let memberVersion: Int64 = try kept?.checked("member_version", in: "profile") ?? 0
+            try db.execute(
+                sql: """
+                    DELETE FROM usage_event;
+                    DELETE FROM day_history;
+                    DELETE FROM notice;
+                    DELETE FROM group_cache;
+                    DELETE FROM profile;
+                    """)
+            try db.execute(
+                sql: """
+                    INSERT INTO profile (id, user_id, tracking_start, last_reset, created_at, member_version)
+                    VALUES (1, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    userID, trackingStart.iso8601, trackingStart.iso8601, Self.milliseconds(now), memberVersion,
+                ])
+            try Self.replaceApps(apps, in: db)
+            return try Self.settings(db)!
+        }
+    }
+
     /// The first tracked day and the last reset date.
     public func dayState() throws(StoreError) -> DayState? {
         try read { db in try Self.dayState(db) }

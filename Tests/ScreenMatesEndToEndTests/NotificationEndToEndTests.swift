@@ -24,9 +24,15 @@ import Testing
         }
         #expect(seen == titles)
         try tmux.keys("n")
-        let log = try tmux.waitFor("Notices ·")
+        // The log replaces the dashboard; a capture taken while the terminal is still drawing can
+        // hold rows of both, so wait (a while) for the log as it settles, then check it.
+        func occurrences(_ title: String, in text: String) -> Int { text.components(separatedBy: title).count - 1 }
+        let settled = try? tmux.waitFor { screen in
+            screen.contains("Notices ·") && titles.allSatisfy { occurrences($0, in: screen) == 1 }
+        }
+        let log = try settled ?? tmux.screen()
         for title in titles {
-            #expect(log.components(separatedBy: title).count - 1 == 1, "\(title) once in the log:\n\(log)")
+            #expect(occurrences(title, in: log) == 1, "\(title) once in the log:\n\(log)")
         }
         try tmux.keys("q")
         // A restart on the same day's clock shows none of them again.
@@ -37,11 +43,27 @@ import Testing
         Thread.sleep(forTimeInterval: 1.5)
         let later = try again.screen()
         for title in titles { #expect(!later.contains("! \(title)"), "no repeated toast:\n\(screen)") }
+        // The debug panel ends the day: the reset notice tells how the day went.
+        try again.keys("D")
+        _ = try again.waitFor("e end the day")
+        try again.keys("e")
+        let reset = try again.waitFor("· A new day")
+        #expect(reset.contains("Yesterday: "), "\(reset)")
+        #expect(reset.contains("over the limit"), "\(reset)")
+        #expect(reset.contains("2026-11-22 has begun"), "\(reset)")
         try again.keys("q")
+        // A restart in the new day does not repeat the reset notice either.
+        let third = try Tmux()
+        try third.type("\(Binary.path) --home \(home.path) dashboard --speed 1 --start-at 2026-11-22T00:30")
+        _ = try third.waitFor("q quit")
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(!(try third.screen()).contains("· A new day"), "the reset notice is not toasted again")
+        try third.keys("q")
         let status = try Binary.run(["status", "--json", "--home", home.path])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
         let kinds = (json["notifications"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } ?? []
         #expect(kinds.filter { $0.hasPrefix("limit-") }.sorted() == ["limit-75", "limit-90", "limit-over"])
+        #expect(kinds.filter { $0 == "daily-reset" }.count == 1, "\(kinds)")
     }
 
     @Test func aTestNoticeFromTheCommandLineShowsOnTheOpenDashboard() throws {

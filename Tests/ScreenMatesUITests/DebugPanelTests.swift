@@ -14,6 +14,7 @@ import Testing
         #expect(model.screen == .debug)
         #expect(model.handle(.character("t")) == .sendTestNotice)
         #expect(model.handle(.character("u")) == .syncNow)
+        #expect(model.handle(.character("e")) == .simulateEndOfDay)
         _ = model.handle(.escape)
         #expect(model.screen == .dashboard)
     }
@@ -28,6 +29,50 @@ import Testing
         FrameChecks.expectFitsWidth(frame)
         Golden.check(frame.text, named: "debug-80x24")
         #expect(frame.text.contains("user id") && frame.text.contains("a1b2c3d4"))
-        #expect(frame.text.contains("t send a test notice"))
+        #expect(frame.text.contains("t test notice"))
+        #expect(frame.text.contains("x clear local data"))
+    }
+
+    /// `x` only asks; `y` is what clears, and any other key keeps everything.
+    @Test func clearingAsksFirstAndOnlyYClears() {
+        var model = Fixtures.model(Fixtures.solo(), width: 80, height: 24, screen: .debug)
+        #expect(model.handle(.character("x")) == nil)
+        #expect(model.debugPanel.confirmingClear)
+        #expect(model.handle(.character("n")) == nil)
+        #expect(!model.debugPanel.confirmingClear)
+        #expect(model.debugPanel.message == "Nothing was cleared.")
+        #expect(model.screen == .debug, "the key that declined does nothing else")
+        _ = model.handle(.character("x"))
+        #expect(model.handle(.escape) == nil, "esc declines too")
+        #expect(model.screen == .debug)
+        _ = model.handle(.character("x"))
+        #expect(model.handle(.character("q")) == nil, "q declines rather than quits")
+        _ = model.handle(.character("x"))
+        #expect(model.handle(.character("y")) == .clearLocalData)
+        #expect(!model.debugPanel.confirmingClear)
+    }
+
+    @Test func theConfirmationSaysWhatGoesAndWhatStays() {
+        var data = Fixtures.solo()
+        data.group = .init(code: "ABC234", memberCount: 3)
+        var model = Fixtures.model(data, width: 80, height: 24, screen: .debug)
+        _ = model.handle(.character("x"))
+        let frame = ScreenRenderer.render(model)
+        FrameChecks.expectFitsWidth(frame)
+        Golden.check(frame.text, named: "debug-confirm-clear-80x24")
+        #expect(frame.text.contains("Clear all local data?"))
+        #expect(frame.text.contains("Your user id stays."))
+        #expect(frame.text.contains("group ABC234"))
+        #expect(frame.text.contains("y clear it all"))
+    }
+
+    @Test func theOutcomeOfAnActionShowsBelowTheFacts() {
+        var data = Fixtures.solo()
+        data.debugLines = [.init(label: "user id", value: "a1b2c3d4")]
+        var model = Fixtures.model(data, width: 80, height: 24, screen: .debug)
+        model.debugPanel.finished("The day is over: the clock moved to 00:00 and 2026-11-22 has begun.", error: false)
+        let lines = ScreenRenderer.render(model).text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[1].contains("a1b2c3d4"))
+        #expect(lines[3].contains("The day is over"), "after a blank row:\n\(lines.joined(separator: "\n"))")
     }
 }

@@ -58,3 +58,23 @@ public final class ManualClock: AppClock {
     public func set(_ instant: Date) { current.withLock { $0 = instant } }
     public func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
+
+/// A simulated clock that can be moved forward while it runs — the debug panel's "end of the
+/// day" — keeping its speed. It never moves back, so events stay in the order they happened.
+public final class AdjustableClock: AppClock {
+    private let current: Mutex<SimulatedClock>
+
+    public init(_ clock: SimulatedClock) { current = Mutex(clock) }
+
+    public func now() -> Date { current.withLock { $0.now() } }
+    public var speed: Double { current.withLock { $0.speed } }
+
+    /// Moves the clock to `instant` if that is ahead of it; returns the clock's time after.
+    @discardableResult
+    public func jump(to instant: Date) -> Date {
+        current.withLock { clock in
+            if instant > clock.now() { clock = SimulatedClock(startingAt: instant, speed: clock.speed) }
+            return clock.now()
+        }
+    }
+}

@@ -18,6 +18,10 @@ public enum Action: String, Hashable, Sendable, CaseIterable {
     case debug
     case testNotice
     case syncNow
+    /// Debug panel: move a simulated clock to the day's reset.
+    case endOfDay
+    /// Debug panel: forget this home's data (after a confirmation).
+    case clearData
     case history
     case settings
     /// Settings screen: change the selected setting (flip a switch, hide an app, or open the
@@ -96,8 +100,10 @@ public struct KeyTable: Hashable, Sendable {
         KeyBinding(.notices, keys: [.character("n")], summary: "notices", screens: [.dashboard, .notices]),
         KeyBinding(
             .debug, keys: [.character("D")], summary: "debug panel", screens: [.dashboard, .debug], inFooter: false),
-        KeyBinding(.testNotice, keys: [.character("t")], summary: "send a test notice", screens: [.debug]),
-        KeyBinding(.syncNow, keys: [.character("u")], summary: "sync with the group now", screens: [.debug]),
+        KeyBinding(.testNotice, keys: [.character("t")], summary: "test notice", screens: [.debug]),
+        KeyBinding(.syncNow, keys: [.character("u")], summary: "sync now", screens: [.debug]),
+        KeyBinding(.endOfDay, keys: [.character("e")], summary: "end the day", screens: [.debug]),
+        KeyBinding(.clearData, keys: [.character("x")], summary: "clear local data", screens: [.debug]),
         KeyBinding(
             .scrollDown, keys: [.down, .character("j")], label: "↓/j", summary: "scroll down",
             screens: [.dashboard, .settings, .notices, .help], inFooter: false),

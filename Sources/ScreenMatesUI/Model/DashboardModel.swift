@@ -18,6 +18,10 @@ public enum DashboardEffect: Hashable, Sendable {
     case sendTestNotice
     /// Debug panel: report to the group store now.
     case syncNow
+    /// Debug panel: move the simulated clock to the day's reset.
+    case simulateEndOfDay
+    /// Debug panel: forget this home's data and start the first run again (confirmed).
+    case clearLocalData
 }
 
 /// The dashboard's state and its update function: keys in, state and effects out. Pure, so
@@ -57,6 +61,8 @@ public struct DashboardModel: Hashable, Sendable {
     public var groupScreen = GroupScreenState()
     /// The settings screen's own state, while it is open.
     public var settingsScreen: SettingsScreenState?
+    /// The debug panel's own state.
+    public var debugPanel = DebugPanelState()
     public var width: Int
     public var height: Int
     public var keys: KeyTable
@@ -110,6 +116,9 @@ public struct DashboardModel: Hashable, Sendable {
         if screen == .group && !isTooSmall && (groupScreen.mode != .overview || groupScreen.busy) {
             return groupScreen.busy ? nil : groupScreen.handleMode(key)
         }
+        if screen == .debug && !isTooSmall && debugPanel.confirmingClear {
+            return debugPanel.handleConfirmation(key)
+        }
         if screen == .settings && !isTooSmall, settingsScreen?.adding != nil {
             return settingsScreen?.handleTyping(key)
         }
@@ -144,10 +153,16 @@ public struct DashboardModel: Hashable, Sendable {
             screen = screen == .history ? .dashboard : .history
         case .debug:
             screen = screen == .debug ? .dashboard : .debug
+            debugPanel = DebugPanelState()
         case .testNotice:
             return .sendTestNotice
         case .syncNow:
             return .syncNow
+        case .endOfDay:
+            return .simulateEndOfDay
+        case .clearData:
+            debugPanel.confirmingClear = true
+            debugPanel.message = nil
         case .settings:
             if screen == .settings {
                 screen = .dashboard

@@ -115,21 +115,30 @@ struct HelpView {
     /// Rows the keys and the explanations take, drawn `width` cells wide: more than the box
     /// holds on a small screen, which then scrolls.
     static func contentHeight(keys: KeyTable, screenWidth: Int, screenHeight: Int) -> Int {
-        keyPlacement(keys: keys, screenWidth: screenWidth, screenHeight: screenHeight).height
-            + explanationRows(screenWidth: screenWidth)
+        let layout = keyLayout(keys: keys, screenWidth: screenWidth, screenHeight: screenHeight)
+        return layout.placement.height + explanationRows(screenWidth: screenWidth, gap: layout.explanationGap)
     }
 
-    /// Rows "The numbers" takes under the keys, the blank row above it included.
-    static func explanationRows(screenWidth: Int) -> Int {
+    /// Rows "The numbers" takes under the keys, with `gap` blank rows above it.
+    static func explanationRows(screenWidth: Int, gap: Int) -> Int {
         let width = inner(width: screenWidth, height: 1).width - 3 - 13
-        return 2 + explanations.reduce(0) { $0 + WordWrap.lines($1.1, width: width).count }
+        return gap + 1 + explanations.reduce(0) { $0 + WordWrap.lines($1.1, width: width).count }
     }
 
-    /// The keys' placement, leaving room for the explanations below them.
-    static func keyPlacement(keys: KeyTable, screenWidth: Int, screenHeight: Int) -> Placement {
+    /// The keys' placement, leaving room for the explanations below them, and the blank rows
+    /// between the two: one, or none where that lets everything fit without scrolling.
+    static func keyLayout(keys: KeyTable, screenWidth: Int, screenHeight: Int) -> (
+        placement: Placement, explanationGap: Int
+    ) {
         let inner = inner(width: screenWidth, height: screenHeight)
-        return placement(
-            for: keys, width: inner.width - 3, height: inner.height - explanationRows(screenWidth: screenWidth))
+        var layouts: [(placement: Placement, explanationGap: Int)] = []
+        for gap in [1, 0] {
+            let height = inner.height - explanationRows(screenWidth: screenWidth, gap: gap)
+            let placement = placement(for: keys, width: inner.width - 3, height: height)
+            if placement.width <= inner.width - 3 && placement.height <= height { return (placement, gap) }
+            layouts.append((placement, gap))
+        }
+        return layouts[0]
     }
 
     /// How far the help can scroll on a `width` × `height` screen.
@@ -163,7 +172,8 @@ struct HelpView {
     private func drawContent(into frame: inout Frame, inner: Rect) {
         let x = inner.x + 2
         let width = inner.width - 3
-        let placement = Self.keyPlacement(keys: model.keys, screenWidth: frame.width, screenHeight: model.height)
+        let (placement, explanationGap) = Self.keyLayout(
+            keys: model.keys, screenWidth: frame.width, screenHeight: model.height)
         var columnX = x
         for column in placement.columns {
             var y = inner.y
@@ -182,7 +192,8 @@ struct HelpView {
             }
             columnX += column.width + placement.gap
         }
-        drawExplanations(&frame, x: x, y: inner.y + placement.height + 1, width: width, bottom: inner.maxY)
+        drawExplanations(
+            &frame, x: x, y: inner.y + placement.height + explanationGap, width: width, bottom: inner.maxY)
     }
 
     /// What the numbers mean, below the keys: each explanation whole or not at all.

@@ -32,7 +32,7 @@ public enum ScreenRenderer {
             }
         }
         if model.screen != .setup && model.screen != .notices, let toast = model.data?.toast {
-            ToastView(toast: toast).draw(into: &frame)
+            ToastView(toast: toast, belowPanels: model.screen == .dashboard).draw(into: &frame)
         }
         return frame
     }

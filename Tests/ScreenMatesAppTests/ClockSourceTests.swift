@@ -1,0 +1,46 @@
+import Foundation
+import ScreenMatesApp
+import ScreenMatesCore
+import ScreenMatesStore
+import Testing
+
+/// The debug panel's end of the day on the clock: only a simulated clock this process publishes
+/// may jump, and the jump is published for the commands started after it.
+@Suite struct ClockSourceTests {
+    private func store() throws -> (String, LocalStore) {
+        let path = NSTemporaryDirectory() + "screenmates-clock-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return (path, try LocalStore.open(at: path + "/local.sqlite"))
+    }
+
+    @Test func aPublishedSimulatedClockJumpsAndIsPublishedAgain() throws {
+        let (path, store) = try store()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let start = TimeFormat.parseInstant("2026-11-21T15:00", timeZone: .gmt)!
+        let midnight = TimeFormat.parseInstant("2026-11-22T00:00", timeZone: .gmt)!
+        let choice = try ClockSource.choose(speed: 60, startAt: start, store: store, publish: true)
+        let clock = try ClockSource.adjustable(choice)
+        let after = try ClockSource.jump(clock, to: midnight, store: store)
+        #expect(after >= midnight && after < midnight.addingTimeInterval(60))
+        let publication = try #require(try store.publishedClock())
+        let published = publication.appTime(atReal: Date())
+        #expect(abs(published.timeIntervalSince(clock.now())) < 1, "the publication reads what the clock reads")
+        #expect(publication.speed == 60)
+    }
+
+    @Test func theSystemClockAndAFollowedClockRefuseToJump() throws {
+        let (path, store) = try store()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let system = try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false)
+        #expect(throws: AppError.self) { try ClockSource.adjustable(system) }
+        do {
+            _ = try ClockSource.adjustable(system)
+        } catch {
+            #expect(error.message.contains("--speed or --start-at"))
+            #expect(error.exitStatus == 64)
+        }
+        let unpublished = try ClockSource.choose(speed: 60, startAt: nil, store: store, publish: false)
+        #expect(throws: AppError.self) { try ClockSource.adjustable(unpublished) }
+        #expect(try store.publishedClock() == nil, "nothing was published")
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// The debug panel's actions on the real binary in tmux: the end of the day, and clearing local
+/// data after a confirmation.
+@Suite struct DebugPanelEndToEndTests {
+    private func status(_ home: Binary.Home) throws -> [String: Any] {
+        let result = try Binary.run(["status", "--json", "--home", home.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+
+    /// On a simulated clock the day ends at once: the reset notice comes, and commands started
+    /// afterwards (`status`) follow the clock it moved to.
+    @Test func theEndOfTheDayMovesTheSimulatedClockToTheReset() throws {
+        let home = Binary.Home()
+        #expect(try Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        let tmux = try Tmux()
+        try tmux.type("\(Binary.path) --home \(home.path) dashboard --speed 1 --start-at 2026-11-21T15:00")
+        _ = try tmux.waitFor("q quit")
+        #expect(try status(home)["date"] as? String == "2026-11-21")
+        try tmux.keys("D")
+        _ = try tmux.waitFor("e end the day")
+        try tmux.keys("e")
+        let screen = try tmux.waitFor("· A new day")
+        #expect(screen.contains("The day is over: the clock moved to 00:00 and 2026-11-22 has begun."), "\(screen)")
+        #expect(screen.contains("today              2026-11-22"), "\(screen)")
+        #expect(try status(home)["date"] as? String == "2026-11-22", "status follows the clock it moved to")
+        try tmux.keys("q")
+    }
+
+    /// The real clock cannot jump: the panel says why and what to do, and the day stays.
+    @Test func theEndOfTheDayIsRefusedOnTheRealClock() throws {
+        let home = Binary.Home()
+        #expect(try Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        let before = try status(home)["date"] as? String
+        let tmux = try Tmux()
+        try tmux.type("\(Binary.path) --home \(home.path) dashboard")
+        _ = try tmux.waitFor("q quit")
+        try tmux.keys("D")
+        _ = try tmux.waitFor("e end the day")
+        try tmux.keys("e")
+        let screen = try tmux.waitFor("cannot jump")
+        #expect(screen.contains("--speed or --start-at"), "\(screen)")
+        #expect(!screen.contains("A new day"), "\(screen)")
+        #expect(try status(home)["date"] as? String == before)
+        try tmux.keys("q")
+    }
+
+    /// `x` asks first; any key but `y` keeps everything. `y` clears the events, the notices and
+    /// the profile (keeping the user id), moves config.toml aside and starts the first run.
+    @Test func clearingLocalDataAsksFirstThenStartsOver() throws {
+        let home = Binary.Home()
+        #expect(try Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        #expect(try Binary.run(["config", "set", "theme", "dark", "--home", home.path]).status == 0)
+        let monitor = try Binary.run(["monitor", "--home", home.path, "--rate", "max", "--count", "5", "--quiet"])
+        #expect(monitor.status == 0, "\(monitor.stderr)")
+        #expect(try Binary.run(["notify", "test", "--home", home.path]).status == 0)
+        let before = try status(home)
+        let user = try #require(before["user"] as? [String: Any])
+        #expect(before["eventsApplied"] as? Int == 5)
+
+        let tmux = try Tmux()
+        try tmux.type("\(Binary.path) --home \(home.path) dashboard")
+        _ = try tmux.waitFor("q quit")
+        try tmux.keys("D")
+        _ = try tmux.waitFor("x clear local data")
+        try tmux.keys("x")
+        let asked = try tmux.waitFor("Clear all local data?")
+        #expect(asked.contains("y clear it all"), "\(asked)")
+        try tmux.keys("n")
+        _ = try tmux.waitFor("Nothing was cleared.")
+        #expect(try status(home)["eventsApplied"] as? Int == 5, "a key but y keeps everything")
+
+        try tmux.keys("x")
+        _ = try tmux.waitFor("Clear all local data?")
+        try tmux.keys("y")
+        _ = try tmux.waitFor("Welcome to ScreenMates")
+        let after = try status(home)
+        #expect(after["eventsApplied"] as? Int == 0)
+        #expect((after["notifications"] as? [Any])?.isEmpty == true)
+        let userAfter = try #require(after["user"] as? [String: Any])
+        #expect(userAfter["id"] as? String == user["id"] as? String, "the user id stays")
+        #expect(userAfter["name"] is NSNull, "the name is gone: \(userAfter)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: home.path)
+        let aside = try #require(files.first { $0.hasPrefix("config.toml.cleared-") }, "\(files)")
+        let old = try String(contentsOfFile: home.path + "/" + aside, encoding: .utf8)
+        #expect(old.contains("theme = \"dark\""), "\(old)")
+        let fresh = try String(contentsOfFile: home.path + "/config.toml", encoding: .utf8)
+        #expect(fresh.contains("theme = \"terminal\""), "a fresh config file with the defaults:\n\(fresh)")
+        try tmux.keys("Escape")
+    }
+}
