@@ -212,7 +212,11 @@ public struct DashboardModel: Hashable, Sendable {
         scroll = max(0, min(scroll, memberCount - visible))
         let notices = data?.notices.count ?? 0
         noticeScroll = max(0, min(noticeScroll, notices - NoticesView.rows(height: height)))
-        helpScroll = max(0, min(helpScroll, HelpView.maximumScroll(keys: keys, width: width, height: height)))
+        // The help's limit takes a layout of every key: worked out only while it is open (opening
+        // it starts at the top).
+        if screen == .help {
+            helpScroll = max(0, min(helpScroll, HelpView.maximumScroll(keys: keys, width: width, height: height)))
+        }
     }
 
     /// Starts the first-run flow.
