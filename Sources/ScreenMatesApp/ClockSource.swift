@@ -53,23 +53,23 @@ public enum ClockSource {
             throw .usage(
                 choice.clock is SystemClock
                     ? "The dashboard runs on the real clock, which cannot jump: events would be dated ahead of the real time. Start it with --speed or --start-at to simulate the end of the day."
-                    : "This dashboard follows the clock of another ScreenMates process; simulate the end of the day there."
+                    : "This dashboard follows the simulated clock of another ScreenMates process, which alone can move it; start this one with --speed or --start-at to have a clock of its own."
             )
         }
         return clock
     }
 
     /// Moves `clock` forward to `instant` and publishes it again, so commands started from now
-    /// on follow it. Returns the clock's time after the jump.
+    /// on follow it; published first, so a publication that fails leaves the clock as it was.
+    /// Returns the clock's time after the jump.
     public static func jump(_ clock: AdjustableClock, to instant: Date, store: LocalStore) throws(AppError) -> Date {
-        let now = clock.jump(to: instant)
-        let realNow = Date()
+        let target = max(instant, clock.now())
         do {
-            try writePublication(origin: now, realAnchor: realNow, speed: clock.speed, in: store)
+            try writePublication(origin: target, realAnchor: Date(), speed: clock.speed, in: store)
         } catch {
             throw AppError(error)
         }
-        return now
+        return clock.jump(to: target)
     }
 
     private static func writePublication(origin: Date, realAnchor: Date, speed: Double, in store: LocalStore)

@@ -71,6 +71,8 @@ public final class DashboardSession {
     private let catalogue: AppCatalogue
     private var leaderboardCache: (key: LeaderboardKey, boards: [LeaderboardPeriod: [LeaderboardEntry]])?
     private var notices: NoticeCenter?
+    /// Group actions (create, join, leave) started and not yet shown.
+    private var groupActionsRunning = 0
 
     /// What the leaderboards depend on; they are ranked again only when it changes.
     private struct LeaderboardKey: Equatable {
@@ -196,6 +198,7 @@ public final class DashboardSession {
                     let notice = NotificationScheduler.test(now: clockChoice.clock.now(), calendar: feed.calendar)
                     _ = try? store.claim(
                         deliver: [notice], countAsSent: [], at: clockChoice.clock.now(), toasted: false)
+                    model.debugPanel.finished("Sent a test notice: it shows on the dashboard (esc).", error: false)
                     refreshNeeded = true
                 case .syncNow:
                     groupLink?.syncNow()
@@ -203,7 +206,12 @@ public final class DashboardSession {
                     simulateEndOfDay(model: &model, wake: terminal.wake)
                     refreshNeeded = true
                 case .clearLocalData:
-                    if let fresh = clearLocalData(model: &model, wake: terminal.wake) { notices = fresh }
+                    if groupActionsRunning > 0 {
+                        model.debugPanel.finished(
+                            "A group action is still running; nothing was cleared. Try again in a moment.", error: true)
+                    } else if let fresh = clearLocalData(model: &model, terminal: terminal) {
+                        notices = fresh
+                    }
                     refreshNeeded = true
                 case .refresh:
                     // Repaint every cell: something else may have written on the terminal.
@@ -257,6 +265,7 @@ public final class DashboardSession {
                     DesktopNotifier.notifySend(delivered)
                 }
             }
+            notices.toastsVisible = model.screen == .dashboard && !model.isTooSmall
             model.update(data())
             if model.screen == .debug { model.data?.debugLines = debugLines() }
         }
@@ -282,14 +291,14 @@ public final class DashboardSession {
         do throws(AppError) {
             let clock = try ClockSource.adjustable(clockChoice)
             let demoRan = demo.isRunning
-            demo.stop()
+            demo.stopAndWait()
             defer { if demoRan, let scenario { startDemo(scenario, wake: wake) } }
             let now = try ClockSource.jump(clock, to: feed.todayInterval.upperBound, store: store)
             refresh(checkTimeZone: false)
             logger.info("simulated the end of the day", metadata: ["clock": "\(TimeFormat.iso8601(now))"])
             let (hour, minute) = feed.calendar.hourAndMinute(of: now)
             model.debugPanel.finished(
-                "The day is over: the clock moved to \(TimeFormat.clock(hour: hour, minute: minute)) and \(feed.today) has begun.",
+                "The day is over: the clock moved to \(TimeFormat.clock(hour: hour, minute: minute)) and \(feed.today) has begun. Its notices show on the dashboard (esc).",
                 error: false)
         } catch {
             model.debugPanel.finished(error.message, error: true)
@@ -300,12 +309,14 @@ public final class DashboardSession {
     /// run again; returns the notice centre for the fresh data, or nil when nothing was cleared.
     /// The config file is moved aside first and put back should the database refuse, so either
     /// both are cleared or neither is.
-    private func clearLocalData(model: inout DashboardModel, wake: WakePipe) -> NoticeCenter? {
-        let now = clockChoice.clock.now()
+    private func clearLocalData(model: inout DashboardModel, terminal: Terminal) -> NoticeCenter? {
+        let wake = terminal.wake
         let demoRan = demo.isRunning
-        demo.stop()
-        groupLink?.stop()
+        // Nothing they have in hand may land in the cleared store.
+        demo.stopAndWait()
+        groupLink?.stopAndWait()
         groupLink = nil
+        let now = clockChoice.clock.now()
         func keepEverything(_ message: String) -> NoticeCenter? {
             logger.error("clearing local data failed: \(message)")
             model.debugPanel.finished(message, error: true)
@@ -324,8 +335,15 @@ public final class DashboardSession {
                 trackingStart: feed.calendar.day(containing: now),
                 apps: catalogue.defaultVice + catalogue.defaultProductive, now: now)
         } catch {
-            if let movedAside { try? FileManager.default.moveItem(atPath: movedAside, toPath: settingsFile.path) }
-            return keepEverything("Nothing was cleared: \(error.message)")
+            var message = "Nothing was cleared: \(error.message)"
+            if let movedAside {
+                do {
+                    try FileManager.default.moveItem(atPath: movedAside, toPath: settingsFile.path)
+                } catch {
+                    message += " \(SettingsFile.fileName) could not be put back; it is at \(movedAside)."
+                }
+            }
+            return keepEverything(message)
         }
         logger.notice("local data cleared", metadata: ["config moved to": "\(movedAside ?? "-")"])
         // A fresh config file with every key, from the new profile's settings.
@@ -335,6 +353,10 @@ public final class DashboardSession {
         } catch {
             logger.error("reading the cleared data failed: \(error.message)")
             refresh(checkTimeZone: false)
+        }
+        if options.theme == nil, options.useColor, let fresh = try? assets.theme(named: feed.settings.theme.rawValue) {
+            theme = fresh
+            terminal.setTheme(fresh)
         }
         leaderboardCache = nil
         let notices = NoticeCenter(store: store, now: now)
@@ -403,6 +425,7 @@ public final class DashboardSession {
         guard let location = options.groupStore else { return }
         let actions = GroupActions(local: store, location: location, clock: clockChoice.clock)
         let outcomes = groupOutcomes
+        groupActionsRunning += 1
         Task.detached {
             let outcome: GroupOutcome
             switch action {
@@ -435,6 +458,7 @@ public final class DashboardSession {
     private func applyGroupResults(to model: inout DashboardModel, wake: WakePipe) -> Bool {
         let finished = groupOutcomes.take()
         guard !finished.isEmpty else { return false }
+        groupActionsRunning = max(0, groupActionsRunning - finished.count)
         for outcome in finished {
             switch outcome {
             case .created(let group), .joined(let group):

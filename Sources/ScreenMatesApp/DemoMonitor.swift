@@ -38,6 +38,14 @@ public final class DemoMonitor: Sendable {
         }
     }
 
+    /// Stops the demo and waits (on a thread outside the tasks' pool) until the write in hand,
+    /// if any, has ended, so nothing it recorded lands after this returns.
+    public func stopAndWait(timeout: Double = 2) {
+        let running = task.withLock { $0 }
+        stop()
+        if let running { _ = running.waitForEnd(timeout: timeout) }
+    }
+
     /// Whether a demo is running.
     public var isRunning: Bool { task.withLock { $0 != nil } }
 

@@ -23,6 +23,9 @@ final class NoticeCenter {
     /// Notices put on screen by this dashboard since the last call to `takeNew`, for the bell and
     /// the desktop.
     private var fresh: [Notice] = []
+    /// Whether a toast can be seen: on the dashboard. Elsewhere new toasts wait their turn (the
+    /// bell and the desktop do not wait), so a toast never hides another screen's contents.
+    var toastsVisible = true
 
     init(store: LocalStore, now: Date) {
         self.store = store
@@ -67,7 +70,7 @@ final class NoticeCenter {
     /// The toast to show now, moving on to the next one when its time is up.
     func toast(at instant: ContinuousClock.Instant = .now) -> DashboardData.Toast? {
         if let current, instant >= current.until { self.current = nil }
-        if current == nil, !queue.isEmpty {
+        if current == nil, toastsVisible, !queue.isEmpty {
             current = (queue.removeFirst(), instant + .seconds(Self.toastSeconds))
         }
         guard let current else { return nil }
@@ -77,7 +80,7 @@ final class NoticeCenter {
 
     /// Real seconds until the toast on screen changes (starts fading or goes), if one is shown.
     func secondsUntilToastChanges(at instant: ContinuousClock.Instant = .now) -> Double? {
-        guard let current else { return queue.isEmpty ? nil : 0 }
+        guard let current else { return queue.isEmpty || !toastsVisible ? nil : 0 }
         let fadeAt = current.until - .seconds(Self.fadeSeconds)
         let next = instant < fadeAt ? fadeAt : current.until
         return max(0, (next - instant) / .seconds(1))

@@ -18,14 +18,15 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let start = TimeFormat.parseInstant("2026-11-21T15:00", timeZone: .gmt)!
         let midnight = TimeFormat.parseInstant("2026-11-22T00:00", timeZone: .gmt)!
-        let choice = try ClockSource.choose(speed: 60, startAt: start, store: store, publish: true)
+        let choice = try ClockSource.choose(speed: 2, startAt: start, store: store, publish: true)
         let clock = try ClockSource.adjustable(choice)
         let after = try ClockSource.jump(clock, to: midnight, store: store)
         #expect(after >= midnight && after < midnight.addingTimeInterval(60))
         let publication = try #require(try store.publishedClock())
         let published = publication.appTime(atReal: Date())
-        #expect(abs(published.timeIntervalSince(clock.now())) < 1, "the publication reads what the clock reads")
-        #expect(publication.speed == 60)
+        // Both read within moments of each other, at ×2.
+        #expect(abs(published.timeIntervalSince(clock.now())) < 2, "the publication reads what the clock reads")
+        #expect(publication.speed == 2)
     }
 
     @Test func theSystemClockAndAFollowedClockRefuseToJump() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A private tmux server running one shell pane, driven the way a person would: keys in,
 /// screen text out. Each session has its own socket, so tests run side by side.
@@ -60,9 +61,16 @@ final class Tmux {
         return last
     }
 
+    /// Waits until `text` is on the screen; a timeout is a test failure (showing the screen).
     @discardableResult
-    func waitFor(_ text: String, timeout: TimeInterval = 10) throws -> String {
-        try waitFor(timeout: timeout) { $0.contains(text) }
+    func waitFor(
+        _ text: String, timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
+        let screen = try waitFor(timeout: timeout) { $0.contains(text) }
+        if !screen.contains(text) {
+            Issue.record("\"\(text)\" did not appear within \(timeout) s:\n\(screen)", sourceLocation: sourceLocation)
+        }
+        return screen
     }
 
     /// The process id of the program running in the pane's shell (its first child).

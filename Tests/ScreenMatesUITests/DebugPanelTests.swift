@@ -75,4 +75,16 @@ import Testing
         #expect(lines[1].contains("a1b2c3d4"))
         #expect(lines[3].contains("The day is over"), "after a blank row:\n\(lines.joined(separator: "\n"))")
     }
+
+    /// A toast shows on the dashboard only: on the panel it would hide the facts and the outcome.
+    @Test func aToastWaitsForTheDashboard() {
+        var data = Fixtures.solo()
+        data.toast = .init(
+            notice: .init(at: Fixtures.now, title: "A new day", body: "Yesterday: 3 of 8 blocks.", severity: .info),
+            fading: false)
+        let panel = ScreenRenderer.render(Fixtures.model(data, width: 80, height: 24, screen: .debug)).text
+        #expect(!panel.contains("A new day"))
+        let dashboard = ScreenRenderer.render(Fixtures.model(data, width: 80, height: 24)).text
+        #expect(dashboard.contains("A new day"))
+    }
 }

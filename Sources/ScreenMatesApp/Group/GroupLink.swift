@@ -101,6 +101,15 @@ public final class GroupLink: Sendable {
         trigger.yield(.sync)
     }
 
+    /// Stops and waits (on a thread outside the tasks' pool) until the exchange in hand has
+    /// ended, so nothing it writes to the local store lands after this returns; a group store
+    /// that does not answer is given up on after `timeout` seconds.
+    public func stopAndWait(timeout: Double = 2) {
+        let running = worker.withLock { $0 }
+        stop()
+        if let running { _ = running.waitForEnd(timeout: timeout) }
+    }
+
     public func stop() {
         trigger.finish()
         worker.withLock {

@@ -20,13 +20,10 @@ extension Notice.Severity {
     }
 }
 
-/// A notice shown for a few seconds on the right of the screen: on the dashboard below the
-/// panels, so it never hides the numbers it talks about; on the other screens at the bottom,
-/// over the frame's lower edge. Fading, it is drawn in muted colours.
+/// A notice shown for a few seconds over the lower right of the dashboard, below the panels, so
+/// it never hides the numbers it talks about. Fading, it is drawn in muted colours.
 struct ToastView {
     let toast: DashboardData.Toast
-    /// Below the dashboard's panels, or at the bottom of the screen.
-    var belowPanels = true
 
     static let maximumWidth = 52
 
@@ -38,9 +35,8 @@ struct ToastView {
             SafeText.displayable(notice.body), width: width - 4, limit: 2, ellipsis: frame.glyphs.ellipsis)
         let height = 3 + bodyLines.count
         // Below the header and the panels: the leaderboard's first rows stay readable on the left.
-        // Elsewhere its lower edge lies on the screen's frame, just above the footer.
-        let y = belowPanels ? 1 + DashboardLayout.panelHeight + 1 : frame.height - 1 - height
-        guard y >= 1, y + height < frame.height else { return }
+        let y = 1 + DashboardLayout.panelHeight + 1
+        guard y + height < frame.height else { return }
         let rect = Rect(x: frame.width - width - 2, y: y, width: width, height: height)
         let role = toast.fading ? ColorRole.muted : notice.severity.role
         frame.fill(rect)

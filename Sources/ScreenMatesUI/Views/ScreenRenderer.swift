@@ -31,8 +31,9 @@ public enum ScreenRenderer {
                 frame.put("Loading…", x: 2, y: 1, style: Style(.muted))
             }
         }
-        if model.screen != .setup && model.screen != .notices, let toast = model.data?.toast {
-            ToastView(toast: toast, belowPanels: model.screen == .dashboard).draw(into: &frame)
+        // On the dashboard only: elsewhere a toast waits, so it never hides another screen.
+        if model.screen == .dashboard, let toast = model.data?.toast {
+            ToastView(toast: toast).draw(into: &frame)
         }
         return frame
     }
