@@ -107,18 +107,16 @@ public struct SettingsFile: Sendable {
     }
 
     /// Moves the file aside (when clearing local data) to `config.toml.cleared-YYYYMMDD-HHMMSS`
-    /// beside it, so a hand-written file stops applying but is not lost; returns the new path,
-    /// or nil when there was no file.
+    /// (UTC) beside it, so a hand-written file stops applying but is not lost; returns the new
+    /// path, or nil when there was no file.
     public func setAside(at instant: Date = Date()) throws(AppError) -> String? {
         guard exists else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        var target = path + ".cleared-" + formatter.string(from: instant)
+        let stamped = path + ".cleared-" + TimeFormat.fileStamp(instant)
+        var target = stamped
         var attempt = 1
         while FileManager.default.fileExists(atPath: target) {
             attempt += 1
-            target = path + ".cleared-" + formatter.string(from: instant) + "-\(attempt)"
+            target = stamped + "-\(attempt)"
         }
         do {
             try FileManager.default.moveItem(atPath: path, toPath: target)

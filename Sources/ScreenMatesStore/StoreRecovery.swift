@@ -29,7 +29,7 @@ public enum StoreRecovery {
     {
         let lock = try StoreLock.acquire(forStoreAt: path)
         guard lock.wasAlone else { throw .inUse(path: path) }
-        let stamp = Self.stamp(clock.now())
+        let stamp = TimeFormat.fileStamp(clock.now())
         let work = path + ".recovering-\(stamp)"
         let damagedCopy = path + ".damaged-\(stamp)"
         let fresh = work + "/new.sqlite"
@@ -90,13 +90,6 @@ public enum StoreRecovery {
         return RecoveryReport(
             eventsSaved: salvage.events.count, eventsLost: salvage.eventsLost, profileSaved: salvage.settings != nil,
             appsSaved: salvage.settings?.apps.count ?? 0, daysRebuilt: try store.history().count, damagedCopy: "")
-    }
-
-    static func stamp(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d%02d%02d-%02d%02d%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
     }
 
     /// Everything readable in a damaged file.

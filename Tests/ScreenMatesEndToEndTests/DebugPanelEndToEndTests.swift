@@ -19,8 +19,7 @@ import Testing
         try tmux.type("\(Binary.path) --home \(home.path) dashboard --speed 1 --start-at 2026-11-21T15:00")
         _ = try tmux.waitFor("q quit")
         #expect(try status(home)["date"] as? String == "2026-11-21")
-        try tmux.keys("D")
-        _ = try tmux.waitFor("e end the day")
+        try tmux.openDebugPanel()
         try tmux.keys("e")
         let screen = try tmux.waitFor("2026-11-22 has begun")
         #expect(screen.contains("The day is over: the clock moved to 00:00 and 2026-11-22 has begun."), "\(screen)")
@@ -40,8 +39,7 @@ import Testing
         let tmux = try Tmux()
         try tmux.type("\(Binary.path) --home \(home.path) dashboard")
         _ = try tmux.waitFor("q quit")
-        try tmux.keys("D")
-        _ = try tmux.waitFor("e end the day")
+        try tmux.openDebugPanel()
         try tmux.keys("e")
         let screen = try tmux.waitFor("cannot jump")
         #expect(screen.contains("--speed or --start-at"), "\(screen)")
@@ -71,8 +69,7 @@ import Testing
         let tmux = try Tmux()
         try tmux.type("\(Binary.path) --home \(home.path) dashboard")
         _ = try tmux.waitFor("q quit")
-        try tmux.keys("D")
-        _ = try tmux.waitFor("x clear local data")
+        try tmux.openDebugPanel()
         try tmux.keys("x")
         let asked = try tmux.waitFor("Clear all local data?")
         #expect(asked.contains("y clear it all"), "\(asked)")
@@ -97,5 +94,13 @@ import Testing
         let fresh = try String(contentsOfFile: home.path + "/config.toml", encoding: .utf8)
         #expect(fresh.contains("theme = \"terminal\""), "a fresh config file with the defaults:\n\(fresh)")
         try tmux.keys("Escape")
+    }
+}
+
+extension Tmux {
+    /// Opens the debug panel of the dashboard on screen, and waits until its keys are shown.
+    func openDebugPanel() throws {
+        try keys("D")
+        _ = try waitFor("x clear local data")
     }
 }

@@ -44,8 +44,7 @@ import Testing
         let later = try again.screen()
         for title in titles { #expect(!later.contains("! \(title)"), "no repeated toast:\n\(screen)") }
         // The debug panel ends the day: the reset notice tells how the day went.
-        try again.keys("D")
-        _ = try again.waitFor("e end the day")
+        try again.openDebugPanel()
         try again.keys("e")
         _ = try again.waitFor("2026-11-22 has begun")
         // Toasts show on the dashboard; on the panel they wait.

@@ -38,6 +38,15 @@ public enum TimeFormat {
         instant.formatted(.iso8601)
     }
 
+    /// `20261121-143102` in UTC: for the names of files kept aside (a damaged database, a
+    /// config file moved away when local data is cleared).
+    public static func fileStamp(_ instant: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: instant)
+        return String(format: "%04d%02d%02d-%02d%02d%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+    }
+
     /// Parses `2026-11-21T14:31:02Z`, `2026-11-21T14:31:02+01:00`, with or without fractional
     /// seconds, or a bare `2026-11-21T14:31` / `2026-11-21` in `timeZone`.
     public static func parseInstant(_ text: String, timeZone: TimeZone) -> Date? {
