@@ -17,18 +17,22 @@ struct Binary {
     }
 
     /// A temporary home directory, removed at the end.
-    final class Home {
+    final class Home: Sendable {
         let path = NSTemporaryDirectory() + "screenmates-e2e-" + UUID().uuidString
         deinit { try? FileManager.default.removeItem(atPath: path) }
     }
 
-    /// Runs the binary without a terminal and returns its status and output.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
-        status: Int32, stdout: String, stderr: String
-    ) {
-        var env = ProcessInfo.processInfo.environment
+    /// Runs the binary without a terminal and returns its status and output. Its environment
+    /// is the test runner's, with `environment` added and the variables in `removing` taken
+    /// out. A run longer than `timeout` seconds is killed and throws `Command.TimedOut` with
+    /// what it printed.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], removing: Set<String> = [],
+        timeout: TimeInterval = Command.defaultTimeout
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
+        var env = ProcessInfo.processInfo.environment.filter { !removing.contains($0.key) }
         env.merge(environment) { _, new in new }
-        let result = try Command.run(path, arguments, environment: env)
+        let result = try await Command.run(path, arguments, environment: env, timeout: timeout)
         return (result.status, result.stdout, result.stderr)
     }
 }

@@ -4,84 +4,87 @@ import Testing
 /// The debug panel's actions on the real binary in tmux: the end of the day, and clearing local
 /// data after a confirmation.
 @Suite struct DebugPanelEndToEndTests {
-    private func status(_ home: Binary.Home) throws -> [String: Any] {
-        let result = try Binary.run(["status", "--json", "--home", home.path])
+    private func status(_ home: Binary.Home) async throws -> [String: Any] {
+        let result = try await Binary.run(["status", "--json", "--home", home.path])
         #expect(result.status == 0, "\(result.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
 
     /// On a simulated clock the day ends at once: the reset notice comes, and commands started
     /// afterwards (`status`) follow the clock it moved to.
-    @Test func theEndOfTheDayMovesTheSimulatedClockToTheReset() throws {
+    @Test func theEndOfTheDayMovesTheSimulatedClockToTheReset() async throws {
         let home = Binary.Home()
-        #expect(try Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
-        let tmux = try Tmux()
-        try tmux.type("\(Binary.path) --home \(home.path) dashboard --speed 1 --start-at 2026-11-21T15:00")
-        _ = try tmux.waitFor("q quit")
-        #expect(try status(home)["date"] as? String == "2026-11-21")
-        try tmux.openDebugPanel()
-        try tmux.keys("e")
-        let screen = try tmux.waitFor("2026-11-22 has begun")
+        // The home begins on the simulated clock's day, an hour before the dashboard opens.
+        let setup = try await Binary.run(
+            ["setup", "--home", home.path, "--name", "ana", "--start-at", "2026-11-21T14:00"])
+        #expect(setup.status == 0, "\(setup.stderr)")
+        let tmux = try await Tmux()
+        try await tmux.type("\(Binary.path) --home \(home.path) dashboard --speed 1 --start-at 2026-11-21T15:00")
+        _ = try await tmux.waitFor("q quit")
+        #expect(try await status(home)["date"] as? String == "2026-11-21")
+        try await tmux.openDebugPanel()
+        try await tmux.keys("e")
+        let screen = try await tmux.waitFor("2026-11-22 has begun")
         #expect(screen.contains("The day is over: the clock moved to 00:00 and 2026-11-22 has begun."), "\(screen)")
         #expect(screen.contains("today              2026-11-22"), "\(screen)")
-        #expect(try status(home)["date"] as? String == "2026-11-22", "status follows the clock it moved to")
-        try tmux.keys("Escape")
-        let dashboard = try tmux.waitFor("· A new day")
+        #expect(try await status(home)["date"] as? String == "2026-11-22", "status follows the clock it moved to")
+        try await tmux.keys("Escape")
+        let dashboard = try await tmux.waitFor("· A new day")
         #expect(dashboard.contains("Yesterday: 0 of 8 blocks, within the limit."), "\(dashboard)")
-        try tmux.keys("q")
+        try await tmux.keys("q")
     }
 
     /// The real clock cannot jump: the panel says why and what to do, and the day stays.
-    @Test func theEndOfTheDayIsRefusedOnTheRealClock() throws {
+    @Test func theEndOfTheDayIsRefusedOnTheRealClock() async throws {
         let home = Binary.Home()
-        #expect(try Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
-        let before = try status(home)["date"] as? String
-        let tmux = try Tmux()
-        try tmux.type("\(Binary.path) --home \(home.path) dashboard")
-        _ = try tmux.waitFor("q quit")
-        try tmux.openDebugPanel()
-        try tmux.keys("e")
-        let screen = try tmux.waitFor("cannot jump")
+        #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        let before = try await status(home)["date"] as? String
+        let tmux = try await Tmux()
+        try await tmux.type("\(Binary.path) --home \(home.path) dashboard")
+        _ = try await tmux.waitFor("q quit")
+        try await tmux.openDebugPanel()
+        try await tmux.keys("e")
+        let screen = try await tmux.waitFor("cannot jump")
         #expect(screen.contains("--speed or --start-at"), "\(screen)")
         #expect(screen.contains("notices today      0 shown"), "no reset notice was recorded:\n\(screen)")
         // The real date, unless the real day ended meanwhile.
-        let after = try status(home)["date"] as? String
+        let after = try await status(home)["date"] as? String
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd"
         #expect(after == before || after == formatter.string(from: Date()), "the day stays")
-        try tmux.keys("q")
+        try await tmux.keys("q")
     }
 
     /// `x` asks first; any key but `y` keeps everything. `y` clears the events, the notices and
     /// the profile (keeping the user id), moves config.toml aside and starts the first run.
-    @Test func clearingLocalDataAsksFirstThenStartsOver() throws {
+    @Test func clearingLocalDataAsksFirstThenStartsOver() async throws {
         let home = Binary.Home()
-        #expect(try Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
-        #expect(try Binary.run(["config", "set", "theme", "dark", "--home", home.path]).status == 0)
-        let monitor = try Binary.run(["monitor", "--home", home.path, "--rate", "max", "--count", "5", "--quiet"])
+        #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        #expect(try await Binary.run(["config", "set", "theme", "dark", "--home", home.path]).status == 0)
+        let monitor = try await Binary.run(["monitor", "--home", home.path, "--rate", "max", "--count", "5", "--quiet"])
         #expect(monitor.status == 0, "\(monitor.stderr)")
-        #expect(try Binary.run(["notify", "test", "--home", home.path]).status == 0)
-        let before = try status(home)
+        #expect(try await Binary.run(["notify", "test", "--home", home.path]).status == 0)
+        let before = try await status(home)
         let user = try #require(before["user"] as? [String: Any])
         #expect(before["eventsApplied"] as? Int == 5)
 
-        let tmux = try Tmux()
-        try tmux.type("\(Binary.path) --home \(home.path) dashboard")
-        _ = try tmux.waitFor("q quit")
-        try tmux.openDebugPanel()
-        try tmux.keys("x")
-        let asked = try tmux.waitFor("Clear all local data?")
+        let tmux = try await Tmux()
+        try await tmux.type("\(Binary.path) --home \(home.path) dashboard")
+        _ = try await tmux.waitFor("q quit")
+        try await tmux.openDebugPanel()
+        try await tmux.keys("x")
+        let asked = try await tmux.waitFor("Clear all local data?")
         #expect(asked.contains("y clear it all"), "\(asked)")
-        try tmux.keys("n")
-        _ = try tmux.waitFor("Nothing was cleared.")
-        #expect(try status(home)["eventsApplied"] as? Int == 5, "a key but y keeps everything")
+        try await tmux.keys("n")
+        _ = try await tmux.waitFor("Nothing was cleared.")
+        #expect(try await status(home)["eventsApplied"] as? Int == 5, "a key but y keeps everything")
 
-        try tmux.keys("x")
-        _ = try tmux.waitFor("Clear all local data?")
-        try tmux.keys("y")
-        _ = try tmux.waitFor("Welcome to ScreenMates")
-        let after = try status(home)
+        try await tmux.keys("x")
+        _ = try await tmux.waitFor("Clear all local data?")
+        try await tmux.keys("y")
+        _ = try await tmux.waitFor("Welcome to ScreenMates")
+        let after = try await status(home)
         #expect(after["eventsApplied"] as? Int == 0)
         #expect((after["notifications"] as? [Any])?.isEmpty == true)
         let userAfter = try #require(after["user"] as? [String: Any])
@@ -93,14 +96,14 @@ import Testing
         #expect(old.contains("theme = \"dark\""), "\(old)")
         let fresh = try String(contentsOfFile: home.path + "/config.toml", encoding: .utf8)
         #expect(fresh.contains("theme = \"terminal\""), "a fresh config file with the defaults:\n\(fresh)")
-        try tmux.keys("Escape")
+        try await tmux.keys("Escape")
     }
 }
 
 extension Tmux {
     /// Opens the debug panel of the dashboard on screen, and waits until its keys are shown.
-    func openDebugPanel() throws {
-        try keys("D")
-        _ = try waitFor("x clear local data")
+    func openDebugPanel() async throws {
+        try await keys("D")
+        _ = try await waitFor("x clear local data")
     }
 }

@@ -13,137 +13,145 @@ struct PostgresGroupEndToEndTests {
         let root = NSTemporaryDirectory() + "screenmates-pg-group-" + UUID().uuidString
         let url: String
 
-        init() throws {
+        init() async throws {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-            url = try PostgresServer.newDatabase()
+            url = try await PostgresServer.newDatabase()
         }
         deinit { try? FileManager.default.removeItem(atPath: root) }
 
         func home(_ name: String) -> String { root + "/" + name }
 
-        func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            try Binary.run(arguments + ["--home", home(name)], environment: ["SCREENMATES_GROUP_STORE": url])
+        func run(_ name: String, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String)
+        {
+            try await Binary.run(arguments + ["--home", home(name)], environment: ["SCREENMATES_GROUP_STORE": url])
         }
 
-        func member(_ name: String) throws {
-            let setup = try run(name, ["setup", "--name", name, "--vice", "tiktok", "--productive", "kindle"])
+        func member(_ name: String) async throws {
+            let setup = try await run(name, ["setup", "--name", name, "--vice", "tiktok", "--productive", "kindle"])
             #expect(setup.status == 0, "\(setup.stderr)")
         }
 
-        func blocksUsed(_ name: String) throws -> Int {
-            let status = try run(name, ["status", "--json"])
+        func blocksUsed(_ name: String) async throws -> Int {
+            let status = try await run(name, ["status", "--json"])
             let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
             return try #require(object?["blocksUsed"] as? Int)
         }
     }
 
-    @Test func aChangeByOneMemberShowsOnTheOthersDashboardWithinTwoSeconds() throws {
-        let server = try Server()
-        try server.member("ana")
-        let created = try server.run("ana", ["group", "create"])
+    /// Each of ana's new blocks reaches bo's open dashboard by itself, through the server. The
+    /// deadline is generous for a loaded machine; the time taken is printed for information
+    /// (the benchmark measures it).
+    @Test func aChangeByOneMemberShowsOnTheOthersDashboard() async throws {
+        let server = try await Server()
+        try await server.member("ana")
+        let created = try await server.run("ana", ["group", "create"])
         #expect(created.status == 0, "\(created.stderr)")
         let code = try #require(
             created.stdout.split(separator: " ").last.map {
                 String($0).trimmingCharacters(in: .whitespacesAndNewlines)
             })
-        try server.member("bo")
-        let joined = try server.run("bo", ["group", "join", code])
+        try await server.member("bo")
+        let joined = try await server.run("bo", ["group", "join", code])
         #expect(joined.status == 0, "\(joined.stderr)")
         // The URL goes by the environment here, as `SCREENMATES_GROUP_STORE` on each machine.
-        let anaScreen = try Tmux(environment: ["SCREENMATES_GROUP_STORE": server.url])
-        try anaScreen.type("\(Binary.path) --home \(server.home("ana")) dashboard")
-        let boScreen = try Tmux(environment: ["SCREENMATES_GROUP_STORE": server.url])
-        try boScreen.type("\(Binary.path) --home \(server.home("bo")) dashboard")
-        try boScreen.waitFor("ana")
-        try anaScreen.waitFor("bo")
+        let anaScreen = try await Tmux(environment: ["SCREENMATES_GROUP_STORE": server.url])
+        try await anaScreen.type("\(Binary.path) --home \(server.home("ana")) dashboard")
+        let boScreen = try await Tmux(environment: ["SCREENMATES_GROUP_STORE": server.url])
+        try await boScreen.type("\(Binary.path) --home \(server.home("bo")) dashboard")
+        try await boScreen.waitFor("ana")
+        try await anaScreen.waitFor("bo")
         var shown = 0
         var seed = 0
-        var delays: [TimeInterval] = []
-        while shown < 3 {
+        var delays: [Duration] = []
+        while shown < 3 && seed < 60 {
             seed += 1
-            let monitor = try Binary.run([
+            let monitor = try await Binary.run([
                 "monitor", "--home", server.home("ana"), "--rate", "max", "--count", "1", "--seed", "\(seed)",
             ])
             #expect(monitor.status == 0, "\(monitor.stderr)")
-            let written = Date()
-            let blocks = try server.blocksUsed("ana")
+            let written = ContinuousClock.now
+            let blocks = try await server.blocksUsed("ana")
             guard blocks > shown else { continue }
             shown = blocks
-            let screen = try boScreen.waitFor(timeout: 10) { screen in
+            let screen = try await boScreen.waitFor(timeout: 30) { screen in
                 screen.split(separator: "\n").contains { $0.contains(" ana ") && $0.contains("\(blocks)/8") }
             }
-            let delay = Date().timeIntervalSince(written)
-            delays.append(delay)
-            #expect(delay < 2, "ana's block \(blocks) took \(delay) s to show on bo's screen:\n\(screen)")
+            delays.append(ContinuousClock.now - written)
+            let row = screen.split(separator: "\n").contains { $0.contains(" ana ") && $0.contains("\(blocks)/8") }
+            #expect(row, "ana's block \(blocks) never showed on bo's screen:\n\(screen)")
         }
-        print("PostgreSQL group: a monitor event on ana's machine reached bo's screen in \(delays) s")
-        try anaScreen.keys("q")
-        try boScreen.keys("q")
+        #expect(shown == 3, "the monitor gave ana \(shown) vice blocks in \(seed) events")
+        print("PostgreSQL group: a monitor event on ana's machine reached bo's screen in \(delays)")
+        try await anaScreen.keys("q")
+        try await boScreen.keys("q")
     }
 
     /// The server restarts under a running dashboard: it shows "offline", keeps counting its own
     /// blocks, and once the server is back it says "synced" again and the group has its numbers.
-    @Test func aServerRestartShowsOfflineAndCatchesUpAfterwards() throws {
+    @Test func aServerRestartShowsOfflineAndCatchesUpAfterwards() async throws {
         let directory = NSTemporaryDirectory() + "screenmates-e2e-postgres-" + UUID().uuidString
-        let started = try Command.run(PostgresServer.script, ["start", directory])
-        defer { _ = try? Command.run(PostgresServer.script, ["stop", directory]) }
+        let started = try await Command.run(PostgresServer.script, ["start", directory])
+        defer { _ = try? Command.runBlocking(PostgresServer.script, ["stop", directory], timeout: 60) }
         try #require(started.status == 0, "\(started.stderr)")
         let url = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "&connect_timeout=2"
         let root = NSTemporaryDirectory() + "screenmates-e2e-restart-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: root) }
-        func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            try Binary.run(arguments + ["--home", root + "/" + name], environment: ["SCREENMATES_GROUP_STORE": url])
+        func run(_ name: String, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String)
+        {
+            try await Binary.run(
+                arguments + ["--home", root + "/" + name], environment: ["SCREENMATES_GROUP_STORE": url])
         }
-        #expect(try run("ana", ["setup", "--name", "ana"]).status == 0)
-        let created = try run("ana", ["group", "create"])
+        #expect(try await run("ana", ["setup", "--name", "ana"]).status == 0)
+        let created = try await run("ana", ["group", "create"])
         let code = try #require(
             created.stdout.split(separator: " ").last.map {
                 String($0).trimmingCharacters(in: .whitespacesAndNewlines)
             })
-        #expect(try run("bo", ["setup", "--name", "bo", "--vice", "tiktok", "--productive", "kindle"]).status == 0)
-        #expect(try run("bo", ["group", "join", code]).status == 0)
-        let screen = try Tmux(environment: ["SCREENMATES_GROUP_STORE": url])
-        try screen.type("\(Binary.path) --home \(root)/bo dashboard")
-        try screen.waitFor("synced")
+        #expect(
+            try await run("bo", ["setup", "--name", "bo", "--vice", "tiktok", "--productive", "kindle"]).status == 0)
+        #expect(try await run("bo", ["group", "join", code]).status == 0)
+        let screen = try await Tmux(environment: ["SCREENMATES_GROUP_STORE": url])
+        try await screen.type("\(Binary.path) --home \(root)/bo dashboard")
+        try await screen.waitFor("synced")
 
-        let halted = try Command.run(PostgresServer.script, ["halt", directory])
+        let halted = try await Command.run(PostgresServer.script, ["halt", directory])
         try #require(halted.status == 0, "\(halted.stderr)")
-        _ = try Binary.run(["monitor", "--home", root + "/bo", "--rate", "max", "--count", "4", "--seed", "9"])
-        let status = try run("bo", ["status", "--json"])
+        _ = try await Binary.run(["monitor", "--home", root + "/bo", "--rate", "max", "--count", "4", "--seed", "9"])
+        let status = try await run("bo", ["status", "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
         let blocks = try #require(object?["blocksUsed"] as? Int)
         #expect(blocks > 0, "seed 9 gives bo at least one vice block")
-        _ = try screen.waitFor("offline", timeout: 20)
-        let working = try screen.waitFor("\(blocks) / 8 blocks", timeout: 10)
+        _ = try await screen.waitFor("offline", timeout: 30)
+        let working = try await screen.waitFor("\(blocks) / 8 blocks", timeout: 30)
         #expect(working.contains("offline"), "the dashboard keeps working from its own numbers:\n\(working)")
 
-        let restarted = try Command.run(PostgresServer.script, ["start", directory])
+        let restarted = try await Command.run(PostgresServer.script, ["start", directory])
         try #require(restarted.status == 0, "\(restarted.stderr)")
-        let back = try screen.waitFor(timeout: 40) { $0.contains("synced") && !$0.contains("offline") }
+        let back = try await screen.waitFor(timeout: 60) { $0.contains("synced") && !$0.contains("offline") }
         #expect(!back.contains("offline"))
-        let shown = try run("ana", ["group", "show", "--json"])
+        let shown = try await run("ana", ["group", "show", "--json"])
         let group = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
         let bo = (group?["members"] as? [[String: Any]])?.first { $0["name"] as? String == "bo" }
         #expect(bo?["blocksUsed"] as? Int == blocks, "bo's newest numbers reached the server")
-        try screen.keys("q")
+        try await screen.keys("q")
     }
 
-    @Test func prepareStoreSetsUpTheDatabaseForRolesThatOwnNothing() throws {
-        let server = try Server()
-        let prepared = try Binary.run(
+    @Test func prepareStoreSetsUpTheDatabaseForRolesThatOwnNothing() async throws {
+        let server = try await Server()
+        let prepared = try await Binary.run(
             ["group", "prepare-store", "--home", server.home("admin")],
             environment: ["SCREENMATES_GROUP_STORE": server.url])
         #expect(prepared.status == 0, "\(prepared.stderr)")
         #expect(prepared.stdout.contains("is ready"), "\(prepared.stdout)")
-        let version = try Command.run(
+        let version = try await Command.run(
             "/usr/bin/env", ["psql", "-tA", server.url, "-c", "SELECT screenmates.schema_version()"])
         #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(version.stderr)")
     }
 
-    @Test func anUnreachableServerIsReportedLikeAnUnreachableFile() throws {
-        let server = try Server()
-        try server.member("ana")
-        let result = try Binary.run(
+    @Test func anUnreachableServerIsReportedLikeAnUnreachableFile() async throws {
+        let server = try await Server()
+        try await server.member("ana")
+        let result = try await Binary.run(
             ["group", "join", "K7Q2XM", "--home", server.home("ana")],
             environment: ["SCREENMATES_GROUP_STORE": "postgres://nobody@/groups?host=\(server.root)/no-server"])
         #expect(result.status == 1)
@@ -164,10 +172,10 @@ enum PostgresServer {
     }
 
     /// Creates an empty database and returns the URL that reaches it.
-    static func newDatabase() throws -> String {
+    static func newDatabase() async throws -> String {
         let url = try #require(url)
         let name = "screenmates_e2e_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let created = try Command.run("/usr/bin/env", ["psql", "-q", url, "-c", "CREATE DATABASE \(name)"])
+        let created = try await Command.run("/usr/bin/env", ["psql", "-q", url, "-c", "CREATE DATABASE \(name)"])
         #expect(created.status == 0, "psql: \(created.stderr)")
         return replacingDatabase(in: url, with: name)
     }

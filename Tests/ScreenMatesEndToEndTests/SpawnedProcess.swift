@@ -1,76 +1,101 @@
 import Foundation
 import Glibc
+import Testing
 
 /// A program running beside the test, whose standard output and error are collected line by
 /// line as they arrive, each line with the moment it was read.
-final class SpawnedProcess: @unchecked Sendable {
+///
+/// Threads of its own read the pipes and wait for the exit, so nothing here blocks the test
+/// runner's threads: `wait` is awaited. A process still running when its `SpawnedProcess` goes
+/// away (a test that failed half-way) is killed with its process group.
+final class SpawnedProcess: Sendable {
     let pid: pid_t
-    private let lock = NSLock()
-    private var outLines: [(at: ContinuousClock.Instant, text: String)] = []
-    private var errText = ""
-    private let readersDone = DispatchGroup()
-    private var finished: Int32?
+    /// The program and its arguments, for messages.
+    let command: [String]
+    private let state: State
+
+    /// What the reader and reaper threads share with the test.
+    private final class State: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outLines: [(at: ContinuousClock.Instant, text: String)] = []
+        private var errText = ""
+        private var finished: Int32?
+        /// Set (under the lock) just before the process is reaped: its pid may be reused then.
+        private var reaping = false
+
+        func locked<T>(_ body: () -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body()
+        }
+
+        func appendLine(_ line: String) { locked { outLines.append((ContinuousClock.now, line)) } }
+        func appendError(_ line: String) { locked { errText += line + "\n" } }
+        var lines: [(at: ContinuousClock.Instant, text: String)] { locked { outLines } }
+        var standardError: String { locked { errText } }
+        var exitStatus: Int32? { locked { finished } }
+        func finish(_ status: Int32) { locked { finished = status } }
+
+        /// Signals the process group and the process, unless the process was reaped.
+        func signal(_ pid: pid_t, _ signal: Int32, group: Bool) {
+            locked {
+                guard !reaping else { return }
+                if group { Glibc.kill(-pid, signal) }
+                Glibc.kill(pid, signal)
+            }
+        }
+
+        /// Reaps `pid`, which has ended (waitid with WNOWAIT said so), under the lock.
+        func reap(_ pid: pid_t) -> Int32 {
+            locked {
+                reaping = true
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return status
+            }
+        }
+    }
 
     /// Starts `path` with `arguments`. With `shell`, runs `/bin/bash -c shell` instead (for
     /// `ulimit` and `trap`), with the program's path and arguments appended as `$0 $@`.
     init(_ path: String, _ arguments: [String], environment: [String: String]? = nil, shell: String? = nil) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var outPipe: [Int32] = [-1, -1]
-        var errPipe: [Int32] = [-1, -1]
-        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw POSIXError(.EMFILE) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let program = shell == nil ? path : "/bin/bash"
-        let argv =
-            (shell.map { ["/bin/bash", "-c", $0, path] + arguments } ?? [path] + arguments).map { strdup($0) }
-            + [nil]
-        let env = environment ?? ProcessInfo.processInfo.environment
-        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv + envp { free(pointer) }
-        }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, program, &actions, &attributes, argv, envp)
-        close(outPipe[1])
-        close(errPipe[1])
-        guard status == 0 else {
-            close(outPipe[0])
-            close(errPipe[0])
-            throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EINVAL)
-        }
-        pid = child
-        let outFD = outPipe[0]
-        let errFD = errPipe[0]
+        let argv = shell.map { ["-c", $0, path] + arguments } ?? arguments
+        command = [program] + argv
+        let started = try Spawn.start(
+            program, argv, environment: environment ?? ProcessInfo.processInfo.environment, output: .pipes)
+        pid = started.pid
+        let state = State()
+        self.state = state
+        let readersDone = DispatchGroup()
         readersDone.enter()
         readersDone.enter()
-        Thread.detachNewThread { [self] in
-            Self.readLines(outFD) { line in locked { outLines.append((ContinuousClock.now, line)) } }
+        let outFD = started.outFD
+        let errFD = started.errFD
+        Thread.detachNewThread {
+            Self.readLines(outFD) { state.appendLine($0) }
             readersDone.leave()
         }
-        Thread.detachNewThread { [self] in
-            Self.readLines(errFD) { line in locked { errText += line + "\n" } }
+        Thread.detachNewThread {
+            Self.readLines(errFD) { state.appendError($0) }
             readersDone.leave()
+        }
+        let pid = started.pid
+        Thread.detachNewThread {
+            // Wait for the end without reaping, so that the pid stays this process's until the
+            // lock says it is going.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+            let status = state.reap(pid)
+            // What the process wrote before it ended is read before its end is recorded; a
+            // grandchild holding the pipes open delays that for a moment only.
+            _ = readersDone.wait(timeout: .now() + 5)
+            state.finish(Spawn.exitStatus(status))
         }
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
+    deinit {
+        if state.exitStatus == nil { state.signal(pid, SIGKILL, group: true) }
     }
 
     private static func readLines(_ fd: Int32, _ handle: (String) -> Void) {
@@ -90,45 +115,50 @@ final class SpawnedProcess: @unchecked Sendable {
         close(fd)
     }
 
-    var lines: [String] { locked { outLines.map(\.text) } }
-    var timedLines: [(at: ContinuousClock.Instant, text: String)] { locked { outLines } }
-    var standardError: String { locked { errText } }
+    var lines: [String] { state.lines.map(\.text) }
+    var timedLines: [(at: ContinuousClock.Instant, text: String)] { state.lines }
+    var standardError: String { state.standardError }
 
-    func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
+    /// Sends `signal` to the process (not to what it started), unless it has ended.
+    func kill(_ signal: Int32 = SIGKILL) { state.signal(pid, signal, group: false) }
 
     /// Waits for the process to end and returns its exit status (128 + signal when killed).
+    ///
+    /// A process still running after `timeout` seconds is killed (SIGKILL, with its process
+    /// group) and the test gets an issue naming it and showing what it printed; the status
+    /// returned is then the kill's (137). Cancelling the test kills it too.
     @discardableResult
-    func wait(timeout: TimeInterval = 60) -> Int32? {
-        if let done = locked({ finished }) { return done }
-        let deadline = Date().addingTimeInterval(timeout)
-        var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { break }
-            if result < 0 && errno != EINTR { return nil }
-            if Date() > deadline { return nil }
-            usleep(5000)
+    func wait(timeout: TimeInterval = 60, sourceLocation: SourceLocation = #_sourceLocation) async -> Int32? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(timeout)
+        while clock.now < deadline {
+            if let done = state.exitStatus { return done }
+            do {
+                try await Task.sleep(for: .milliseconds(10))
+            } catch {
+                break
+            }
         }
-        return ended(with: status)
+        if let done = state.exitStatus { return done }
+        state.signal(pid, SIGKILL, group: true)
+        if !Task.isCancelled {
+            Issue.record(
+                """
+                `\(command.joined(separator: " "))` did not end within \(timeout) s and was killed (SIGKILL).
+                --- its standard output so far:
+                \(lines.joined(separator: "\n"))
+                --- its standard error so far:
+                \(standardError)
+                """, sourceLocation: sourceLocation)
+        }
+        // The reaper records the kill at once.
+        let reaped = ContinuousClock.now + .seconds(10)
+        while state.exitStatus == nil && ContinuousClock.now < reaped { usleep(1000) }
+        return state.exitStatus
     }
 
-    /// Whether the process has ended (reaping it if so).
-    var hasEnded: Bool {
-        if locked({ finished }) != nil { return true }
-        var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return false }
-        ended(with: status)
-        return true
-    }
+    /// Whether the process has ended.
+    var hasEnded: Bool { state.exitStatus != nil }
 
-    var exitStatus: Int32? { locked { finished } }
-
-    /// Records the exit, once the readers have drained what the process wrote before it ended.
-    @discardableResult
-    private func ended(with status: Int32) -> Int32 {
-        readersDone.wait()
-        let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        locked { finished = exit }
-        return exit
-    }
+    var exitStatus: Int32? { state.exitStatus }
 }

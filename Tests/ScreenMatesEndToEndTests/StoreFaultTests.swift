@@ -33,44 +33,56 @@ import Testing
             return try SpawnedProcess(all[0], Array(all.dropFirst()))
         }
 
-        func run(_ arguments: [String]) throws -> SpawnedProcess {
+        func run(_ arguments: [String]) async throws -> SpawnedProcess {
             let process = try spawn(arguments)
-            process.wait()
+            await process.wait()
             return process
         }
     }
 
-    private func waitUntil(_ timeout: TimeInterval = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+    /// Waits (without holding a thread) until `condition` holds; false if it never does.
+    private func waitUntil(_ timeout: TimeInterval = 60, _ condition: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
             if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
         return condition()
     }
 
-    @Test func aReadOnlyDatabaseGivesAClearErrorAndThePendingEventsGoThroughAfterwards() throws {
+    /// `status --json` without the moment it was asked.
+    private func figures(_ status: SpawnedProcess) -> [String] {
+        status.lines.filter { !$0.contains("\"now\"") }
+    }
+
+    @Test func aReadOnlyDatabaseGivesAClearErrorAndThePendingEventsGoThroughAfterwards() async throws {
         let home = Binary.Home()
         let owner = try Owner(home: home)
         let data = home.path + "/data"
-        #expect(try owner.run(["setup", "--home", data, "--name", "ana"]).exitStatus == 0)
-        let first = try owner.run(["monitor", "--home", data, "--rate", "max", "--count", "40", "--seed", "1"])
+        #expect(try await owner.run(["setup", "--home", data, "--name", "ana"]).exitStatus == 0)
+        let first = try await owner.run(["monitor", "--home", data, "--rate", "max", "--count", "40", "--seed", "1"])
         #expect(first.exitStatus == 0, "\(first.standardError)")
-        let before = try owner.run(["status", "--home", data, "--json"]).lines.joined()
+        let before = try await owner.run(["status", "--home", data, "--json"])
+        #expect(before.exitStatus == 0, "\(before.standardError)")
 
         chmod(data + "/local.sqlite", 0o400)
         let monitor = try owner.spawn(["monitor", "--home", data, "--rate", "50", "--count", "30", "--seed", "2"])
-        #expect(waitUntil { monitor.standardError.contains("Cannot write") }, "\(monitor.standardError)")
+        #expect(try await waitUntil { monitor.standardError.contains("Cannot write") }, "\(monitor.standardError)")
         #expect(monitor.standardError.contains("local.sqlite"))
         #expect(monitor.lines.isEmpty, "nothing may be acknowledged while nothing can be written")
         // The numbers can still be read.
-        let during = try owner.run(["status", "--home", data, "--json"])
+        let during = try await owner.run(["status", "--home", data, "--json"])
         #expect(during.exitStatus == 0, "\(during.standardError)")
-        #expect(during.lines.joined().contains("\"eventsApplied\" : 40"))
-        _ = before
+        #expect(during.lines.joined().contains("\"eventsApplied\" : 40"), "\(during.lines.joined())")
+        // And they are the numbers of before: nothing was half-written or lost. (Unless the day
+        // ended in between, which moves every figure of today.)
+        let dayOf = { (status: SpawnedProcess) in status.lines.first { $0.contains("\"date\"") } }
+        if dayOf(before) == dayOf(during) {
+            #expect(figures(during) == figures(before), "before:\n\(before.lines.joined(separator: "\n"))")
+        }
 
         chmod(data + "/local.sqlite", 0o600)
-        #expect(monitor.wait(timeout: 60) == 0, "\(monitor.standardError)")
+        #expect(await monitor.wait(timeout: 60) == 0, "\(monitor.standardError)")
         #expect(monitor.standardError.contains("writing again"))
         let printed = Set(monitor.lines.compactMap(UUID.init(uuidString:)))
         #expect(printed.count == 30)
@@ -79,22 +91,23 @@ import Testing
         #expect(printed.isSubset(of: stored))
     }
 
-    @Test func aFileSizeLimitGivesAClearErrorAndCatchesUpOnceLifted() throws {
+    @Test func aFileSizeLimitGivesAClearErrorAndCatchesUpOnceLifted() async throws {
         let home = Binary.Home()
-        #expect(try Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
         // A 200 KiB (soft) limit on files this process writes, and SIGXFSZ ignored: writes fail
         // with EFBIG instead of killing the process. Lifting a soft limit needs no privilege.
         let monitor = try SpawnedProcess(
             binary, ["monitor", "--home", home.path, "--rate", "max", "--count", "6000", "--seed", "3"],
             shell: "ulimit -S -f 200; trap '' XFSZ; exec \"$0\" \"$@\"")
-        #expect(waitUntil { monitor.standardError.contains("full") }, "\(monitor.standardError)")
+        #expect(try await waitUntil { monitor.standardError.contains("full") }, "\(monitor.standardError)")
         let stuckAt = monitor.lines.count
         #expect(stuckAt < 6000)
-        Thread.sleep(forTimeInterval: 0.5)
+        try await Task.sleep(for: .milliseconds(500))
         #expect(monitor.lines.count == stuckAt, "events were acknowledged while the disk was full")
-        let lifted = try Command.run("/usr/bin/prlimit", ["--pid", "\(monitor.pid)", "--fsize=unlimited:unlimited"])
+        let lifted = try await Command.run(
+            "/usr/bin/prlimit", ["--pid", "\(monitor.pid)", "--fsize=unlimited:unlimited"])
         #expect(lifted.status == 0, "\(lifted.stderr)")
-        #expect(monitor.wait(timeout: 120) == 0, "\(monitor.standardError)")
+        #expect(await monitor.wait(timeout: 120) == 0, "\(monitor.standardError)")
         #expect(monitor.standardError.contains("writing again"))
         let printed = Set(monitor.lines.compactMap(UUID.init(uuidString:)))
         let store = try LocalStore.open(at: home.path + "/local.sqlite")
@@ -103,27 +116,27 @@ import Testing
         #expect(try store.integrityCheck() == ["ok"])
     }
 
-    @Test func aDatabaseLockedForTooLongIsReportedAndTheEventsGoThroughAfterwards() throws {
+    @Test func aDatabaseLockedForTooLongIsReportedAndTheEventsGoThroughAfterwards() async throws {
         let home = Binary.Home()
-        #expect(try Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
         var environment = ProcessInfo.processInfo.environment
         environment["SCREENMATES_BUSY_TIMEOUT"] = "0.3"
         let monitor = try SpawnedProcess(
             binary, ["monitor", "--home", home.path, "--rate", "100", "--count", "200", "--seed", "4"],
             environment: environment)
-        #expect(waitUntil { monitor.lines.count >= 20 })
+        #expect(try await waitUntil { monitor.lines.count >= 20 })
         // Another program takes the write lock and keeps it.
         var configuration = Configuration()
         configuration.allowsUnsafeTransactions = true
         configuration.busyMode = .timeout(5)  // The monitor may be mid-commit right now.
         let holder = try DatabaseQueue(path: home.path + "/local.sqlite", configuration: configuration)
-        try holder.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
-        #expect(waitUntil { monitor.standardError.contains("locked") }, "\(monitor.standardError)")
+        try await holder.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        #expect(try await waitUntil { monitor.standardError.contains("locked") }, "\(monitor.standardError)")
         let stuckAt = monitor.lines.count
-        Thread.sleep(forTimeInterval: 0.5)
+        try await Task.sleep(for: .milliseconds(500))
         #expect(monitor.lines.count == stuckAt, "events were acknowledged while the database was locked")
-        try holder.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
-        #expect(monitor.wait(timeout: 60) == 0, "\(monitor.standardError)")
+        try await holder.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
+        #expect(await monitor.wait(timeout: 60) == 0, "\(monitor.standardError)")
         #expect(monitor.standardError.contains("writing again"))
         #expect(Set(monitor.lines).count == 200)
         #expect(try LocalStore.open(at: home.path + "/local.sqlite").eventCount() == 200)
