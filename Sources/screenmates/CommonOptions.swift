@@ -26,6 +26,12 @@ struct GlobalOptions: ParsableArguments {
             option: groupStore, environment: ProcessInfo.processInfo.environment, home: home)
     }
 
+    /// Whether a demo runs on the demo directory because no home was given (`--home` or
+    /// `SCREENMATES_HOME`): a show, which starts afresh every time.
+    func isImplicitDemoHome(demo: Bool) -> Bool {
+        demo && home == nil && (ProcessInfo.processInfo.environment["SCREENMATES_HOME"] ?? "").isEmpty
+    }
+
     /// The data directory; `demo` picks the separate demo home unless one was given.
     func resolveHome(demo: Bool = false) throws(AppError) -> HomeDirectory {
         try HomeDirectory.resolve(option: home, environment: ProcessInfo.processInfo.environment, demo: demo)

@@ -13,7 +13,8 @@ struct DashboardCommand: ParsableCommand {
     @Flag(
         help: """
             Run the simulated usage monitor inside the dashboard, so the numbers move. Without --home, a demo \
-            (or --speed / --start-at) uses the demo directory inside the data directory.
+            (or --speed / --start-at) uses the demo directory inside the data directory, and a demo there \
+            starts afresh on every run (its profile stays).
             """)
     var demo = false
 
@@ -56,10 +57,17 @@ struct DashboardCommand: ParsableCommand {
                 demo: demo, speed: clock.speed, startAt: clock.startInstant, seed: seed, scenario: scenario,
                 theme: theme,
                 useColor: !(noColor || noColorEnv), forceASCII: ascii,
-                groupStore: try global.resolveGroupStore(home: home), bell: bell, desktop: desktopNotify)
+                groupStore: try global.resolveGroupStore(home: home), bell: bell, desktop: desktopNotify,
+                startAfresh: global.isImplicitDemoHome(demo: demo))
             try home.prepare()
             let logger = LogSetup.bootstrap(home: home)
             let session = try DashboardSession(home: home, assets: assets, options: options, logger: logger)
+            if options.startAfresh {
+                FileHandle.standardError.write(
+                    Data(
+                        "screenmates: the demo starts afresh in \(home.path): usage, history and notices are new each run; your apps, name and group stay (give --home DIR to keep a demo's days).\n"
+                            .utf8))
+            }
             return try session.run()
         }
     }
