@@ -40,7 +40,7 @@ struct GlobalOptions: ParsableArguments {
 
 /// `--speed` and `--start-at`: drive the app clock, so a day can pass in a minute.
 struct ClockOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Run the app clock N times faster than real time.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run the app clock N times faster than real time.", valueName: "n"))
     var speed: Double?
 
     @Option(
@@ -65,6 +65,15 @@ struct ClockOptions: ParsableArguments {
 
     /// Whether the app clock is simulated.
     var isSimulated: Bool { speed != nil || startAt != nil }
+}
+
+extension HomeDirectory {
+    /// Prepares the data directory, saying on standard error when others may use it.
+    func prepareWarning() throws(AppError) {
+        if let warning = try prepare() {
+            FileHandle.standardError.write(Data("screenmates: warning: \(warning)\n".utf8))
+        }
+    }
 }
 
 /// Runs a command body, turning an `AppError` into a message on standard error and its exit

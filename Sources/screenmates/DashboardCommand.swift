@@ -18,7 +18,7 @@ struct DashboardCommand: ParsableCommand {
             """)
     var demo = false
 
-    @Option(help: ArgumentHelp("Seed for the demo monitor (default: derived from your user id).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seed for the demo monitor (default: derived from your user id).", valueName: "n"))
     var seed: UInt64?
 
     @Option(
@@ -59,7 +59,7 @@ struct DashboardCommand: ParsableCommand {
                 useColor: !(noColor || noColorEnv), forceASCII: ascii,
                 groupStore: try global.resolveGroupStore(home: home), bell: bell, desktop: desktopNotify,
                 startAfresh: global.isImplicitDemoHome(demo: demo))
-            try home.prepare()
+            try home.prepareWarning()
             let logger = LogSetup.bootstrap(home: home)
             let session = try DashboardSession(home: home, assets: assets, options: options, logger: logger)
             if options.startAfresh {

@@ -29,11 +29,12 @@ struct SetupCommand: ParsableCommand {
     var productive: [String] = []
 
     @Option(
-        name: .customLong("day-start-hour"),
+        name: .customLong("day-start-hour"), parsing: .unconditional,
         help: ArgumentHelp("Hour (0-23) at which your day starts; 4 suits night owls.", valueName: "hour"))
     var dayStartHour: Int?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Your own daily limit in vice blocks, used without a group (1-96).", valueName: "blocks"))
     var goal: Int?
 
@@ -54,12 +55,13 @@ struct SetupCommand: ParsableCommand {
     func run() throws {
         try runReportingErrors { () throws(AppError) -> Int32 in
             let home = try global.resolveHome(demo: clock.isSimulated)
-            try home.prepare()
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
             let catalogue = try assets.appCatalogue()
             let displayName = try! DisplayName(validating: name)
+            // Everything the command line says is checked before anything is written.
             let viceApps = try ProfileSetup.resolveApps(vice, category: .vice, catalogue: catalogue)
             let productiveApps = try ProfileSetup.resolveApps(productive, category: .productive, catalogue: catalogue)
+            try home.prepareWarning()
             do {
                 let store = try home.openStore()
                 let clock = try ClockSource.choose(
