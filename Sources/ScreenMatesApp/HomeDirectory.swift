@@ -80,7 +80,8 @@ public struct HomeDirectory: Sendable, Hashable {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return nil }
         let mode = String(info.st_mode & 0o777, radix: 8)
-        return "The data directory \(path) is open to other users (mode \(mode)); the files ScreenMates creates in it are "
+        return
+            "The data directory \(path) is open to other users (mode \(mode)); the files ScreenMates creates in it are "
             + "private, but to keep the directory private too run `chmod 700 \(path)`, or choose another --home."
     }
 

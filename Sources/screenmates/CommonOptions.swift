@@ -40,7 +40,8 @@ struct GlobalOptions: ParsableArguments {
 
 /// `--speed` and `--start-at`: drive the app clock, so a day can pass in a minute.
 struct ClockOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Run the app clock N times faster than real time.", valueName: "n"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Run the app clock N times faster than real time.", valueName: "n"))
     var speed: Double?
 
     @Option(

@@ -18,7 +18,9 @@ struct DashboardCommand: ParsableCommand {
             """)
     var demo = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seed for the demo monitor (default: derived from your user id).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seed for the demo monitor (default: derived from your user id).", valueName: "n"))
     var seed: UInt64?
 
     @Option(

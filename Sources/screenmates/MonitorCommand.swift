@@ -16,7 +16,9 @@ struct MonitorCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var clock: ClockOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seed: the same seed makes the same events (and ids).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seed: the same seed makes the same events (and ids).", valueName: "n"))
     var seed: UInt64?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many events.", valueName: "n"))
