@@ -26,6 +26,7 @@ public enum ClockSource {
         }
         if speed != nil || startAt != nil {
             let realNow = Date()
+            try refuseGoingBack(to: startAt ?? realNow, named: startAt != nil, in: store)
             let clock = SimulatedClock(startingAt: startAt ?? realNow, speed: speed ?? 1)
             if publish {
                 do {
@@ -45,6 +46,29 @@ public enum ClockSource {
         return Choice(clock: SystemClock(), published: false)
     }
 
+    /// A simulated clock never starts before the data a home already holds: events it dated
+    /// would fall into days already lived and archived, and notices already shown would be due
+    /// again. Refused with the home, the instant its data reaches and the ways out.
+    static func refuseGoingBack(to start: Date, named: Bool, in store: LocalStore) throws(AppError) {
+        let zone = TimeZone.current
+        let reach: Date?
+        do {
+            guard let settings = try store.settings() else { return }
+            reach = try store.latestInstant(calendar: DayCalendar(timeZone: zone, dayStartHour: settings.dayStartHour))
+        } catch {
+            throw AppError(error)
+        }
+        guard let reach, start < reach else { return }
+        let home = (store.path as NSString).deletingLastPathComponent
+        let later = TimeFormat.localMinute(reach, timeZone: zone, roundingUp: true)
+        let asked = TimeFormat.localMinute(start, timeZone: zone)
+        throw .usage(
+            "The data in \(home) already reaches \(later) (local time), so the clock cannot start at \(asked)\(named ? "" : " (now)"): "
+                + "it would go back into days this home has lived. Start at \(later) or later (--start-at \(later)), "
+                + "or give another --home to start afresh."
+        )
+    }
+
     /// The clock of `choice` if it may jump: only a simulated clock this process publishes. The
     /// system clock cannot (events would be dated ahead of the real time), and a followed clock
     /// belongs to the process that published it.
@@ -57,6 +81,21 @@ public enum ClockSource {
             )
         }
         return clock
+    }
+
+    /// Holds a simulated clock this process publishes while the first-run screens wait for
+    /// typing; `release` lets it run on from there.
+    public static func hold(_ choice: Choice) {
+        guard choice.published, let clock = choice.clock as? AdjustableClock else { return }
+        clock.pause()
+    }
+
+    /// Lets a held clock run and publishes it again from the instant it was held at, so the
+    /// commands that follow it agree with the screen. Nothing happens to a clock not held.
+    public static func release(_ choice: Choice, store: LocalStore) {
+        guard choice.published, let clock = choice.clock as? AdjustableClock, clock.isPaused else { return }
+        let now = clock.resume()
+        try? writePublication(origin: now, realAnchor: Date(), speed: clock.speed, in: store)
     }
 
     /// Moves `clock` forward to `instant` and publishes it again, so commands started from now

@@ -25,12 +25,16 @@ public struct DashboardOptions: Sendable {
     public var bell: Bool
     /// Also send each notice to the desktop (terminal escape sequences, or notify-send).
     public var desktop: Bool
+    /// A demo on the demo directory: its usage, history and notices start anew each run (the
+    /// profile stays).
+    public var startAfresh: Bool
 
     public init(
         demo: Bool = false, speed: Double? = nil, startAt: Date? = nil, seed: UInt64? = nil,
         scenario: String = "typical-day", theme: String? = nil, useColor: Bool = true, forceASCII: Bool = false,
-        groupStore: GroupStoreLocation? = nil, bell: Bool = false, desktop: Bool = false
+        groupStore: GroupStoreLocation? = nil, bell: Bool = false, desktop: Bool = false, startAfresh: Bool = false
     ) {
+        self.startAfresh = startAfresh
         self.bell = bell
         self.desktop = desktop
         self.demo = demo
@@ -113,9 +117,13 @@ public final class DashboardSession {
         settingsFile = SettingsFile(home: home)
         scenario = options.demo ? try assets.scenario(options.scenario) : nil
         catalogue = try assets.appCatalogue()
-        let opened = try OpenedHome.open(home: home, assets: assets, speed: options.speed, startAt: options.startAt)
+        let opened = try OpenedHome.open(
+            home: home, assets: assets, speed: options.speed, startAt: options.startAt,
+            startAfresh: options.startAfresh)
         store = opened.store
         clockChoice = opened.clock
+        // `--start-at` is the instant the dashboard opens on: the first-run screens hold the clock.
+        if opened.settings.displayName == nil { ClockSource.hold(clockChoice) }
         configProblems = opened.configProblems
         for problem in configProblems { logger.warning("\(problem)") }
         do throws(AppError) {
@@ -242,6 +250,7 @@ public final class DashboardSession {
                     changeSettings(change, model: &model, terminal: terminal)
                     refreshNeeded = true
                 case .finishSetup:
+                    ClockSource.release(clockChoice, store: store)
                     refresh(checkTimeZone: false)
                     connectGroup(wake: terminal.wake)
                     if let scenario { startDemo(scenario, wake: terminal.wake) }

@@ -53,8 +53,11 @@ public struct HomeDirectory: Sendable, Hashable {
     public var logPath: String { path + "/screenmates.log" }
     public var databaseFileName: String { "local.sqlite" }
 
-    /// Creates the directory (and missing parents) and makes it private to its owner.
-    public func prepare() throws(AppError) {
+    /// Creates the directory (and missing parents) private to its owner (0700). An existing
+    /// directory is never changed — it may be a shared one given by mistake (`--home /tmp`) —
+    /// but one that others may read or enter is named in the returned warning, as ssh does.
+    @discardableResult
+    public func prepare() throws(AppError) -> String? {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
@@ -70,14 +73,16 @@ public struct HomeDirectory: Sendable, Hashable {
                         + "Check the permissions of its parent, or choose another --home.")
             }
         }
-        var info = stat()
-        if stat(path, &info) == 0, info.st_uid == getuid(), info.st_mode & 0o077 != 0 {
-            chmod(path, 0o700)
-        }
         guard access(path, R_OK | X_OK) == 0 else {
             throw AppError(
                 "The data directory \(path) cannot be read. Check its permissions, or choose another --home.")
         }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return nil }
+        let mode = String(info.st_mode & 0o777, radix: 8)
+        return
+            "The data directory \(path) is open to other users (mode \(mode)); the files ScreenMates creates in it are "
+            + "private, but to keep the directory private too run `chmod 700 \(path)`, or choose another --home."
     }
 
     private static func absolute(_ path: String) -> String {

@@ -12,15 +12,21 @@ struct OpenedHome {
     /// Lines of the config file that could not be used, each with its line and key.
     let configProblems: [String]
 
-    static func open(home: HomeDirectory, assets: AssetCatalog, speed: Double?, startAt: Date?) throws(AppError)
-        -> OpenedHome
-    {
+    /// Opens `home`. With `startAfresh` (a demo), the usage, history and notices of an existing
+    /// profile are cleared first and its days begin again on the clock's day, so a clock that
+    /// starts before them is no going back. `publish` false keeps a simulated clock to this
+    /// process (a home this process only writes for, such as a simulated group-mate's).
+    static func open(
+        home: HomeDirectory, assets: AssetCatalog, speed: Double?, startAt: Date?, startAfresh: Bool = false,
+        publish: Bool = true
+    ) throws(AppError) -> OpenedHome {
         let store: LocalStore
         do {
             store = try home.openStore()
         } catch {
             throw AppError(error)
         }
+        if startAfresh { try Self.startAfresh(store, home: home, at: startAt ?? Date()) }
         let catalogue = try assets.appCatalogue()
         // The profile's first day comes from the clock the command runs on.
         let provisional = try ClockSource.choose(speed: speed, startAt: startAt, store: store, publish: false)
@@ -30,7 +36,26 @@ struct OpenedHome {
         let configProblems = SettingsFile(home: home).apply(to: store, catalogue: catalogue, create: true)
         settings = (try? store.settings()) ?? settings
         let clock = try ClockSource.choose(
-            speed: speed, startAt: startAt, store: store, publish: speed != nil || startAt != nil)
+            speed: speed, startAt: startAt, store: store, publish: publish && (speed != nil || startAt != nil))
         return OpenedHome(store: store, settings: settings, clock: clock, configProblems: configProblems)
+    }
+
+    /// Clears a demo's usage, history and notices so its days begin on the day of `start`;
+    /// refused while another process has the home open, whose data it would pull away.
+    private static func startAfresh(_ store: LocalStore, home: HomeDirectory, at start: Date) throws(AppError) {
+        do {
+            guard let settings = try store.settings() else { return }
+            guard store.openedAlone else {
+                throw AppError.usage(
+                    "Another ScreenMates process has the demo's data in \(home.path) open, and a demo starts afresh. "
+                        + "Close it first, or give --home DIR to run this demo on a home of its own.")
+            }
+            let calendar = DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour)
+            try store.startAfresh(trackingStart: calendar.day(containing: start))
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError(error)
+        }
     }
 }

@@ -8,8 +8,9 @@ import ScreenMatesStore
 /// next day. The feed remembers the sequence number of the last event it read and asks the
 /// store only for newer ones: an event inside today's interval is applied to the ledger when
 /// it comes in order (the usual case), an earlier one in today makes it refold the day, and one
-/// before today goes to the store to be added to its archived day. When the day changes it
-/// runs the daily reset.
+/// before today is added to its archived day — or, dated before the first tracked day, creates
+/// the days it belongs to — by the daily reset, run again. When the day changes it runs the
+/// daily reset.
 ///
 /// A feed that must not write (`status`, or a read-only database) works the reset out in
 /// memory from the same events instead of recording it.
@@ -115,6 +116,11 @@ public final class UsageFeed {
             state.lastReset = plan.newLastReset
             state.lastResetAt = pendingResetAt
         }
+        var earlier: [DayRecord] = []
+        if !writes || notWritable != nil, let found = try store.earlierDays(calendar: calendar) {
+            state.trackingStart = found.trackingStart
+            earlier = found.records
+        }
         dayState = state
         today = DailyRollover.effectiveToday(clockDay: clockDay, lastReset: state.lastReset)
         todayInterval = DailyRollover.todayInterval(today: today, resetInstant: state.lastResetAt, calendar: calendar)
@@ -122,7 +128,7 @@ public final class UsageFeed {
         let manager = StreakManager(trackingStart: state.trackingStart)
         var records = try store.history(from: state.trackingStart)
         if !writes || notWritable != nil { records = try withLateEvents(records) }
-        history = manager.withStreaks(records + pending, through: lastFinished)
+        history = manager.withStreaks(earlier + records + pending, through: lastFinished)
         streak = manager.summary(records: history, through: lastFinished)
         try reloadToday()
     }
@@ -185,16 +191,11 @@ public final class UsageFeed {
         if refold {
             ledger = DailyLedger.fold(try store.events(in: todayInterval), exchangeRate: settings.rules.exchangeRate)
         }
-        if late && writes {
-            do {
-                try store.reconcileHistory(now: clock.now())
-            } catch {
-                guard case .notWritable = error else { throw error }
-            }
-            let lastFinished = (dayState.lastReset ?? today).adding(days: -1)
-            let manager = StreakManager(trackingStart: dayState.trackingStart)
-            history = manager.withStreaks(try store.history(from: dayState.trackingStart), through: lastFinished)
-            streak = manager.summary(records: history, through: lastFinished)
+        if late {
+            // An archived day, or one before the first tracked day, changed: the reset brings
+            // the history up to date (or works it out, when it may not write).
+            try reloadAll()
+            return true
         }
         updateSummary()
         return true

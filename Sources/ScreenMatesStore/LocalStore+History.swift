@@ -33,17 +33,22 @@ extension LocalStore {
         if let state = try dayState() {
             let plan = DailyRollover(lastReset: state.resetBase, clockDay: clockDay)
             if plan.newLastReset == state.lastReset && !plan.isReset && state.lastResetAt != nil,
-                try !hasLateEvents(state), try read({ db in try Self.missingDays(state, db).isEmpty })
+                try !hasLateEvents(state),
+                try read({ db in
+                    try Self.missingDays(state, db).isEmpty && Self.earlierDays(state, calendar: calendar, db) == nil
+                })
             {
                 return RolloverOutcome(
                     archived: [], revised: [], lastReset: plan.newLastReset, clockIsBehind: plan.clockIsBehind)
             }
         }
         return try write { db in
-            guard let state = try Self.dayState(db), let settings = try Self.settings(db) else {
+            guard var state = try Self.dayState(db), let settings = try Self.settings(db) else {
                 throw StoreError.invalidValue("The profile does not exist yet; run setup first.")
             }
-            var revisedDays = try Self.reconcileLateEvents(state, settings: settings, calendar: calendar, now: now, db)
+            var revisedDays = try Self.archiveEarlierDays(&state, settings: settings, calendar: calendar, now: now, db)
+            revisedDays.formUnion(
+                try Self.reconcileLateEvents(state, settings: settings, calendar: calendar, now: now, db))
             revisedDays.formUnion(
                 try Self.rebuildMissingDays(state, settings: settings, calendar: calendar, now: now, db))
             let plan = DailyRollover(lastReset: state.resetBase, clockDay: clockDay)
@@ -71,21 +76,103 @@ extension LocalStore {
         }
     }
 
-    /// Adds events that arrived after their day was archived to that day, and marks them
-    /// counted. Returns the days whose records changed (they are marked unsynced).
-    @discardableResult
-    public func reconcileHistory(now: Date = Date()) throws(StoreError) -> [DayRecord] {
-        guard let state = try dayState(), try hasLateEvents(state) else { return [] }
-        return try write { db in
-            guard let state = try Self.dayState(db), let settings = try Self.settings(db) else { return [] }
-            let calendar = DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour)
-            let changed = try Self.reconcileLateEvents(state, settings: settings, calendar: calendar, now: now, db)
-            try db.execute(
-                sql: "UPDATE profile SET history_seq = (SELECT coalesce(max(seq), 0) FROM usage_event) WHERE id = 1")
-            guard !changed.isEmpty, let lastReset = state.lastReset else { return [] }
-            return try Self.restreak(through: lastReset.adding(days: -1), from: state.trackingStart, db)
-                .filter { changed.contains($0.date) }
+    /// The latest instant this home's data reaches: the start of its current day, its newest
+    /// usage event, its newest notice. A clock started before it would go back into days the
+    /// home has already lived; `nil` before the profile exists.
+    public func latestInstant(calendar: DayCalendar) throws(StoreError) -> Date? {
+        try read { db in
+            guard let state = try Self.dayState(db) else { return nil }
+            let dayStart = state.lastResetAt ?? calendar.start(of: state.resetBase)
+            let newest =
+                try Int64.fetchOne(
+                    db,
+                    sql: """
+                        SELECT max(coalesce((SELECT max(occurred_at) FROM usage_event), 0),
+                            coalesce((SELECT max(at) FROM notice), 0))
+                        """) ?? 0
+            return max(dayStart, Self.date(milliseconds: newest))
         }
+    }
+
+    /// Usage dated before the first tracked day (a monitor catching up, an import of past
+    /// usage) as the days it belongs to, worked out without writing: the first day it makes
+    /// the tracking start, and a record for every day from it up to the current first day.
+    /// `nil` when no event is that early. For a reader that may not write; the next reset
+    /// records the same days.
+    public func earlierDays(calendar: DayCalendar) throws(StoreError) -> (
+        trackingStart: LocalDate, records: [DayRecord]
+    )? {
+        try read { db in
+            guard let state = try Self.dayState(db), let settings = try Self.settings(db),
+                let plan = try Self.earlierDays(state, calendar: calendar, db)
+            else { return nil }
+            return (plan.first, try Self.earlierRecords(plan, settings: settings, calendar: calendar, db))
+        }
+    }
+
+    /// Days that usage dated before the first tracked day belongs to: from `first` up to the
+    /// first tracked day, `start`, which begins at `end` (where the last of them ends).
+    struct EarlierDays {
+        let first: LocalDate
+        let start: LocalDate
+        let end: Date
+    }
+
+    /// Where the earliest event lies before the first tracked day, if any does. Days further
+    /// back than the history keeps day by day are left out, as everywhere.
+    static func earlierDays(_ state: DayState, calendar: DayCalendar, _ db: Database) throws -> EarlierDays? {
+        let start = state.trackingStart
+        let recorded = try Row.fetchOne(
+            db, sql: "SELECT start_at FROM day_history WHERE date = ?", arguments: [start.iso8601])
+        let recordedStart: Int64? = try recorded?.checkedIfPresent("start_at", in: "day_history")
+        let end =
+            recordedStart.map(Self.date(milliseconds:))
+            ?? (state.lastReset == start ? state.lastResetAt : nil) ?? calendar.start(of: start)
+        guard
+            let earliest = try Int64.fetchOne(
+                db, sql: "SELECT min(occurred_at) FROM usage_event WHERE occurred_at < ?",
+                arguments: [milliseconds(end)])
+        else { return nil }
+        let floor = state.resetBase.adding(days: -DailyRollover.maximumArchivedGap)
+        let first = max(calendar.day(containing: date(milliseconds: earliest)), floor)
+        return first < start ? EarlierDays(first: first, start: start, end: end) : nil
+    }
+
+    /// A record for each of the earlier days, each covering its calendar day, the last one
+    /// ending where the first tracked day begins.
+    private static func earlierRecords(
+        _ plan: EarlierDays, settings: UserSettings, calendar: DayCalendar, _ db: Database
+    ) throws -> [DayRecord] {
+        var records: [DayRecord] = []
+        var lower = calendar.start(of: plan.first)
+        var day = plan.first
+        while day < plan.start {
+            let next = day.adding(days: 1)
+            let upper = max(lower, next == plan.start ? plan.end : calendar.start(of: next))
+            let ledger = DailyLedger.fold(try events(in: lower..<upper, db), exchangeRate: settings.rules.exchangeRate)
+            records.append(
+                DayRecord(date: day, ledger: ledger, goalBlocks: settings.dailyGoalBlocks, interval: lower..<upper))
+            lower = upper
+            day = next
+        }
+        return records
+    }
+
+    /// Archives the days that usage dated before the first tracked day belongs to, and moves
+    /// the tracking start back to the first of them (in `state` too). Returns the days written.
+    private static func archiveEarlierDays(
+        _ state: inout DayState, settings: UserSettings, calendar: DayCalendar, now: Date, _ db: Database
+    ) throws -> Set<LocalDate> {
+        guard let plan = try earlierDays(state, calendar: calendar, db) else { return [] }
+        var written = Set<LocalDate>()
+        for record in try earlierRecords(plan, settings: settings, calendar: calendar, db) {
+            try upsert(record, archivedAt: now, db)
+            written.insert(record.date)
+        }
+        try db.execute(
+            sql: "UPDATE profile SET tracking_start = ? WHERE id = 1", arguments: [plan.first.iso8601])
+        state.trackingStart = plan.first
+        return written
     }
 
     /// The history from `start` (or from the first day) to the newest record, oldest first.

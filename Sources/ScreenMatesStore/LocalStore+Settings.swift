@@ -111,6 +111,27 @@ extension LocalStore {
         }
     }
 
+    /// Starts a demo's usage anew: the usage events, the day history, the notices and a
+    /// published clock go, and the days begin again on `trackingStart`; the profile — user id,
+    /// name, apps, settings, group and member version — stays, so the demo keeps the person the
+    /// first run set up. The caller makes sure no other process has the store open.
+    public func startAfresh(trackingStart: LocalDate) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM usage_event;
+                    DELETE FROM day_history;
+                    DELETE FROM notice;
+                    DELETE FROM published_clock;
+                    """)
+            try db.execute(
+                sql: """
+                    UPDATE profile SET tracking_start = ?, last_reset = ?, last_reset_at = NULL, history_seq = 0
+                    WHERE id = 1
+                    """, arguments: [trackingStart.iso8601, trackingStart.iso8601])
+        }
+    }
+
     /// The first tracked day and the last reset date.
     public func dayState() throws(StoreError) -> DayState? {
         try read { db in try Self.dayState(db) }

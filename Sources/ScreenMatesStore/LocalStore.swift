@@ -23,6 +23,9 @@ public final class LocalStore: Sendable {
     /// How long a write waits for another process's write before giving up.
     public static let busyTimeout: TimeInterval = 10
 
+    /// True when no other process had the store open when this one opened it.
+    public var openedAlone: Bool { lock.wasAlone }
+
     private init(path: String, pool: DatabasePool, lock: StoreLock) {
         self.path = path
         self.pool = pool

@@ -26,6 +26,12 @@ struct GlobalOptions: ParsableArguments {
             option: groupStore, environment: ProcessInfo.processInfo.environment, home: home)
     }
 
+    /// Whether a demo runs on the demo directory because no home was given (`--home` or
+    /// `SCREENMATES_HOME`): a show, which starts afresh every time.
+    func isImplicitDemoHome(demo: Bool) -> Bool {
+        demo && home == nil && (ProcessInfo.processInfo.environment["SCREENMATES_HOME"] ?? "").isEmpty
+    }
+
     /// The data directory; `demo` picks the separate demo home unless one was given.
     func resolveHome(demo: Bool = false) throws(AppError) -> HomeDirectory {
         try HomeDirectory.resolve(option: home, environment: ProcessInfo.processInfo.environment, demo: demo)
@@ -34,7 +40,8 @@ struct GlobalOptions: ParsableArguments {
 
 /// `--speed` and `--start-at`: drive the app clock, so a day can pass in a minute.
 struct ClockOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Run the app clock N times faster than real time.", valueName: "n"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Run the app clock N times faster than real time.", valueName: "n"))
     var speed: Double?
 
     @Option(
@@ -59,6 +66,15 @@ struct ClockOptions: ParsableArguments {
 
     /// Whether the app clock is simulated.
     var isSimulated: Bool { speed != nil || startAt != nil }
+}
+
+extension HomeDirectory {
+    /// Prepares the data directory, saying on standard error when others may use it.
+    func prepareWarning() throws(AppError) {
+        if let warning = try prepare() {
+            FileHandle.standardError.write(Data("screenmates: warning: \(warning)\n".utf8))
+        }
+    }
 }
 
 /// Runs a command body, turning an `AppError` into a message on standard error and its exit

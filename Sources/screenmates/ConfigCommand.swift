@@ -89,10 +89,22 @@ struct ConfigCommand: ParsableCommand {
         @Argument(help: "The key, e.g. day_start_hour.")
         var key: String
 
-        @Argument(help: "The value, e.g. 4, dark, on, or a list such as \"TikTok, YouTube\".")
-        var value: String
+        /// Taken as typed, so a negative number is a value (refused as out of range), not an option.
+        @Argument(
+            parsing: .allUnrecognized,
+            help: ArgumentHelp(
+                "The value, e.g. 4, dark, on, or a list such as \"TikTok, YouTube\".", valueName: "value"))
+        var values: [String] = []
+
+        private var value: String { values.first ?? "" }
 
         func validate() throws {
+            guard values.count == 1 else {
+                throw ValidationError(
+                    values.isEmpty
+                        ? "config set needs a value after the key, e.g. `config set day_start_hour 4`."
+                        : "config set takes one value; quote a list: \"TikTok, YouTube\".")
+            }
             guard let key = ConfigKey(rawValue: key) else {
                 throw ValidationError(
                     "Unknown key \"\(SafeText.displayable(key))\"; the keys are \(ConfigKey.allCases.map(\.rawValue).joined(separator: ", "))."

@@ -13,11 +13,14 @@ struct DashboardCommand: ParsableCommand {
     @Flag(
         help: """
             Run the simulated usage monitor inside the dashboard, so the numbers move. Without --home, a demo \
-            (or --speed / --start-at) uses the demo directory inside the data directory.
+            (or --speed / --start-at) uses the demo directory inside the data directory, and a demo there \
+            starts afresh on every run (its profile stays).
             """)
     var demo = false
 
-    @Option(help: ArgumentHelp("Seed for the demo monitor (default: derived from your user id).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seed for the demo monitor (default: derived from your user id).", valueName: "n"))
     var seed: UInt64?
 
     @Option(
@@ -56,10 +59,17 @@ struct DashboardCommand: ParsableCommand {
                 demo: demo, speed: clock.speed, startAt: clock.startInstant, seed: seed, scenario: scenario,
                 theme: theme,
                 useColor: !(noColor || noColorEnv), forceASCII: ascii,
-                groupStore: try global.resolveGroupStore(home: home), bell: bell, desktop: desktopNotify)
-            try home.prepare()
+                groupStore: try global.resolveGroupStore(home: home), bell: bell, desktop: desktopNotify,
+                startAfresh: global.isImplicitDemoHome(demo: demo))
+            try home.prepareWarning()
             let logger = LogSetup.bootstrap(home: home)
             let session = try DashboardSession(home: home, assets: assets, options: options, logger: logger)
+            if options.startAfresh {
+                FileHandle.standardError.write(
+                    Data(
+                        "screenmates: the demo starts afresh in \(home.path): usage, history and notices are new each run; your apps, name and group stay (give --home DIR to keep a demo's days).\n"
+                            .utf8))
+            }
             return try session.run()
         }
     }

@@ -15,10 +15,10 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var clock: ClockOptions
 
-    @Option(help: ArgumentHelp("How many simulated members (1-200).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many simulated members (1-200).", valueName: "n"))
     var members = 5
 
-    @Option(help: ArgumentHelp("Seed for the members' usage.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seed for the members' usage.", valueName: "n"))
     var seed: UInt64 = 1
 
     func validate() throws {
@@ -30,7 +30,7 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let home = try global.resolveHome(demo: clock.isSimulated)
-            try home.prepare()
+            try home.prepareWarning()
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
             let logger = LogSetup.bootstrap(home: home)
             StopSignals.install()

@@ -59,7 +59,9 @@ struct GroupCommand: AsyncParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: ArgumentHelp("The group's daily limit in vice blocks (1-96).", valueName: "blocks"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("The group's daily limit in vice blocks (1-96).", valueName: "blocks"))
         var goal = 8
 
         func run() async throws {

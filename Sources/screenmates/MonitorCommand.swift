@@ -16,13 +16,16 @@ struct MonitorCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var clock: ClockOptions
 
-    @Option(help: ArgumentHelp("Seed: the same seed makes the same events (and ids).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seed: the same seed makes the same events (and ids).", valueName: "n"))
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp("Stop after this many events.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many events.", valueName: "n"))
     var count: Int?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Events per real second, or max for as fast as the store takes them.", valueName: "n|max"))
     var rate: String?
 
@@ -67,7 +70,7 @@ struct MonitorCommand: AsyncParsableCommand {
             let options = MonitorOptions(
                 seed: seed, count: count, rate: rate.flatMap(Self.parseRate), speed: clock.speed,
                 startAt: clock.startInstant, scenario: scenario, quiet: quiet)
-            try home.prepare()
+            try home.prepareWarning()
             let logger = LogSetup.bootstrap(home: home)
             StopSignals.install()
             session = try MonitorSession(home: home, assets: assets, options: options, logger: logger)

@@ -10,10 +10,14 @@ struct SetupCommand: ParsableCommand {
         abstract: "Set your display name and tracked apps without the setup screens.",
         discussion: """
             Apps are given by name or id from the catalogue (assets/apps.json), or any other name \
-            for an app that is not in it. Listing apps for a category replaces that category's list.
+            for an app that is not in it. Listing apps for a category replaces that category's list. \
+            With --start-at (or --speed) the profile's first day comes from that clock, so a demo or a \
+            test can set a home up on the clock its dashboard will run on; without --home that is the \
+            demo directory.
             """)
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var clock: ClockOptions
 
     @Option(help: ArgumentHelp("Display name: 1-20 letters, digits or underscores.", valueName: "name"))
     var name: String
@@ -25,11 +29,12 @@ struct SetupCommand: ParsableCommand {
     var productive: [String] = []
 
     @Option(
-        name: .customLong("day-start-hour"),
+        name: .customLong("day-start-hour"), parsing: .unconditional,
         help: ArgumentHelp("Hour (0-23) at which your day starts; 4 suits night owls.", valueName: "hour"))
     var dayStartHour: Int?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Your own daily limit in vice blocks, used without a group (1-96).", valueName: "blocks"))
     var goal: Int?
 
@@ -49,16 +54,19 @@ struct SetupCommand: ParsableCommand {
 
     func run() throws {
         try runReportingErrors { () throws(AppError) -> Int32 in
-            let home = try global.resolveHome()
-            try home.prepare()
+            let home = try global.resolveHome(demo: clock.isSimulated)
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
             let catalogue = try assets.appCatalogue()
             let displayName = try! DisplayName(validating: name)
+            // Everything the command line says is checked before anything is written.
             let viceApps = try ProfileSetup.resolveApps(vice, category: .vice, catalogue: catalogue)
             let productiveApps = try ProfileSetup.resolveApps(productive, category: .productive, catalogue: catalogue)
+            try home.prepareWarning()
             do {
                 let store = try home.openStore()
-                let clock = try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false).clock
+                let clock = try ClockSource.choose(
+                    speed: clock.speed, startAt: clock.startInstant, store: store, publish: false
+                ).clock
                 var settings = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: clock)
                 settings.displayName = displayName
                 if !viceApps.isEmpty || !productiveApps.isEmpty {

@@ -44,4 +44,44 @@ import Testing
         #expect(throws: AppError.self) { try ClockSource.adjustable(unpublished) }
         #expect(try store.publishedClock() == nil, "nothing was published")
     }
+
+    /// A clock never starts before the data a home holds: refused (exit 64) with the home, the
+    /// instant its data reaches, and the ways out; at that instant or after, it starts.
+    @Test func aClockStartingBeforeTheHomesDataIsRefused() throws {
+        let (path, store) = try store()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let zone = TimeZone.current
+        let day = LocalDate(iso8601: "2026-11-21")!
+        _ = try store.createProfileIfNeeded(userID: "abcd2345", trackingStart: day, apps: [])
+        let evening = TimeFormat.parseInstant("2026-11-21T18:30", timeZone: zone)!
+        try store.record([
+            UsageEvent(id: UUID(), appID: "tiktok", category: .vice, seconds: 900, occurredAt: evening)
+        ])
+        let before = TimeFormat.parseInstant("2026-11-21T15:00", timeZone: zone)!
+        do {
+            _ = try ClockSource.choose(speed: 60, startAt: before, store: store, publish: true)
+            Issue.record("a start before the data was accepted")
+        } catch {
+            #expect(error.exitStatus == 64)
+            #expect(error.message.contains(path), "names the home: \(error.message)")
+            #expect(error.message.contains("2026-11-21T18:30"), "names where the data reaches: \(error.message)")
+            #expect(error.message.contains("--start-at 2026-11-21T18:30"), "a later start: \(error.message)")
+            #expect(error.message.contains("--home"), "another home: \(error.message)")
+        }
+        #expect(try store.publishedClock() == nil, "nothing was published")
+        let choice = try ClockSource.choose(speed: 60, startAt: evening, store: store, publish: false)
+        #expect(choice.clock.now() >= evening)
+    }
+
+    /// `--speed` alone starts the clock now, which is as much a going back when the home's
+    /// data is ahead of the real time (a faster run before); the real clock is never refused.
+    @Test func aFastClockStartingNowBehindTheDataIsRefusedButTheRealClockIsNot() throws {
+        let (path, store) = try store()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let ahead = Date().addingTimeInterval(3 * 86_400)
+        _ = try store.createProfileIfNeeded(
+            userID: "abcd2345", trackingStart: DayCalendar(timeZone: .current).day(containing: ahead), apps: [])
+        #expect(throws: AppError.self) { try ClockSource.choose(speed: 60, startAt: nil, store: store, publish: false) }
+        #expect(try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false).clock is SystemClock)
+    }
 }

@@ -20,18 +20,23 @@ import Testing
         #expect(throws: AppError.self) { try HomeDirectory.resolve(option: nil, environment: [:]) }
     }
 
-    @Test func prepareCreatesAPrivateDirectoryAndTightensAnOpenOne() throws {
+    /// A directory ScreenMates creates is private (0700); an existing one keeps its mode (it may
+    /// be a shared directory given by mistake), with a warning when others may use it.
+    @Test func prepareCreatesAPrivateDirectoryAndNeverChangesAnExistingOne() throws {
         let base = NSTemporaryDirectory() + "screenmates-home-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: base) }
         let home = HomeDirectory(path: base + "/a/b")
-        try home.prepare()
+        #expect(try home.prepare() == nil, "no warning for a directory it made")
         var info = stat()
         #expect(stat(home.path, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o700)
         chmod(home.path, 0o755)
-        try home.prepare()
+        let warning = try #require(try home.prepare())
         #expect(stat(home.path, &info) == 0)
-        #expect(info.st_mode & 0o777 == 0o700)
+        #expect(info.st_mode & 0o777 == 0o755, "the mode stays as the owner set it")
+        #expect(warning.contains(home.path) && warning.contains("755") && warning.contains("chmod 700"), "\(warning)")
+        chmod(home.path, 0o700)
+        #expect(try home.prepare() == nil)
     }
 
     @Test func aFileInThePlaceOfTheDirectoryIsAClearError() throws {

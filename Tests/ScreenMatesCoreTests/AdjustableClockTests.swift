@@ -22,4 +22,32 @@ import Testing
         #expect(after >= before, "the clock never moves back")
         #expect(clock.now() >= before)
     }
+
+    /// Held, the clock reads the same instant however fast it runs (at ×1,000,000 a running
+    /// clock moves between two reads); resumed, it runs on from there, never from before.
+    @Test func aHeldClockStandsStillAndRunsOnFromWhereItWasHeld() {
+        let clock = AdjustableClock(SimulatedClock(startingAt: start, speed: 1_000_000))
+        clock.pause()
+        #expect(clock.isPaused)
+        let held = clock.now()
+        #expect(clock.now() == held)
+        #expect(clock.now() == held, "still held")
+        #expect(clock.speed == 1_000_000)
+        let resumed = clock.resume()
+        #expect(resumed == held)
+        #expect(!clock.isPaused)
+        #expect(clock.now() >= held)
+    }
+
+    /// The end of the day while held moves the held instant forward, not back.
+    @Test func aJumpWhileHeldMovesTheHeldInstantForwardOnly() {
+        let clock = AdjustableClock(SimulatedClock(startingAt: start, speed: 1))
+        clock.pause()
+        let held = clock.now()
+        #expect(clock.jump(to: held.addingTimeInterval(-60)) == held)
+        let target = held.addingTimeInterval(3600)
+        #expect(clock.jump(to: target) == target)
+        #expect(clock.now() == target, "held at the new instant")
+        #expect(clock.isPaused)
+    }
 }

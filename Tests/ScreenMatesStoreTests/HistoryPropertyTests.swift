@@ -81,7 +81,7 @@ import Testing
                 _ = try store.rollOver(clockDay: Self.start.adding(days: day), calendar: Self.calendar)
             }
             try store.record(Array(sorted[delivered...]))
-            try store.reconcileHistory()
+            _ = try store.rollOver(clockDay: Self.start.adding(days: resets.last ?? 0), calendar: Self.calendar)
             let history = try store.history()
             expectRecords(history, match: events, goal: 3)
 
@@ -106,6 +106,49 @@ import Testing
                 }
             }
             #expect(figures(rebuilt) == figures(history))
+        }
+    }
+
+    /// Usage dated before a home's first day counts exactly as if the home had started on the
+    /// day of its earliest event: the same records, intervals and streaks, whichever part of it
+    /// arrives before or after a reset; and a reader that may not write works the same days out.
+    @Test func usageBeforeTheFirstDayCountsAsIfTheHomeHadStartedThen() async {
+        await propertyCheck(count: 40, input: Self.scenarioGen) { events, resets, _ in
+            let lateStart = Self.start.adding(days: 4)
+            let earliest = events.map { Self.calendar.day(containing: $0.occurredAt) }.min() ?? lateStart
+            let trueStart = min(earliest, lateStart)
+            let late = TemporaryDirectory()
+            let lateStore = try Fixtures.store(in: late, start: lateStart.iso8601, goal: 3)
+            let early = TemporaryDirectory()
+            let earlyStore = try Fixtures.store(in: early, start: trueStart.iso8601, goal: 3)
+            let sorted = events.sorted(by: UsageEvent.inLedgerOrder)
+            let half = sorted.count / 2
+            for store in [lateStore, earlyStore] {
+                try store.record(Array(sorted[..<half]))
+                _ = try store.rollOver(
+                    clockDay: Self.start.adding(days: max(4, resets.first ?? 4)), calendar: Self.calendar)
+            }
+            try lateStore.record(Array(sorted[half...]))
+            let startBefore = try #require(try lateStore.dayState()).trackingStart
+            let derived = try lateStore.earlierDays(calendar: Self.calendar)
+            try earlyStore.record(Array(sorted[half...]))
+            for store in [lateStore, earlyStore] {
+                _ = try store.rollOver(clockDay: Self.start.adding(days: 6), calendar: Self.calendar)
+            }
+            let history = try lateStore.history()
+            #expect(history == (try earlyStore.history()))
+            #expect(try lateStore.dayState()?.trackingStart == trueStart)
+            // The reader's days are the ones the next reset recorded, figure for figure.
+            func figures(_ records: [DayRecord]) -> [DayRecord] {
+                records.map { record in
+                    var record = record
+                    record.streakAfter = 0
+                    record.synced = false
+                    return record
+                }
+            }
+            #expect(figures(derived?.records ?? []) == figures(history.filter { $0.date < startBefore }))
+            #expect((derived?.trackingStart ?? startBefore) == trueStart)
         }
     }
 }

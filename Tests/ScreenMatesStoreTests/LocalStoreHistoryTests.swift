@@ -79,12 +79,13 @@ import Testing
         #expect(try store.history().map(\.streakAfter) == [1, 2])
         try store.markSynced([LocalDate(iso8601: "2026-11-19")!])
         try store.record([Fixtures.event(.vice, at: "2026-11-19T23:00")])
-        let changed = try store.reconcileHistory()
+        // The same day's clock: no reset is due, but the late event is counted.
+        let changed = try store.rollOver(clockDay: LocalDate(iso8601: "2026-11-21")!, calendar: calendar).revised
         #expect(changed.map(\.viceBlocks) == [3])
         let history = try store.history()
         #expect(history.map(\.streakAfter) == [0, 1])
         #expect(history[0].synced == false)
-        #expect(try store.reconcileHistory().isEmpty)
+        #expect(try store.rollOver(clockDay: LocalDate(iso8601: "2026-11-21")!, calendar: calendar).revised.isEmpty)
     }
 
     @Test func aLateEventIsCountedByTheNextResetEvenWithoutADashboardRunning() throws {

@@ -78,12 +78,11 @@ public final class GroupDemo {
             mates.append(try await makeMate(index, code: code, clock: opened.clock.clock))
         }
         let speed = options.speed.map { " at ×\($0 == $0.rounded() ? String(Int($0)) : String($0))" } ?? ""
+        // A plain `screenmates dashboard` opens the default home; any other (the demo directory
+        // a fast clock uses) must be named, and the dashboard then follows this clock.
         let watch =
             home.path
-                == (try? HomeDirectory.resolve(
-                    option: nil, environment: ProcessInfo.processInfo.environment,
-                    demo: options.speed != nil || options.startAt != nil
-                ).path)
+                == (try? HomeDirectory.resolve(option: nil, environment: ProcessInfo.processInfo.environment).path)
             ? "screenmates dashboard" : "screenmates --home \(home.path) dashboard"
         print(
             "Group \(code): you and \(mates.count) simulated member\(mates.count == 1 ? "" : "s") (\(mates.map(\.name).joined(separator: ", ")))\(speed)."
@@ -156,7 +155,11 @@ public final class GroupDemo {
         let name = index < Self.names.count ? base : "\(base)\(index / Self.names.count + 1)"
         let mateHome = HomeDirectory(path: home.path + "/mates/" + name)
         try mateHome.prepare()
-        let opened = try OpenedHome.open(home: mateHome, assets: assets, speed: nil, startAt: nil)
+        // A mate is part of the show: its usage starts afresh each run, on the user's clock.
+        let simulated = options.speed != nil || options.startAt != nil
+        let opened = try OpenedHome.open(
+            home: mateHome, assets: assets, speed: options.speed, startAt: simulated ? clock.now() : nil,
+            startAfresh: true, publish: false)
         if opened.settings.displayName == nil {
             try store(opened.store) { try opened.store.setDisplayName(try! DisplayName(validating: name)) }
         }

@@ -60,21 +60,83 @@ public final class ManualClock: AppClock {
 }
 
 /// A simulated clock that can be moved forward while it runs — the debug panel's "end of the
-/// day" — keeping its speed. It never moves back, so events stay in the order they happened.
+/// day" — keeping its speed, and held still while the first-run screens wait for typing, so a
+/// demo's day begins when the dashboard is first shown. It never moves back, so events stay in
+/// the order they happened.
 public final class AdjustableClock: AppClock {
-    private let current: Mutex<SimulatedClock>
+    private enum State {
+        case running(SimulatedClock)
+        case paused(at: Date, speed: Double)
+    }
 
-    public init(_ clock: SimulatedClock) { current = Mutex(clock) }
+    private let current: Mutex<State>
 
-    public func now() -> Date { current.withLock { $0.now() } }
-    public var speed: Double { current.withLock { $0.speed } }
+    public init(_ clock: SimulatedClock) { current = Mutex(.running(clock)) }
 
-    /// Moves the clock to `instant` if that is ahead of it; returns the clock's time after.
+    public func now() -> Date {
+        current.withLock { state in
+            switch state {
+            case .running(let clock): clock.now()
+            case .paused(let instant, _): instant
+            }
+        }
+    }
+
+    public var speed: Double {
+        current.withLock { state in
+            switch state {
+            case .running(let clock): clock.speed
+            case .paused(_, let speed): speed
+            }
+        }
+    }
+
+    /// Whether the clock is held still.
+    public var isPaused: Bool {
+        current.withLock { state in
+            if case .paused = state { return true }
+            return false
+        }
+    }
+
+    /// Holds the clock where it is until `resume()`.
+    public func pause() {
+        current.withLock { state in
+            if case .running(let clock) = state { state = .paused(at: clock.now(), speed: clock.speed) }
+        }
+    }
+
+    /// Lets a held clock run on from where it was held; returns the clock's time.
+    @discardableResult
+    public func resume() -> Date {
+        current.withLock { state in
+            switch state {
+            case .running(let clock):
+                return clock.now()
+            case .paused(let instant, let speed):
+                state = .running(SimulatedClock(startingAt: instant, speed: speed))
+                return instant
+            }
+        }
+    }
+
+    /// Moves the clock to `instant` if that is ahead of it; returns the clock's time after. A
+    /// held clock stays held, at the new instant.
     @discardableResult
     public func jump(to instant: Date) -> Date {
-        current.withLock { clock in
-            if instant > clock.now() { clock = SimulatedClock(startingAt: instant, speed: clock.speed) }
-            return clock.now()
+        current.withLock { state in
+            switch state {
+            case .running(let clock):
+                if instant > clock.now() {
+                    state = .running(SimulatedClock(startingAt: instant, speed: clock.speed))
+                    return instant
+                }
+                return clock.now()
+            case .paused(let held, let speed):
+                let target = max(held, instant)
+                state = .paused(at: target, speed: speed)
+                return target
+            }
         }
     }
 }

@@ -38,6 +38,18 @@ public enum TimeFormat {
         instant.formatted(.iso8601)
     }
 
+    /// `2026-11-21T14:32`: the local wall-clock minute of `instant` in `timeZone` (the next
+    /// whole minute with `roundingUp`), in the form `--start-at` takes, so a message can name an
+    /// instant the user may type back.
+    public static func localMinute(_ instant: Date, timeZone: TimeZone, roundingUp: Bool = false) -> String {
+        let minute = (instant.timeIntervalSince1970 / 60).rounded(roundingUp ? .up : .down) * 60
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents(
+            [.year, .month, .day, .hour, .minute], from: Date(timeIntervalSince1970: minute))
+        return String(format: "%04d-%02d-%02dT%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!)
+    }
+
     /// `20261121-143102` in UTC: for the names of files kept aside (a damaged database, a
     /// config file moved away when local data is cleared).
     public static func fileStamp(_ instant: Date) -> String {
