@@ -45,25 +45,35 @@ import Testing
         #expect(Set(stored) == printed)
     }
 
+    /// The same two monitors three times on one simulated day: the second and third runs
+    /// write the same events (the same ids) again, and every figure stays as the first run left
+    /// it. Each run starts a little later on that day, since a clock never goes back into the
+    /// home's past.
     @Test func replayingTheSameEventsThreeTimesLeavesEveryFigureUnchanged() async throws {
         let home = Binary.Home()
-        _ = try await Binary.run(["setup", "--home", home.path, "--name", "ana"])
-        let clock = ["--start-at", "2026-11-21T09:00:00Z"]
+        let setup = try await Binary.run(
+            ["setup", "--home", home.path, "--name", "ana", "--start-at", "2026-11-21T08:00"])
+        #expect(setup.status == 0, "\(setup.stderr)")
         var statuses: [String] = []
-        for _ in 0..<3 {
-            for arguments in [
+        for round in 0..<3 {
+            // The evening binge's 25 blocks end at 22:45, so every run starts after that.
+            func at(_ minute: Int) -> String { "2026-11-21T23:" + String(format: "%02d", 10 * round + minute) }
+            for (offset, arguments) in [
                 ["--rate", "max", "--count", "120", "--seed", "5"],
                 ["--scenario", "evening-binge", "--rate", "max", "--count", "25", "--seed", "6"],
-            ] {
-                let process = try monitor(home, arguments + clock)
-                #expect(await process.wait() == 0, "\(process.standardError)")
+            ].enumerated() {
+                let process = try monitor(home, arguments + ["--start-at", at(offset)])
+                #expect(await process.wait() == 0, "round \(round): \(process.standardError)")
             }
-            let status = try await Binary.run(["status", "--home", home.path, "--json"] + clock)
+            let status = try await Binary.run(
+                ["status", "--home", home.path, "--json", "--start-at", at(5)])
+            #expect(status.status == 0, "round \(round): \(status.stderr)")
             // Keys are sorted; only the moment of asking may differ.
             statuses.append(
                 status.stdout.split(separator: "\n").filter { !$0.contains("\"now\"") }.joined(separator: "\n"))
         }
         #expect(statuses[0].contains("\"eventsApplied\" : 145"), "\(statuses[0])")
+        #expect(statuses[0].contains("\"date\" : \"2026-11-21\""), "\(statuses[0])")
         #expect(statuses[1] == statuses[0])
         #expect(statuses[2] == statuses[0])
     }
