@@ -5,8 +5,8 @@ import Glibc
 ///
 /// The blocking part (reading the pipes, waiting for the exit) runs on a thread of its own, so
 /// that the test runner's few cooperative threads stay free while a child works. A child that
-/// outlives its limit is killed with its process group (SIGKILL), and the call throws
-/// `Command.TimedOut` with what the child printed so far.
+/// outlives its limit is killed (SIGKILL), and the call throws `Command.TimedOut` with what the
+/// child printed so far.
 enum Command {
     struct Result: Sendable {
         var status: Int32
@@ -14,8 +14,8 @@ enum Command {
         var stderr: String
     }
 
-    /// A child that did not end within its limit. It was killed (SIGKILL, with its process
-    /// group); the description names it and shows what it had printed.
+    /// A child that did not end within its limit. It was killed (SIGKILL); the description
+    /// names it and shows what it had printed.
     struct TimedOut: Error, CustomStringConvertible {
         var command: [String]
         var limit: TimeInterval
@@ -87,12 +87,11 @@ enum Command {
             errFD = spawned.errFD
         }
 
-        /// Kills the child and its process group, unless it was reaped already.
+        /// Kills the child, unless it was reaped already.
         func kill() {
             lock.lock()
             defer { lock.unlock() }
             guard !reaped else { return }
-            Glibc.kill(-pid, SIGKILL)
             Glibc.kill(pid, SIGKILL)
         }
 
@@ -200,9 +199,10 @@ enum Command {
 }
 
 /// Starting children the way a shell would: a clean signal mask and default handlers, standard
-/// input from /dev/null, a process group of their own (so that a time limit can kill what they
-/// started too). Pipes are created close-on-exec, so that a child started at the same moment by
-/// another test never inherits them (it would hold them open, and the reader would wait for it).
+/// input from /dev/null. They stay in the test runner's process group, so that whatever stops the
+/// runner as a group (`timeout` in CI) stops them too. Pipes are created close-on-exec, so that a
+/// child started at the same moment by another test never inherits them (it would hold them open,
+/// and the reader would wait for it).
 enum Spawn {
     enum Output {
         case pipes
@@ -266,9 +266,7 @@ enum Spawn {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         if output == .pipes {

@@ -7,7 +7,7 @@ import Testing
 ///
 /// Threads of its own read the pipes and wait for the exit, so nothing here blocks the test
 /// runner's threads: `wait` is awaited. A process still running when its `SpawnedProcess` goes
-/// away (a test that failed half-way) is killed with its process group.
+/// away (a test that failed half-way) is killed.
 final class SpawnedProcess: Sendable {
     let pid: pid_t
     /// The program and its arguments, for messages.
@@ -36,11 +36,10 @@ final class SpawnedProcess: Sendable {
         var exitStatus: Int32? { locked { finished } }
         func finish(_ status: Int32) { locked { finished = status } }
 
-        /// Signals the process group and the process, unless the process was reaped.
-        func signal(_ pid: pid_t, _ signal: Int32, group: Bool) {
+        /// Signals the process, unless it was reaped.
+        func signal(_ pid: pid_t, _ signal: Int32) {
             locked {
                 guard !reaping else { return }
-                if group { Glibc.kill(-pid, signal) }
                 Glibc.kill(pid, signal)
             }
         }
@@ -95,7 +94,7 @@ final class SpawnedProcess: Sendable {
     }
 
     deinit {
-        if state.exitStatus == nil { state.signal(pid, SIGKILL, group: true) }
+        if state.exitStatus == nil { state.signal(pid, SIGKILL) }
     }
 
     private static func readLines(_ fd: Int32, _ handle: (String) -> Void) {
@@ -119,13 +118,12 @@ final class SpawnedProcess: Sendable {
     var timedLines: [(at: ContinuousClock.Instant, text: String)] { state.lines }
     var standardError: String { state.standardError }
 
-    /// Sends `signal` to the process (not to what it started), unless it has ended.
-    func kill(_ signal: Int32 = SIGKILL) { state.signal(pid, signal, group: false) }
+    /// Sends `signal` to the process, unless it has ended.
+    func kill(_ signal: Int32 = SIGKILL) { state.signal(pid, signal) }
 
     /// Waits for the process to end and returns its exit status (128 + signal when killed).
     ///
-    /// A process still running after `timeout` seconds is killed (SIGKILL, with its process
-    /// group) and the test gets an issue naming it and showing what it printed; the status
+    /// A process still running after `timeout` seconds is killed (SIGKILL) and the test gets an issue naming it and showing what it printed; the status
     /// returned is then the kill's (137). Cancelling the test kills it too.
     @discardableResult
     func wait(timeout: TimeInterval = 60, sourceLocation: SourceLocation = #_sourceLocation) async -> Int32? {
@@ -140,7 +138,7 @@ final class SpawnedProcess: Sendable {
             }
         }
         if let done = state.exitStatus { return done }
-        state.signal(pid, SIGKILL, group: true)
+        state.signal(pid, SIGKILL)
         if !Task.isCancelled {
             Issue.record(
                 """

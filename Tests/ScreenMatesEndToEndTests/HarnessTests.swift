@@ -1,0 +1,48 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The end-to-end helpers themselves: a child that hangs fails its test with what it printed,
+/// instead of holding the run; a tmux server does not outlive its test.
+@Suite(.timeLimit(.minutes(2))) struct HarnessTests {
+    @Test func aCommandThatOutlivesItsTimeLimitIsKilledAndShowsWhatItPrinted() async throws {
+        let script = "echo started; echo trouble >&2; exec sleep 600"
+        do {
+            let result = try await Command.run("/bin/sh", ["-c", script], timeout: 1)
+            Issue.record("a command that sleeps for 600 s returned: \(result)")
+        } catch let timedOut as Command.TimedOut {
+            #expect(timedOut.stdout == "started\n")
+            #expect(timedOut.stderr == "trouble\n")
+            #expect(timedOut.description.contains("/bin/sh -c \(script)"), "\(timedOut)")
+            #expect(timedOut.description.contains("killed"), "\(timedOut)")
+        }
+    }
+
+    @Test func aSpawnedProcessThatOutlivesItsWaitIsKilledAndReported() async throws {
+        let process = try SpawnedProcess("/bin/sh", ["-c", "echo started; exec sleep 600"])
+        await withKnownIssue("the wait's time limit records an issue") {
+            let status = await process.wait(timeout: 1)
+            #expect(status == 128 + SIGKILL)
+        } matching: { issue in
+            String(describing: issue).contains("did not end within 1.0 s")
+                && String(describing: issue).contains("started")
+        }
+        #expect(process.hasEnded)
+        #expect(process.lines == ["started"])
+    }
+
+    @Test func aTmuxServerEndsWithItsTest() async throws {
+        var tmux: Tmux? = try await Tmux(running: ["/bin/sleep", "600"])
+        let socket = try #require(tmux?.socket)
+        let panePID = try #require(try await tmux?.panePID())
+        #expect(kill(panePID, 0) == 0, "the pane's program runs")
+        tmux = nil
+        let listed = try await Command.run(
+            "/usr/bin/tmux", ["-L", String(socket), "-f", "/dev/null", "list-sessions"], environment: Tmux.environment)
+        #expect(listed.status != 0, "the server still answers: \(listed.stdout)")
+        // The pane's program got SIGHUP from the closed terminal.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while kill(panePID, 0) == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(kill(panePID, 0) != 0, "the pane's program outlived the server")
+    }
+}
