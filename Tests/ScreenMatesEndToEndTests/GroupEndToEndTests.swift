@@ -20,9 +20,12 @@ import Testing
             try await Binary.run(arguments + ["--home", home(name), "--group-store", store])
         }
 
-        /// Sets a member up with a name, one vice app and one productive app.
-        func member(_ name: String) async throws {
-            let setup = try await run(name, ["setup", "--name", name, "--vice", "tiktok", "--productive", "kindle"])
+        /// Sets a member up with a name, one vice app and one productive app; with `onDay`, on
+        /// the simulated day whose dashboards `simulatedDashboard` opens.
+        func member(_ name: String, onDay: Bool = false) async throws {
+            let clock = onDay ? ["--start-at", "\(simulatedDay)T09:00"] : []
+            let setup = try await run(
+                name, ["setup", "--name", name, "--vice", "tiktok", "--productive", "kindle"] + clock)
             #expect(setup.status == 0, "\(setup.stderr)")
         }
 
@@ -41,6 +44,12 @@ import Testing
             try #require(try json(try await run(name, ["status", "--json"]).stdout)["blocksUsed"] as? Int)
         }
     }
+
+    /// Tests that count today's blocks run on a simulated day, so that midnight on the real clock
+    /// cannot reset the figures they wait for: the dashboards run its clock from 10:00 (and
+    /// publish it), and the monitors and `status` of the same home follow it.
+    static let simulatedDay = "2026-11-21"
+    static let simulatedDashboard = "dashboard --speed 1 --start-at \(simulatedDay)T10:00"
 
     @Test func createJoinShowAndLeaveFromTheCommandLine() async throws {
         let host = try Host()
@@ -119,14 +128,16 @@ import Testing
     /// fast it is belongs to the benchmark.
     @Test func aChangeByOneMemberShowsOnTheOthersDashboard() async throws {
         let host = try Host()
-        try await host.member("ana")
+        try await host.member("ana", onDay: true)
         let code = try await host.create("ana")
-        try await host.member("bo")
+        try await host.member("bo", onDay: true)
         #expect(try await host.run("bo", ["group", "join", code]).status == 0)
         let anaScreen = try await Tmux()
-        try await anaScreen.type("\(Binary.path) --home \(host.home("ana")) --group-store \(host.store) dashboard")
+        try await anaScreen.type(
+            "\(Binary.path) --home \(host.home("ana")) --group-store \(host.store) \(Self.simulatedDashboard)")
         let boScreen = try await Tmux()
-        try await boScreen.type("\(Binary.path) --home \(host.home("bo")) --group-store \(host.store) dashboard")
+        try await boScreen.type(
+            "\(Binary.path) --home \(host.home("bo")) --group-store \(host.store) \(Self.simulatedDashboard)")
         try await boScreen.waitFor("ana")
         try await anaScreen.waitFor("bo")
         var shown = 0
@@ -181,13 +192,13 @@ import Testing
 
     @Test func aLockedGroupStoreShowsOfflineAndCatchesUpAfterwards() async throws {
         let host = try Host()
-        try await host.member("ana")
+        try await host.member("ana", onDay: true)
         let code = try await host.create("ana")
-        try await host.member("bo")
+        try await host.member("bo", onDay: true)
         #expect(try await host.run("bo", ["group", "join", code]).status == 0)
         let screen = try await Tmux()
         try await screen.type(
-            "SCREENMATES_GROUP_BUSY_TIMEOUT=0.2 \(Binary.path) --home \(host.home("bo")) --group-store \(host.store) dashboard"
+            "SCREENMATES_GROUP_BUSY_TIMEOUT=0.2 \(Binary.path) --home \(host.home("bo")) --group-store \(host.store) \(Self.simulatedDashboard)"
         )
         try await screen.waitFor("synced")
         // Another program holds the group store's write lock.
@@ -205,9 +216,11 @@ import Testing
         try await holder.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
         let back = try await screen.waitFor(timeout: 60) { $0.contains("synced") && !$0.contains("offline") }
         #expect(back.contains("synced") && !back.contains("offline"), "\(back)")
-        let shown = try json(try await host.run("ana", ["group", "show", "--json"]).stdout)
+        // Read from the store on bo's clock (bo's dashboard still runs and publishes it): on the
+        // real day, bo's numbers of the simulated one would show as idle.
+        let shown = try json(try await host.run("bo", ["group", "show", "--json"]).stdout)
         let bo = (shown["members"] as? [[String: Any]])?.first { $0["name"] as? String == "bo" }
-        #expect(bo?["blocksUsed"] as? Int == blocks, "bo's newest numbers reached the group store")
+        #expect(bo?["blocksUsed"] as? Int == blocks, "bo's newest numbers reached the group store: \(shown)")
         try await screen.keys("q")
     }
 }

@@ -103,11 +103,15 @@ import Testing
 }
 
 /// The dashboard picks up what a separate monitor process commits, by itself (no key pressed).
+/// On a simulated day (the dashboard runs its clock from 10:00 and publishes it; the monitors
+/// follow it), so that midnight on the real clock cannot reset the figure it waits for.
 @Suite struct LivePickupTests {
     @Test func theBlocksFigureRisesWithEachCommittedEvent() async throws {
         let home = Binary.Home()
         // Only vice apps, so every event adds a block.
-        #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana", "--goal", "96"]).status == 0)
+        let setup = try await Binary.run(
+            ["setup", "--home", home.path, "--name", "ana", "--goal", "96", "--start-at", "2026-11-21T09:00"])
+        #expect(setup.status == 0, "\(setup.stderr)")
         let store = try LocalStore.open(at: home.path + "/local.sqlite")
         var settings = try #require(try store.settings())
         settings.apps = settings.apps.filter { $0.category == .vice }
@@ -116,7 +120,7 @@ import Testing
         // back; without it, the dashboard writes a new one from these settings.
         try FileManager.default.removeItem(atPath: home.path + "/config.toml")
         let tmux = try await Tmux()
-        try await tmux.type("\(Binary.path) --home \(home.path) dashboard")
+        try await tmux.type("\(Binary.path) --home \(home.path) dashboard --speed 1 --start-at 2026-11-21T10:00")
         try await tmux.waitFor("0 / 96 blocks")
         for event in 1...8 {
             let monitor = try SpawnedProcess(

@@ -21,13 +21,21 @@ struct PostgresGroupEndToEndTests {
 
         func home(_ name: String) -> String { root + "/" + name }
 
+        /// The simulated day: homes set up on it, dashboards running its clock from 10:00 (and
+        /// publishing it, so the monitors and `status` of the same home follow it).
+        static let setupClock = ["--start-at", "2026-11-21T09:00"]
+        static let dashboard = "dashboard --speed 1 --start-at 2026-11-21T10:00"
+
         func run(_ name: String, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String)
         {
             try await Binary.run(arguments + ["--home", home(name)], environment: ["SCREENMATES_GROUP_STORE": url])
         }
 
+        /// Sets a member up on the simulated day the dashboards of these tests run on (so that
+        /// midnight on the real clock cannot reset the figures they wait for).
         func member(_ name: String) async throws {
-            let setup = try await run(name, ["setup", "--name", name, "--vice", "tiktok", "--productive", "kindle"])
+            let setup = try await run(
+                name, ["setup", "--name", name, "--vice", "tiktok", "--productive", "kindle"] + Self.setupClock)
             #expect(setup.status == 0, "\(setup.stderr)")
         }
 
@@ -55,9 +63,9 @@ struct PostgresGroupEndToEndTests {
         #expect(joined.status == 0, "\(joined.stderr)")
         // The URL goes by the environment here, as `SCREENMATES_GROUP_STORE` on each machine.
         let anaScreen = try await Tmux(environment: ["SCREENMATES_GROUP_STORE": server.url])
-        try await anaScreen.type("\(Binary.path) --home \(server.home("ana")) dashboard")
+        try await anaScreen.type("\(Binary.path) --home \(server.home("ana")) \(Server.dashboard)")
         let boScreen = try await Tmux(environment: ["SCREENMATES_GROUP_STORE": server.url])
-        try await boScreen.type("\(Binary.path) --home \(server.home("bo")) dashboard")
+        try await boScreen.type("\(Binary.path) --home \(server.home("bo")) \(Server.dashboard)")
         try await boScreen.waitFor("ana")
         try await anaScreen.waitFor("bo")
         var shown = 0
@@ -101,17 +109,20 @@ struct PostgresGroupEndToEndTests {
             try await Binary.run(
                 arguments + ["--home", root + "/" + name], environment: ["SCREENMATES_GROUP_STORE": url])
         }
-        #expect(try await run("ana", ["setup", "--name", "ana"]).status == 0)
+        #expect(try await run("ana", ["setup", "--name", "ana"] + Server.setupClock).status == 0)
         let created = try await run("ana", ["group", "create"])
         let code = try #require(
             created.stdout.split(separator: " ").last.map {
                 String($0).trimmingCharacters(in: .whitespacesAndNewlines)
             })
         #expect(
-            try await run("bo", ["setup", "--name", "bo", "--vice", "tiktok", "--productive", "kindle"]).status == 0)
+            try await run(
+                "bo", ["setup", "--name", "bo", "--vice", "tiktok", "--productive", "kindle"] + Server.setupClock
+            )
+            .status == 0)
         #expect(try await run("bo", ["group", "join", code]).status == 0)
         let screen = try await Tmux(environment: ["SCREENMATES_GROUP_STORE": url])
-        try await screen.type("\(Binary.path) --home \(root)/bo dashboard")
+        try await screen.type("\(Binary.path) --home \(root)/bo \(Server.dashboard)")
         try await screen.waitFor("synced")
 
         let halted = try await Command.run(PostgresServer.script, ["halt", directory])
@@ -129,7 +140,9 @@ struct PostgresGroupEndToEndTests {
         try #require(restarted.status == 0, "\(restarted.stderr)")
         let back = try await screen.waitFor(timeout: 60) { $0.contains("synced") && !$0.contains("offline") }
         #expect(!back.contains("offline"))
-        let shown = try await run("ana", ["group", "show", "--json"])
+        // Read from the server on bo's clock (bo's dashboard still runs and publishes it): on the
+        // real day, bo's numbers of the simulated one would show as idle.
+        let shown = try await run("bo", ["group", "show", "--json"])
         let group = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
         let bo = (group?["members"] as? [[String: Any]])?.first { $0["name"] as? String == "bo" }
         #expect(bo?["blocksUsed"] as? Int == blocks, "bo's newest numbers reached the server")
