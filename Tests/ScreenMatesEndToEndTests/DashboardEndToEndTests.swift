@@ -21,11 +21,18 @@ import Testing
             environment: environment, supervising: [binary, "--home", home.path] + arguments, jobControl: jobControl)
     }
 
+    /// The pane once tmux has read what the program wrote before it ended or stopped (tmux
+    /// reads the terminal on its own schedule): waits, within a generous deadline, for the
+    /// terminal to be put back, and returns the state either way.
+    private func restoredState(_ tmux: Tmux) async throws -> Tmux.PaneState {
+        try await tmux.waitForPane { !$0.alternateOn && $0.cursorVisible }
+    }
+
     /// Presses q and waits for the program to end: status 0, the terminal put back.
     private func quit(_ tmux: Tmux, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         try await tmux.keys("q")
         let status = try await tmux.waitForProgramEnd()
-        let ended = try await tmux.paneState()
+        let ended = try await restoredState(tmux)
         let screen = try await tmux.screen()
         #expect(
             status == 0, "q: status \(status.map(String.init) ?? "none"), \(ended)\n\(screen)",
@@ -122,7 +129,7 @@ import Testing
         #expect(drawing.alternateOn && !drawing.cursorVisible, "\(name): the dashboard draws full-screen: \(drawing)")
         kill(try await tmux.programPID(), signal)
         let exit = try await tmux.waitForProgramEnd()
-        let ended = try await tmux.paneState()
+        let ended = try await restoredState(tmux)
         #expect(exit == status, "\(name): status \(exit.map(String.init) ?? "none")")
         #expect(!ended.alternateOn, "\(name) left the alternate screen on")
         #expect(ended.cursorVisible, "\(name) left the cursor hidden")
@@ -130,7 +137,7 @@ import Testing
 
     /// What the checks above would see if the program put nothing back: a program stopped by
     /// SIGSTOP or killed by SIGKILL (neither can be caught) leaves the alternate screen on and the
-    /// cursor hidden. So those checks can fail.
+    /// cursor hidden, however long tmux is given to catch up. So those checks can fail.
     @Test func aProgramGivenNoChanceToRestoreLeavesTheTerminalChanged() async throws {
         let home = Binary.Home()
         #expect(try await Binary.run(["setup", "--home", home.path, "--name", "kai"]).status == 0)
@@ -139,11 +146,11 @@ import Testing
         let pid = try await tmux.programPID()
         kill(pid, SIGSTOP)
         #expect(try await Self.waitForProcess(pid, state: "T"), "SIGSTOP stops it")
-        let stopped = try await tmux.paneState()
+        let stopped = try await tmux.waitForPane(timeout: 3) { !$0.alternateOn || $0.cursorVisible }
         #expect(stopped.alternateOn && !stopped.cursorVisible, "stopped without a chance to restore: \(stopped)")
         kill(pid, SIGKILL)
         #expect(try await tmux.waitForProgramEnd() == 128 + SIGKILL)
-        let ended = try await tmux.paneState()
+        let ended = try await tmux.waitForPane(timeout: 3) { !$0.alternateOn || $0.cursorVisible }
         #expect(ended.alternateOn && !ended.cursorVisible, "killed without a chance to restore: \(ended)")
     }
 
@@ -160,7 +167,7 @@ import Testing
         #expect(drawing.alternateOn && !drawing.cursorVisible, "the dashboard draws full-screen: \(drawing)")
         try await tmux.keys("C-z")
         #expect(try await Self.waitForProcess(pid, state: "T"), "Ctrl-Z stops the dashboard")
-        let stopped = try await tmux.paneState()
+        let stopped = try await restoredState(tmux)
         #expect(!stopped.alternateOn, "stopped with the alternate screen still on")
         #expect(stopped.cursorVisible, "stopped with the cursor hidden")
         #expect(!(try await tmux.screen()).contains("ivo (you)"), "the terminal's own screen is back")
@@ -168,7 +175,7 @@ import Testing
         kill(pid, SIGCONT)
         let resumed = try await tmux.waitFor("ivo (you)")
         #expect(resumed.contains("Leaderboard"), "\(resumed)")
-        let redrawn = try await tmux.waitForPane { $0.alternateOn }
+        let redrawn = try await tmux.waitForPane { $0.alternateOn && !$0.cursorVisible }
         #expect(redrawn.alternateOn && !redrawn.cursorVisible, "resumed full-screen: \(redrawn)")
         let log = (try? String(contentsOfFile: home.path + "/screenmates.log", encoding: .utf8)) ?? ""
         try await quit(tmux)
