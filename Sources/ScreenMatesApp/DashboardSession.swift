@@ -261,7 +261,9 @@ public final class DashboardSession {
                 for notice in delivered { logger.info("notice shown", metadata: ["key": "\(notice.key)"]) }
                 if options.bell || feed.settings.notificationBell { terminal.bell() }
                 if options.desktop || feed.settings.notificationDesktop {
-                    terminal.writeSequence(delivered.map(DesktopNotifier.sequences).joined())
+                    terminal.writeSequence(
+                        delivered.map { DesktopNotifier.sequences(for: $0, asciiOnly: terminal.glyphs.asciiOnly) }
+                            .joined())
                     DesktopNotifier.notifySend(delivered)
                 }
             }
