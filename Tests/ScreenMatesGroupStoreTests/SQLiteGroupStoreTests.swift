@@ -72,7 +72,8 @@ import Testing
         }
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return (process.terminationStatus, stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+        let oneLine = stderr.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        return (process.terminationStatus, oneLine.joined(separator: " "))
     }
 
     /// How a file was made read-only for this process, and how to undo it.
