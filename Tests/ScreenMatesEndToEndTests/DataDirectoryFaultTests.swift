@@ -313,7 +313,7 @@ private final class FaultChild: @unchecked Sendable {
     private let outPath: String
     private let errPath: String
     private var exitStatus: Int32?
-    static let limitSeconds = 300
+    static let limitSeconds = 600
 
     init(_ scratch: FaultScratch, _ name: String, _ arguments: [String]) throws {
         outPath = scratch.path + "/\(name)-\(UUID().uuidString).out"
@@ -402,9 +402,13 @@ private final class FaultPane {
     ) async throws -> String {
         let end = ContinuousClock.now + DataDirectoryFaultTests.deadline
         var last = ""
-        while ContinuousClock.now < end {
+        while true {
+            // Looked at once more after the deadline: a test kept waiting for a thread still sees
+            // what is there by then.
+            let late = ContinuousClock.now >= end
             last = try await screen()
             if try await condition(last) { return last }
+            if late { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         Issue.record("the dashboard never showed \(what):\n\(last)", sourceLocation: sourceLocation)
