@@ -127,6 +127,7 @@ let package = Package(
             dependencies: [
                 "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore",
                 .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(
             name: "ScreenMatesEndToEndTests",

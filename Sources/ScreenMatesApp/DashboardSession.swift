@@ -77,6 +77,8 @@ public final class DashboardSession {
     private var notices: NoticeCenter?
     /// Group actions (create, join, leave) started and not yet shown.
     private var groupActionsRunning = 0
+    /// When a store opened read-only may next be opened again (see `reopenIfWritable`).
+    private var nextReopen = ContinuousClock.now
 
     /// What the leaderboards depend on; they are ranked again only when it changes.
     private struct LeaderboardKey: Equatable {
@@ -101,6 +103,8 @@ public final class DashboardSession {
     /// comes when the write-ahead log is written, a moment before SQLite publishes the commit,
     /// so the first look can find nothing new yet.
     static let recheckDelays: [Duration] = [.milliseconds(20), .milliseconds(100), .milliseconds(400)]
+    /// How often a store opened read-only is opened again while nothing seems to stop writes.
+    static let reopenInterval: Duration = .seconds(5)
 
     /// Prepares everything that can fail with a plain error message, before the screen starts.
     /// `home` must exist (`HomeDirectory.prepare`).
@@ -262,6 +266,7 @@ public final class DashboardSession {
             if ContinuousClock.now - lastZoneCheck >= Self.timeZoneCheckInterval { checkZone = true }
             if checkZone { lastZoneCheck = ContinuousClock.now }
             if refreshNeeded || checkZone {
+                reopenIfWritable(wake: terminal.wake)
                 refresh(checkTimeZone: checkZone)
                 if model.screen != .setup { notices.evaluate(feed: feed, mates: mates(), now: clockChoice.clock.now()) }
             }
@@ -270,7 +275,9 @@ public final class DashboardSession {
                 for notice in delivered { logger.info("notice shown", metadata: ["key": "\(notice.key)"]) }
                 if options.bell || feed.settings.notificationBell { terminal.bell() }
                 if options.desktop || feed.settings.notificationDesktop {
-                    terminal.writeSequence(delivered.map(DesktopNotifier.sequences).joined())
+                    terminal.writeSequence(
+                        delivered.map { DesktopNotifier.sequences(for: $0, asciiOnly: terminal.glyphs.asciiOnly) }
+                            .joined())
                     DesktopNotifier.notifySend(delivered)
                 }
             }
@@ -536,11 +543,41 @@ public final class DashboardSession {
                 streak: feed.summary.streak.current, lastActive: feed.lastActive))
     }
 
+    /// A store opened while the data directory could not be written (a file system mounted
+    /// read-only) stays read-only in this process until it is opened again: once nothing stops
+    /// writes, it is, with the demo monitor and the group link stopped meanwhile, and the
+    /// numbers are read afresh (the daily reset and the notices can be recorded again).
+    private func reopenIfWritable(wake: WakePipe) {
+        guard store.isReadOnly, ContinuousClock.now >= nextReopen,
+            WriteProblem.find(forDatabaseAt: home.databasePath) == nil
+        else { return }
+        nextReopen = ContinuousClock.now + Self.reopenInterval
+        let demoRan = demo.isRunning
+        demo.stopAndWait()
+        groupLink?.stopAndWait()
+        groupLink = nil
+        defer {
+            connectGroup(wake: wake)
+            if demoRan, let scenario { startDemo(scenario, wake: wake) }
+        }
+        do {
+            try store.reopen()
+            feed = try UsageFeed(store: store, clock: clockChoice.clock, timeZone: Self.currentTimeZone)
+            leaderboardCache = nil
+            logger.notice("the database can be written again", metadata: ["read-only": "\(store.isReadOnly)"])
+        } catch {
+            logger.error("opening the database again failed: \(error.message)")
+        }
+    }
+
     private func refresh(checkTimeZone: Bool) {
         do {
             try feed.refresh(checkTimeZone: checkTimeZone)
             reportToGroup()
-            warning = feed.notWritable.map { _ in "database read-only - numbers are not saved" }
+            // Reading works on a full disk or a read-only file system; say why new usage waits.
+            warning =
+                WriteProblem.find(forDatabaseAt: home.databasePath).flatMap(Self.shortWarning)
+                ?? feed.notWritable.map { _ in "database read-only - numbers are not saved" }
         } catch {
             if warning == nil { logger.error("refresh failed: \(error.message)") }
             warning = Self.shortWarning(for: error)
@@ -635,6 +672,17 @@ public final class DashboardSession {
         case .notWritable: "database not writable - showing last saved numbers"
         case .damaged: "database damaged - run `screenmates recover`"
         default: "database problem - see the log"
+        }
+    }
+
+    /// What the footer says while writes to the database cannot succeed. A directory that may
+    /// not be written is not a problem for a database whose files are already there.
+    static func shortWarning(for problem: WriteProblem) -> String? {
+        switch problem {
+        case .diskFull: "disk full - new usage waits for free space"
+        case .readOnlyFileSystem: "data directory read-only - new usage waits"
+        case .fileNotWritable: "database not writable - new usage waits"
+        case .directoryNotWritable: nil
         }
     }
 

@@ -8,16 +8,23 @@ import ScreenMatesCore
 /// there to show it.
 enum DesktopNotifier {
     /// The escape sequences for one notice. The text is made safe first: no control character
-    /// can end the sequence early or smuggle another one in.
-    static func sequences(for notice: Notice) -> String {
-        let title = plain(notice.title)
-        let body = plain(notice.body)
-        // OSC 777 carries title and body apart; ";" separates its fields, so none may be inside.
-        let osc777 =
-            "\u{1B}]777;notify;\(title.replacingOccurrences(of: ";", with: ","));"
-            + "\(body.replacingOccurrences(of: ";", with: ","))\u{1B}\\"
+    /// can end the sequence early or smuggle another one in, and no ";" can start another field
+    /// (OSC 777 separates title and body with it; some terminals read `OSC 9;4;…` as a command).
+    /// Where the terminal is not UTF-8 (`asciiOnly`), every other character becomes "?": such a
+    /// terminal may take a byte of a UTF-8 character (0x9B, 0x9C) for an 8-bit control.
+    static func sequences(for notice: Notice, asciiOnly: Bool = false) -> String {
+        let title = field(notice.title, asciiOnly: asciiOnly)
+        let body = field(notice.body, asciiOnly: asciiOnly)
+        // OSC 777 carries title and body apart; OSC 9 has one text.
+        let osc777 = "\u{1B}]777;notify;\(title);\(body)\u{1B}\\"
         let osc9 = "\u{1B}]9;\(title): \(body)\u{1B}\\"
         return osc777 + osc9
+    }
+
+    /// One field of a sequence: plain text without ";".
+    private static func field(_ text: String, asciiOnly: Bool) -> String {
+        let safe = plain(text).replacingOccurrences(of: ";", with: ",")
+        return asciiOnly ? String(safe.map { $0.isASCII ? $0 : "?" }) : safe
     }
 
     /// Text for inside an escape sequence: displayable, without any control character.

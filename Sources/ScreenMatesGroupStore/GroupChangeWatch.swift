@@ -17,6 +17,7 @@ final class GroupChangeWatch: Sendable {
     private let names: Set<String>
     private let readMark: @Sendable () -> Int64?
     private let continuation: AsyncStream<Void>.Continuation
+    private let safety: Duration
     private let stopped = Atomic<Bool>(false)
 
     /// When the mark is read again after a change notice. The last file write of a commit (the
@@ -30,9 +31,11 @@ final class GroupChangeWatch: Sendable {
     static let safetyIntervalWithoutNotices: Duration = .seconds(1)
 
     /// Watches the SQLite file at `path` (and its write-ahead log). `readMark` reads the
-    /// group's change mark, `nil` when it cannot be read right now.
+    /// group's change mark, `nil` when it cannot be read right now. `safetyInterval` replaces
+    /// the safety poll's interval (tests set it beyond their length, so only notices count).
     init(
-        path: String, readMark: @escaping @Sendable () -> Int64?, continuation: AsyncStream<Void>.Continuation
+        path: String, readMark: @escaping @Sendable () -> Int64?, continuation: AsyncStream<Void>.Continuation,
+        safetyInterval: Duration? = nil
     ) {
         let directory = (path as NSString).deletingLastPathComponent
         let base = (path as NSString).lastPathComponent
@@ -44,6 +47,7 @@ final class GroupChangeWatch: Sendable {
             fd = -1
         }
         inotify = fd
+        safety = safetyInterval ?? (fd >= 0 ? Self.safetyInterval : Self.safetyIntervalWithoutNotices)
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -75,7 +79,6 @@ final class GroupChangeWatch: Sendable {
 
     private func run() {
         let clock = ContinuousClock()
-        let safety = inotify >= 0 ? Self.safetyInterval : Self.safetyIntervalWithoutNotices
         var last: Int64?
         var rechecks: [ContinuousClock.Instant] = [clock.now]
         var nextSafetyCheck = clock.now + safety

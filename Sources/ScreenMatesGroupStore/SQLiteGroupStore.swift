@@ -284,6 +284,11 @@ public final class SQLiteGroupStore: GroupStore {
     /// process's commit is seen within milliseconds, and a quiet group costs a read every few
     /// seconds.
     public func changes(code: GroupCode) -> AsyncStream<Void> {
+        changes(code: code, safetyInterval: nil)
+    }
+
+    /// `changes(code:)` with another interval for the safety poll.
+    func changes(code: GroupCode, safetyInterval: Duration?) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let pool = self.pool
         let readMark: @Sendable () -> Int64? = {
@@ -291,7 +296,8 @@ public final class SQLiteGroupStore: GroupStore {
         }
         // The watch is in place before this returns, and its first reading of the mark yields:
         // a commit after this call is either before that reading or noticed.
-        let watch = GroupChangeWatch(path: path, readMark: readMark, continuation: continuation)
+        let watch = GroupChangeWatch(
+            path: path, readMark: readMark, continuation: continuation, safetyInterval: safetyInterval)
         continuation.onTermination = { _ in watch.stop() }
         watch.start()
         return stream

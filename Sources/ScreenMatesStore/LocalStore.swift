@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import ScreenMatesCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -16,7 +17,9 @@ import ScreenMatesCore
 public final class LocalStore: Sendable {
     /// The database file.
     public let path: String
-    let pool: DatabasePool
+    private let busyTimeout: TimeInterval
+    /// The connections, and whether SQLite opened them read-only; replaced by `reopen()`.
+    private let connections: Mutex<Connections>
     /// Held while the store is open; tells other processes it is in use.
     private let lock: StoreLock
 
@@ -26,9 +29,18 @@ public final class LocalStore: Sendable {
     /// True when no other process had the store open when this one opened it.
     public var openedAlone: Bool { lock.wasAlone }
 
-    private init(path: String, pool: DatabasePool, lock: StoreLock) {
+    private struct Connections: Sendable {
+        var pool: DatabasePool
+        /// The file (or its file system) could not be written when the pool was opened.
+        var readOnly: Bool
+    }
+
+    var pool: DatabasePool { connections.withLock { $0.pool } }
+
+    private init(path: String, busyTimeout: TimeInterval, connections: Connections, lock: StoreLock) {
         self.path = path
-        self.pool = pool
+        self.busyTimeout = busyTimeout
+        self.connections = Mutex(connections)
         self.lock = lock
     }
 
@@ -49,22 +61,51 @@ public final class LocalStore: Sendable {
             try createOwnerOnlyFile(at: path)
         }
         do {
-            let pool: DatabasePool
-            do {
-                pool = try DatabasePool(
-                    path: path, configuration: configuration(busyTimeout: busyTimeout, readonly: false))
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
-                // A file we may not write is still worth reading: status and the dashboard show
-                // it, and a monitor retries its writes until the permissions are fixed.
-                pool = try DatabasePool(
-                    path: path, configuration: configuration(busyTimeout: busyTimeout, readonly: true))
-            }
-            let store = LocalStore(path: path, pool: pool, lock: lock)
+            let connections = try openConnections(path: path, busyTimeout: busyTimeout)
+            let store = LocalStore(path: path, busyTimeout: busyTimeout, connections: connections, lock: lock)
             try store.checkReadable(thoroughly: lock.wasAlone)
-            try LocalSchema.migrate(pool, path: path)
+            try LocalSchema.migrate(connections.pool, path: path)
             try store.makeCommitsDurable()
             for suffix in ["-wal", "-shm"] { chmod(path + suffix, 0o600) }
             return store
+        } catch {
+            throw StoreError.from(error, path: path)
+        }
+    }
+
+    private static func openConnections(path: String, busyTimeout: TimeInterval) throws -> Connections {
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration(busyTimeout: busyTimeout, readonly: false))
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            // A file we may not write is still worth reading: status and the dashboard show
+            // it, and a monitor retries its writes until the permissions are fixed.
+            pool = try DatabasePool(path: path, configuration: configuration(busyTimeout: busyTimeout, readonly: true))
+        }
+        // SQLite opens a file it may not write read-only without saying so.
+        let readOnly =
+            pool.configuration.readonly
+            || pool.writeWithoutTransaction { db in sqlite3_db_readonly(db.sqliteConnection, "main") == 1 }
+        return Connections(pool: pool, readOnly: readOnly)
+    }
+
+    /// Whether the store was opened while the file or its file system could not be written:
+    /// then it stays read-only, even once they can be written, until `reopen()`.
+    public var isReadOnly: Bool { connections.withLock { $0.readOnly } }
+
+    /// Closes the connections and opens them again: a store opened while the file or its
+    /// directory could not be written stays read-only otherwise, since SQLite keeps the
+    /// `-shm` file of a process's connections mapped read-only until they are all closed.
+    /// Reads in progress finish first; the store must be this process's only one for the file.
+    public func reopen() throws(StoreError) {
+        do {
+            try connections.withLock { current in
+                try current.pool.close()
+                current = try Self.openConnections(path: path, busyTimeout: busyTimeout)
+                try LocalSchema.migrate(current.pool, path: path)
+            }
+            try makeCommitsDurable()
+            for suffix in ["-wal", "-shm"] { chmod(path + suffix, 0o600) }
         } catch {
             throw StoreError.from(error, path: path)
         }

@@ -29,8 +29,8 @@ public enum StoreError: Error, Hashable, Sendable {
                 + "Run `screenmates recover` to save what can be read into a new database; "
                 + "the damaged file is kept aside, never deleted."
         case .notWritable(let path, let detail):
-            return "Cannot write to \(path) (\(detail)). Check the permissions of the file and its directory, "
-                + "or choose another home with --home."
+            return "Cannot write to \(path) (\(detail)). Make it writable again (check the permissions of the file "
+                + "and its directory; remount a read-only file system read-write), or choose another home with --home."
         case .diskFull(let path):
             return "The disk holding \(path) is full (or a file-size limit was reached). "
                 + "Free some space; nothing already saved is lost, and pending events will be written once there is room."
@@ -66,7 +66,9 @@ public enum StoreError: Error, Hashable, Sendable {
         case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT:
             return .damaged(path: path, detail: detail)
         case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
-            return .notWritable(path: path, detail: detail)
+            // SQLite says "attempt to write a readonly database" whatever the reason: name it.
+            let cause = WriteProblem.find(forDatabaseAt: path).flatMap { $0 == .diskFull ? nil : $0.detail }
+            return .notWritable(path: path, detail: cause ?? detail)
         case .SQLITE_FULL:
             return .diskFull(path: path)
         case .SQLITE_BUSY, .SQLITE_LOCKED:

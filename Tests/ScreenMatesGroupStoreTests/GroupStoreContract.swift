@@ -458,7 +458,7 @@ enum GroupStoreContract {
         let group = try await newGroup(in: watching)
         _ = try await writing.join(code: group.code, member: bo, now: start)
         let counter = YieldCounter(watching.changes(code: group.code))
-        #expect(try await counter.waitForMore(than: 0, timeout: .seconds(1)), "a first yield, for a first look")
+        #expect(try await counter.waitForMore(than: 0, timeout: .seconds(30)), "a first yield, for a first look")
         try await Task.sleep(for: .milliseconds(100))
         let before = counter.yields
         for version in Int64(2)...4 {
@@ -466,14 +466,14 @@ enum GroupStoreContract {
             update.version = version
             update.blocksToday = Int(version)
             try await writing.upsertProfile(update)
-            #expect(try await counter.waitForMore(than: before + Int(version) - 2, timeout: .seconds(5)))
+            #expect(try await counter.waitForMore(than: before + Int(version) - 2, timeout: .seconds(30)))
             try await Task.sleep(for: .milliseconds(500))
         }
         // Day totals too, from the watching connection itself.
         let seen = counter.yields
         try await watching.upsertDayTotals(
             [DayTotal(userID: ana.userID, date: today, viceBlocks: 2, goalBlocks: 8, version: 1)], code: group.code)
-        #expect(try await counter.waitForMore(than: seen, timeout: .seconds(5)))
+        #expect(try await counter.waitForMore(than: seen, timeout: .seconds(30)))
         await counter.cancel()
         #expect(counter.hasEnded)
     }
@@ -483,7 +483,7 @@ enum GroupStoreContract {
         let group = try await newGroup(in: store)
         let quiet = try await store.createGroup(dailyGoalBlocks: 8, creator: bo, now: start)
         let counter = YieldCounter(store.changes(code: quiet.code))
-        #expect(try await counter.waitForMore(than: 0, timeout: .seconds(1)), "a first yield, for a first look")
+        #expect(try await counter.waitForMore(than: 0, timeout: .seconds(30)), "a first yield, for a first look")
         // Writes to another group wake the watch but must not count as changes of this one.
         for version in Int64(2)...5 {
             var update = ana
