@@ -64,6 +64,15 @@ import Testing
             (["dashboard", "--speed", "0"], "--speed"),
             (["dashboard", "--start-at", "yesterday"], "ISO 8601"),
             (["status", "--bogus"], "bogus"),
+            // A negative number is a value out of range, not an option.
+            (["dashboard", "--speed", "-1"], "--speed must be between"),
+            (["monitor", "--count", "-3"], "--count must be at least 1"),
+            (["monitor", "--rate", "-2"], "--rate takes a number"),
+            (["setup", "--name", "ok", "--day-start-hour", "-1"], "between 0 and 23"),
+            (["setup", "--name", "ok", "--goal", "-5"], "between 1 and 96"),
+            (["group", "create", "--goal", "-1"], "1 to 96"),
+            (["demo", "--members", "-2"], "between 1 and"),
+            (["config", "set", "day_start_hour", "-1"], "out of range"),
         ]
         for (arguments, expected) in cases {
             let result = try await Binary.run(arguments + ["--home", home.path])
@@ -72,6 +81,22 @@ import Testing
         }
         let status = try await Binary.run(["status", "--home", home.path, "--json"])
         #expect(status.stdout.contains("\"ana\""))
+    }
+
+    /// An existing directory given as the home keeps its mode, even when the command fails
+    /// (it may be shared: `--home /tmp`); one open to others is named in a warning.
+    @Test func anExistingHomeKeepsItsModeAndOneOpenToOthersIsNamed() async throws {
+        let home = Binary.Home()
+        try FileManager.default.createDirectory(
+            atPath: home.path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let failed = try await Binary.run(["setup", "--home", home.path, "--name", "x", "--vice", ""])
+        #expect(failed.status == 64, "\(failed.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty, "a failed setup writes nothing")
+        let saved = try await Binary.run(["setup", "--home", home.path, "--name", "x"])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(saved.stderr.contains("chmod 700 \(home.path)"), "\(saved.stderr)")
+        let mode = try FileManager.default.attributesOfItem(atPath: home.path)[.posixPermissions] as? Int
+        #expect(mode == 0o755, "the directory's mode is the owner's to set")
     }
 
     @Test func statusOnAnEmptyHomeSaysWhatToDo() async throws {
