@@ -123,6 +123,8 @@ public struct HistoryExport: Sendable {
 
     /// The days as a JSON array of day objects.
     public func json() -> String {
+        // Foundation pretty-prints an empty array over three lines.
+        guard !days.isEmpty else { return "[]\n" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(days)) ?? Data("[]".utf8)

@@ -58,21 +58,8 @@ public struct HomeDirectory: Sendable, Hashable {
     /// but one that others may read or enter is named in the returned warning, as ssh does.
     @discardableResult
     public func prepare() throws(AppError) -> String? {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw AppError("\(path) exists but is not a directory. Move it away, or choose another --home.")
-            }
-        } else {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw AppError(
-                    "Cannot create the data directory \(path) (\(error.localizedDescription)). "
-                        + "Check the permissions of its parent, or choose another --home.")
-            }
-        }
+        try refuseNonDirectory()
+        if access(path, F_OK) != 0 { try create() }
         guard access(path, R_OK | X_OK) == 0 else {
             throw AppError(
                 "The data directory \(path) cannot be read. Check its permissions, or choose another --home.")
@@ -83,6 +70,43 @@ public struct HomeDirectory: Sendable, Hashable {
         return
             "The data directory \(path) is open to other users (mode \(mode)); the files ScreenMates creates in it are "
             + "private, but to keep the directory private too run `chmod 700 \(path)`, or choose another --home."
+    }
+
+    /// For every command that reads a home set up before (all but the dashboard and `setup`):
+    /// a path that is not a directory, one that cannot be read, or one without ScreenMates data
+    /// is named, with what to do.
+    public func requireData() throws(AppError) {
+        try refuseNonDirectory()
+        if access(path, F_OK) == 0, access(path, R_OK | X_OK) != 0 {
+            throw AppError(
+                "The data directory \(path) cannot be read (\(String(cString: strerror(errno)))). Check its permissions, or choose another --home."
+            )
+        }
+        guard access(databasePath, F_OK) == 0 else {
+            throw AppError(
+                "There is no ScreenMates data in \(path) yet. Run `screenmates setup --name NAME` (or `screenmates`) first, or give the --home you set up."
+            )
+        }
+    }
+
+    private func refuseNonDirectory() throws(AppError) {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { return }
+        throw AppError("\(path) exists but is not a directory. Move it away, or choose another --home.")
+    }
+
+    /// Creates the directory and its missing parents, each 0700, naming the one that failed.
+    private func create() throws(AppError) {
+        var current = ""
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            guard mkdir(current, 0o700) != 0 else { continue }
+            let code = errno
+            if code == EEXIST { continue }
+            throw AppError(
+                "Cannot create the data directory \(path): \(current) could not be made (\(String(cString: strerror(code)))). "
+                    + "Check the permissions of its parent, or choose another --home.")
+        }
     }
 
     private static func absolute(_ path: String) -> String {

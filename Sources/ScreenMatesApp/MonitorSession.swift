@@ -48,18 +48,27 @@ public final class MonitorSession: Sendable {
     private let source: any UsageSource
     private let pace: MonitorRunner.Pace
     private let lastProblem = Mutex<String?>(nil)
+    /// The tracked apps' names by id, for what the monitor says.
+    private let appNames: [String: String]
 
     /// `home` must exist (`HomeDirectory.prepare`).
     public init(home: HomeDirectory, assets: AssetCatalog, options: MonitorOptions, logger: Logger) throws(AppError) {
         self.options = options
         self.logger = logger
         let opened = try OpenedHome.open(home: home, assets: assets, speed: options.speed, startAt: options.startAt)
+        guard opened.settings.displayName != nil else {
+            if opened.clock.published { ClockSource.withdraw(from: opened.store) }
+            throw AppError(
+                "\(home.path) has no profile yet: run `screenmates setup --name NAME` (or `screenmates`) first, then the monitor."
+            )
+        }
         store = opened.store
         clockChoice = opened.clock
         for problem in opened.configProblems {
             FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
         }
         let settings = opened.settings
+        appNames = Dictionary(settings.apps.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let calendar = DayCalendar(timeZone: TimeZone.current, dayStartHour: settings.dayStartHour)
         let seed =
             options.seed
@@ -96,7 +105,8 @@ public final class MonitorSession: Sendable {
                 let lines = events.map { $0.id.uuidString + "\n" }.joined()
                 FileHandle.standardOutput.write(Data(lines.utf8))
             },
-            onError: { [self] error in report(error) })
+            onError: { [self] error in report(error) },
+            onWaiting: { [self] event, seconds in if !quiet, seconds >= Self.sayWaitsFrom { say(waitingFor: event, seconds) } })
         logger.info(
             "monitor started", metadata: ["pace": "\(pace)", "count": "\(options.count.map(String.init) ?? "-")"])
         let work = Task { await runner.run(source, pace: pace, limit: options.count) }
@@ -114,6 +124,21 @@ public final class MonitorSession: Sendable {
         if clockChoice.published { ClockSource.withdraw(from: store) }
         logger.info("monitor stopped", metadata: ["recorded": "\(recorded)"])
         return stopRequested() ?? 0
+    }
+
+    /// Waits shorter than this go unsaid.
+    static let sayWaitsFrom = 2.0
+
+    /// Says on standard error what the monitor waits for, so a quiet one does not look hung:
+    /// a realistic pace leaves minutes, even hours, between blocks.
+    private func say(waitingFor event: UsageEvent, _ seconds: Double) {
+        let calendar = DayCalendar(timeZone: TimeZone.current)
+        let (hour, minute) = calendar.hourAndMinute(of: event.occurredAt)
+        let line =
+            "screenmates monitor: the next block (\(SafeText.displayable(appNames[event.appID] ?? event.appID)), \(event.category.rawValue)) is due at "
+            + "\(TimeFormat.clock(hour: hour, minute: minute)) on the app clock, in \(TimeFormat.countdown(seconds: seconds)); "
+            + "--rate N writes N a second.\n"
+        FileHandle.standardError.write(Data(line.utf8))
     }
 
     /// Says on standard error when writing starts failing (once per kind of problem) and when

@@ -6,9 +6,7 @@ import ScreenMatesStore
 public enum RecoverySession {
     public static func run(home: HomeDirectory) throws(AppError) -> String {
         let path = home.databasePath
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw AppError("There is no local database in \(home.path) to recover.")
-        }
+        try home.requireData()
         // A database that opens and passes its checks needs no rescue.
         if (try? home.openStore()) != nil {
             return "\(path) is not damaged; nothing to recover."

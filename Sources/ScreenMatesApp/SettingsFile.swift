@@ -33,7 +33,11 @@ public struct SettingsFile: Sendable {
             self.file = file
             let (preferences, problems) = file.read()
             self.preferences = preferences
-            self.problems = problems.map { "\(path) \($0); that key keeps its saved value." }
+            // A known key with a bad value keeps its saved value; any other line is skipped.
+            self.problems = problems.map { problem in
+                let known = problem.key.flatMap(ConfigKey.init(rawValue:)) != nil
+                return "\(path) \(problem); " + (known ? "that key keeps its saved value." : "the line is skipped.")
+            }
         }
     }
 

@@ -21,18 +21,23 @@ public struct MonitorRunner: Sendable {
     public let clock: any AppClock
     public let onRecorded: @Sendable ([UsageEvent]) -> Void
     public let onError: @Sendable ((any Error)?) -> Void
+    /// Told, on the app clock's pace, of an event the runner waits for and the real seconds
+    /// until it is due, so a monitor that sleeps for a while can say why.
+    public let onWaiting: @Sendable (UsageEvent, Double) -> Void
 
     /// The most events committed in one transaction when running behind or unlimited.
     public static let batchLimit = 256
 
     public init(
         sink: any UsageEventSink, clock: any AppClock, onRecorded: @escaping @Sendable ([UsageEvent]) -> Void,
-        onError: @escaping @Sendable ((any Error)?) -> Void = { _ in }
+        onError: @escaping @Sendable ((any Error)?) -> Void = { _ in },
+        onWaiting: @escaping @Sendable (UsageEvent, Double) -> Void = { _, _ in }
     ) {
         self.sink = sink
         self.clock = clock
         self.onRecorded = onRecorded
         self.onError = onError
+        self.onWaiting = onWaiting
     }
 
     /// Runs until cancelled, the source runs dry, or `limit` events are recorded. Returns the
@@ -51,6 +56,7 @@ public struct MonitorRunner: Sendable {
                 guard let event = source.next(now: clock.now()) else { return recorded }
                 let wait = clock.realSeconds(until: event.occurredAt)
                 if wait > 0 {
+                    onWaiting(event, wait)
                     do { try await Task.sleep(for: .seconds(wait)) } catch { return recorded }
                 }
                 batch = [event]

@@ -19,10 +19,7 @@ struct ConfigCommand: ParsableCommand {
     /// The store, the catalogue and the file of an existing home.
     static func open(_ global: GlobalOptions) throws(AppError) -> (LocalStore, AppCatalogue, SettingsFile) {
         let home = try global.resolveHome()
-        guard FileManager.default.fileExists(atPath: home.databasePath) else {
-            throw AppError(
-                "There is no ScreenMates data in \(home.path) yet. Run `screenmates setup --name NAME` first.")
-        }
+        try home.requireData()
         let catalogue = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment).appCatalogue()
         do {
             return (try home.openStore(), catalogue, SettingsFile(home: home))

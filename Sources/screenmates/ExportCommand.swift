@@ -45,11 +45,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         try runReportingErrors { () throws(AppError) -> Int32 in
             let home = try global.resolveHome()
-            guard FileManager.default.fileExists(atPath: home.databasePath) else {
-                throw AppError(
-                    "There is no ScreenMates data in \(home.path) yet. Run `screenmates` (or `screenmates setup --name NAME`) first."
-                )
-            }
+            try home.requireData()
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
             let catalogue = try assets.appCatalogue()
             let export: HistoryExport

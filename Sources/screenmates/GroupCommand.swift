@@ -14,10 +14,7 @@ struct GroupCommand: AsyncParsableCommand {
     /// The pieces every group subcommand needs.
     static func actions(_ global: GlobalOptions) throws(AppError) -> GroupActions {
         let home = try global.resolveHome()
-        guard FileManager.default.fileExists(atPath: home.databasePath) else {
-            throw AppError(
-                "There is no ScreenMates data in \(home.path) yet. Run `screenmates setup --name NAME` first.")
-        }
+        try home.requireData()
         do {
             let store = try home.openStore()
             let clock = try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false).clock

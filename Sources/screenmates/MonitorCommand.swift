@@ -35,7 +35,7 @@ struct MonitorCommand: AsyncParsableCommand {
             valueName: "name"))
     var scenario: String?
 
-    @Flag(help: "Do not print event ids.")
+    @Flag(help: "Print neither the event ids nor what the monitor waits for.")
     var quiet = false
 
     func validate() throws {
@@ -70,6 +70,7 @@ struct MonitorCommand: AsyncParsableCommand {
             let options = MonitorOptions(
                 seed: seed, count: count, rate: rate.flatMap(Self.parseRate), speed: clock.speed,
                 startAt: clock.startInstant, scenario: scenario, quiet: quiet)
+            try home.requireData()
             try home.prepareWarning()
             let logger = LogSetup.bootstrap(home: home)
             StopSignals.install()

@@ -24,10 +24,7 @@ struct NotifyTestCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let home = try global.resolveHome()
-            guard FileManager.default.fileExists(atPath: home.databasePath) else {
-                throw AppError(
-                    "There is no ScreenMates data in \(home.path) yet. Run `screenmates setup --name NAME` first.")
-            }
+            try home.requireData()
             let notice = try NoticeSender.sendTest(home: home)
             print("Sent a test notice: \(notice.title). \(notice.body)")
             return 0

@@ -20,11 +20,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let home = try global.resolveHome(demo: demo)
-            guard FileManager.default.fileExists(atPath: home.databasePath) else {
-                throw AppError(
-                    "There is no ScreenMates data in \(home.path) yet. Run `screenmates` (or `screenmates setup --name NAME`) first."
-                )
-            }
+            try home.requireData()
             let store: LocalStore
             let feed: UsageFeed
             let choice: ClockSource.Choice

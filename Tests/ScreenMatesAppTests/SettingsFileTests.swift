@@ -65,6 +65,20 @@ import Testing
         #expect(settings.rules.exchangeRate == 2)
     }
 
+    /// Only a known key has a saved value to keep; a line with no key or an unknown one is
+    /// said to be skipped.
+    @Test func aLineWithoutAKnownKeyIsSaidToBeSkipped() throws {
+        let (home, store) = try home()
+        defer { try? FileManager.default.removeItem(atPath: home.path) }
+        try write("= 5\ncolour = red\nnonsense\ntheme = pink\n", in: home)
+        let problems = SettingsFile(home: home).apply(to: store, catalogue: Self.catalogue)
+        #expect(problems.count == 4, "\(problems)")
+        #expect(problems[0].contains("line 1: no key before `=`") && problems[0].hasSuffix("the line is skipped."))
+        #expect(problems[1].contains("(colour): unknown key") && problems[1].hasSuffix("the line is skipped."))
+        #expect(problems[2].contains("line 3: expected `key = value`") && problems[2].hasSuffix("the line is skipped."))
+        #expect(problems[3].contains("(theme)") && problems[3].hasSuffix("that key keeps its saved value."))
+    }
+
     @Test func aMissingFileIsWrittenFromTheSavedSettingsAndReadsBackTheSame() throws {
         let (home, store) = try home()
         defer { try? FileManager.default.removeItem(atPath: home.path) }

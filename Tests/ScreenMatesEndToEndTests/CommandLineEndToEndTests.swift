@@ -99,6 +99,50 @@ import Testing
         #expect(mode == 0o755, "the directory's mode is the owner's to set")
     }
 
+    /// A `--home` that cannot be one is named with the reason, by every command, in words of
+    /// its own (never a Foundation error code).
+    @Test func aBadHomeIsNamedWithTheReason() async throws {
+        let file = Binary.Home()
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data("x".utf8))
+        for command in [
+            ["status"], ["setup", "--name", "ana"], ["monitor", "--count", "1"], ["export", "--format", "csv"],
+            ["config", "show"], ["group", "show"], ["sync"], ["notify", "test"], ["recover"],
+        ] {
+            let result = try await Binary.run(command + ["--home", file.path])
+            #expect(result.status != 0, "\(command)")
+            #expect(result.stderr.contains("\(file.path) exists but is not a directory"), "\(command): \(result.stderr)")
+        }
+        // A directory that cannot be made: the part that failed and why.
+        let blocked = file.path + "/inside"
+        let made = try await Binary.run(["setup", "--name", "ana", "--home", blocked])
+        #expect(made.status != 0)
+        #expect(made.stderr.contains("Cannot create the data directory \(blocked)"), "\(made.stderr)")
+        #expect(made.stderr.contains("Not a directory"), "the reason: \(made.stderr)")
+        #expect(!made.stderr.contains("NSCocoaErrorDomain") && !made.stderr.contains("could not be completed"))
+    }
+
+    /// A monitor needs a home set up first, and writes nothing into one that is not; once set
+    /// up, a monitor at a realistic pace says what it waits for instead of looking hung.
+    @Test func theMonitorNeedsASetUpHomeAndSaysWhatItWaitsFor() async throws {
+        let home = Binary.Home()
+        let refused = try await Binary.run(["monitor", "--home", home.path, "--count", "1"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("screenmates setup --name NAME"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.path), "nothing was created")
+        // Set up at 08:00 on a simulated day: the typical day's first block is later than that.
+        let start = "2026-11-21T08:00"
+        #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana", "--start-at", start]).status == 0)
+        let monitor = try SpawnedProcess(Binary.path, ["monitor", "--home", home.path, "--start-at", start])
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !monitor.standardError.contains("the next block") && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        monitor.kill(SIGTERM)
+        await monitor.wait()
+        #expect(monitor.standardError.contains("is due at"), "\(monitor.standardError)")
+        #expect(monitor.standardError.contains("--rate N"), "\(monitor.standardError)")
+    }
+
     @Test func statusOnAnEmptyHomeSaysWhatToDo() async throws {
         let home = Binary.Home()
         let result = try await Binary.run(["status", "--home", home.path])

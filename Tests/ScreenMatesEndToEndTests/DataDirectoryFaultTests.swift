@@ -128,6 +128,7 @@ import Testing
             Issue.record("the monitor acknowledged no event")
             return
         }
+        _ = try await scratch.expectSuccess(["setup", "--home", scratch.path + "/again", "--name", "again"])
         let again = try await scratch.expectSuccess([
             "monitor", "--home", scratch.path + "/again", "--rate", "max", "--count", "\(printed.count)",
             "--seed", "\(seed)",

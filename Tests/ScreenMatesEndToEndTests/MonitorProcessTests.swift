@@ -80,6 +80,7 @@ import Testing
 
     @Test func badOptionsAreRefused() async throws {
         let home = Binary.Home()
+        #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
         for (arguments, expected) in [
             (["--rate", "fast"], "--rate"), (["--rate", "-2"], "--rate"), (["--count", "0"], "--count"),
             (["--scenario", "no-such-scenario"], "no scenario"), (["--speed", "0"], "--speed"),

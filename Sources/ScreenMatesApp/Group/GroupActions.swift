@@ -49,7 +49,9 @@ public struct GroupActions: Sendable {
             return try await joinExplained(code)
         } catch {
             switch error {
-            case .store(let storeError): throw AppError(storeError.message, exitStatus: storeError.isTransient ? 1 : 64)
+            // The group refused (an unknown code, a name taken, too many wrong codes) or could not
+            // be reached: the command line itself was right, so not 64.
+            case .store(let storeError): throw AppError(storeError.message)
             case .app(let appError): throw appError
             }
         }
@@ -105,7 +107,7 @@ public struct GroupActions: Sendable {
     /// Leaves the user's group.
     public func leave() async throws(AppError) -> GroupCode {
         let settings = try profile()
-        guard let membership = settings.group else { throw AppError("You are not in a group.", exitStatus: 64) }
+        guard let membership = settings.group else { throw AppError("You are not in a group.") }
         let store = try open()
         do {
             try await store.leave(code: membership.code, userID: settings.userID)
@@ -124,8 +126,8 @@ public struct GroupActions: Sendable {
         let settings = try profile()
         guard let membership = settings.group else {
             throw AppError(
-                "You are not in a group. Create one with `screenmates group create` or join one with `screenmates group join CODE`.",
-                exitStatus: 64)
+                "You are not in a group. Create one with `screenmates group create` or join one with `screenmates group join CODE`."
+            )
         }
         let reporter = GroupReporter(local: local, membership: membership, userID: settings.userID, clock: clock)
         do {
@@ -165,7 +167,7 @@ public struct GroupActions: Sendable {
     private func profile() throws(AppError) -> UserSettings {
         do {
             guard let settings = try local.settings() else {
-                throw AppError("There is no profile yet. Run `screenmates setup --name NAME` first.", exitStatus: 64)
+                throw AppError("There is no profile yet. Run `screenmates setup --name NAME` first.")
             }
             return settings
         } catch let error as AppError {
@@ -179,7 +181,7 @@ public struct GroupActions: Sendable {
     private func me() throws(AppError) -> (UserSettings, ProfileDraft) {
         let settings = try profile()
         guard let name = settings.displayName else {
-            throw AppError("Choose a display name first: `screenmates setup --name NAME`.", exitStatus: 64)
+            throw AppError("Choose a display name first: `screenmates setup --name NAME`.")
         }
         do {
             let feed = try UsageFeed(store: local, clock: clock, timeZone: { .current }, writes: false)

@@ -47,6 +47,11 @@ public struct ConfigFile: Hashable, Sendable {
                 continue
             }
             let name = content[..<equals].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else {
+                problems.append(
+                    Problem(line: number, key: nil, reason: "no key before `=`; expected `key = value`"))
+                continue
+            }
             guard let key = ConfigKey(rawValue: name) else {
                 let known = ConfigKey.allCases.map(\.rawValue).joined(separator: ", ")
                 problems.append(Problem(line: number, key: name, reason: "unknown key; the keys are \(known)"))
