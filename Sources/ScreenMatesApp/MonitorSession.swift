@@ -106,7 +106,9 @@ public final class MonitorSession: Sendable {
                 FileHandle.standardOutput.write(Data(lines.utf8))
             },
             onError: { [self] error in report(error) },
-            onWaiting: { [self] event, seconds in if !quiet, seconds >= Self.sayWaitsFrom { say(waitingFor: event, seconds) } })
+            onWaiting: { [self] event, seconds in
+                if !quiet, seconds >= Self.sayWaitsFrom { say(waitingFor: event, seconds) }
+            })
         logger.info(
             "monitor started", metadata: ["pace": "\(pace)", "count": "\(options.count.map(String.init) ?? "-")"])
         let work = Task { await runner.run(source, pace: pace, limit: options.count) }

@@ -110,7 +110,8 @@ import Testing
         ] {
             let result = try await Binary.run(command + ["--home", file.path])
             #expect(result.status != 0, "\(command)")
-            #expect(result.stderr.contains("\(file.path) exists but is not a directory"), "\(command): \(result.stderr)")
+            #expect(
+                result.stderr.contains("\(file.path) exists but is not a directory"), "\(command): \(result.stderr)")
         }
         // A directory that cannot be made: the part that failed and why.
         let blocked = file.path + "/inside"
