@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         // The C side of ncursesw: a module map and a shim that exposes the wide-character API.
@@ -59,6 +61,15 @@ let package = Package(
         // The simulated usage monitor: seeded, deterministic, writes through an event sink.
         .target(name: "ScreenMatesMonitor", dependencies: ["ScreenMatesCore"]),
 
+        // Reading ActivityWatch (its REST API, async-http-client): buckets, window and AFK events.
+        .target(
+            name: "ScreenMatesActivityWatch",
+            dependencies: [
+                "ScreenMatesCore", "ScreenMatesMonitor", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+
         // Frames (grids of styled cells), views, key table and the dashboard model. No terminal.
         .target(name: "ScreenMatesUI", dependencies: ["ScreenMatesCore"]),
 
@@ -70,7 +81,7 @@ let package = Package(
             name: "ScreenMatesApp",
             dependencies: [
                 "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesPostgresGroupStore",
-                "ScreenMatesMonitor", "ScreenMatesUI",
+                "ScreenMatesMonitor", "ScreenMatesActivityWatch", "ScreenMatesUI",
                 "ScreenMatesTerminal", .product(name: "Logging", package: "swift-log"),
                 .product(name: "CSV", package: "CSV.swift"),
             ],
@@ -115,7 +126,17 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "ScreenMatesMonitorTests", dependencies: ["ScreenMatesMonitor", "ScreenMatesCore"]),
+        .testTarget(
+            name: "ScreenMatesMonitorTests",
+            dependencies: [
+                "ScreenMatesMonitor", "ScreenMatesCore", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(
+            name: "ScreenMatesActivityWatchTests",
+            dependencies: [
+                "ScreenMatesActivityWatch", "ScreenMatesMonitor", "ScreenMatesCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(
             name: "ScreenMatesUITests",
             dependencies: ["ScreenMatesUI", "ScreenMatesCore"],
