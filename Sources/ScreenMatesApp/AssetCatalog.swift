@@ -8,11 +8,17 @@ public struct AppCatalogue: Sendable, Hashable {
     public var apps: [TrackedApp]
     public var defaultVice: [TrackedApp]
     public var defaultProductive: [TrackedApp]
+    /// How each catalogue app shows up on a desktop (reported names, site title words, browsers).
+    public var desktopRules: [DesktopAppRule]
 
-    public init(apps: [TrackedApp], defaultVice: [TrackedApp], defaultProductive: [TrackedApp]) {
+    public init(
+        apps: [TrackedApp], defaultVice: [TrackedApp], defaultProductive: [TrackedApp],
+        desktopRules: [DesktopAppRule] = []
+    ) {
         self.apps = apps
         self.defaultVice = defaultVice
         self.defaultProductive = defaultProductive
+        self.desktopRules = desktopRules
     }
 
     /// Finds an app by id or by name, ignoring case.
@@ -66,6 +72,11 @@ public struct AssetCatalog: Sendable {
             var name: String
             var bundleID: String
             var category: AppCategory
+            /// Names desktop usage sources report for the app.
+            var names: [String]?
+            /// Title words that place a browser window on the app (a site).
+            var titles: [String]?
+            var browser: Bool?
         }
         struct File: Decodable {
             var apps: [Entry]
@@ -81,8 +92,12 @@ public struct AssetCatalog: Sendable {
                 return app
             }
         }
+        let rules = file.apps.map {
+            DesktopAppRule(id: $0.id, names: $0.names ?? [], titles: $0.titles ?? [], browser: $0.browser ?? false)
+        }
         return AppCatalogue(
-            apps: apps, defaultVice: defaults("vice", .vice), defaultProductive: defaults("productive", .productive))
+            apps: apps, defaultVice: defaults("vice", .vice), defaultProductive: defaults("productive", .productive),
+            desktopRules: rules)
     }
 
     /// The theme `themes/NAME.json`.
