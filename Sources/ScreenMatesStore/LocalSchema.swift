@@ -129,6 +129,21 @@ enum LocalSchema {
                     CREATE INDEX notice_by_time ON notice(at);
                     """)
         }
+        migrator.registerMigration("v6: applications seen by a usage source that match no tracked app") { db in
+            try db.execute(
+                sql: """
+                    -- Active time per day of each application a real usage source saw but could not
+                    -- place on a tracked app: its reported name only, never a window title.
+                    CREATE TABLE seen_app (
+                        day TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        source TEXT NOT NULL,
+                        seconds INTEGER NOT NULL CHECK (seconds >= 0),
+                        last_seen_at INTEGER NOT NULL,
+                        PRIMARY KEY (day, name)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -96,6 +96,7 @@ extension LocalStore {
                     DELETE FROM day_history;
                     DELETE FROM notice;
                     DELETE FROM group_cache;
+                    DELETE FROM seen_app;
                     DELETE FROM profile;
                     """)
             try db.execute(
