@@ -5,12 +5,18 @@ import ScreenMatesApp
 struct MonitorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "monitor",
-        abstract: "Run the simulated usage monitor as its own process.",
+        abstract: "Run the usage monitor: follow ActivityWatch, or simulate usage.",
         discussion: """
-            Writes usage events for your apps into the local database, which an open dashboard picks \
+            Writes usage blocks for your apps into the local database, which an open dashboard picks \
             up within a second. Each event's id is printed on standard output once it is committed. \
-            Without --rate it keeps a realistic pace on the app clock; without --count it runs until \
-            stopped. Any number of monitors can write at once.
+            Any number of monitors can write at once.
+
+            --source activitywatch follows a running ActivityWatch server (--url, --host): a block is \
+            one block length of one tracked app's active time (focused, and you not away), written \
+            once however often it is read. --source simulated makes usage up: without --rate at a \
+            realistic pace on the app clock; without --count until stopped. --seed, --rate, \
+            --scenario, --count, --speed and --start-at imply it. With no source and none of those, \
+            ActivityWatch is followed when it answers.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -35,10 +41,31 @@ struct MonitorCommand: AsyncParsableCommand {
             valueName: "name"))
     var scenario: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Where usage comes from: activitywatch or simulated (default: see below).", valueName: "source"))
+    var source: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The ActivityWatch server (default http://127.0.0.1:5600; its testing port is 5666).",
+            valueName: "url"))
+    var url: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Read the ActivityWatch buckets of this host (default: this machine, or the only one there).",
+            valueName: "name"))
+    var host: String?
+
     @Flag(help: "Print neither the event ids nor what the monitor waits for.")
     var quiet = false
 
     func validate() throws {
+        if let source, UsageSourceKind(rawValue: source.lowercased()) == nil {
+            throw ValidationError(
+                "--source takes activitywatch or simulated; \"\(source)\" is not one.")
+        }
         if let count, count < 1 { throw ValidationError("--count must be at least 1; \(count) is not.") }
         if let rate, Self.parseRate(rate) == nil {
             throw ValidationError(
@@ -62,7 +89,30 @@ struct MonitorCommand: AsyncParsableCommand {
         }
     }
 
+    /// The simulation's own options given on the command line.
+    private var simulationOptions: [String] {
+        [
+            seed.map { _ in "--seed" }, count.map { _ in "--count" }, rate.map { _ in "--rate" },
+            scenario.map { _ in "--scenario" }, clock.speed.map { _ in "--speed" },
+            clock.startAt.map { _ in "--start-at" },
+        ].compactMap { $0 }
+    }
+
     private func perform() async -> Result<Int32, AppError> {
+        let activityWatch = ActivityWatchOptions(url: url, host: host, quiet: quiet)
+        let kind: UsageSourceKind
+        do {
+            let (resolved, announce) = try await UsageSourceKind.resolve(
+                explicit: source.flatMap { UsageSourceKind(rawValue: $0.lowercased()) },
+                simulationOptions: simulationOptions,
+                activityWatchOptions: [url.map { _ in "--url" }, host.map { _ in "--host" }].compactMap { $0 },
+                activityWatch: activityWatch)
+            kind = resolved
+            if let announce, !quiet { FileHandle.standardError.write(Data("screenmates monitor: \(announce)\n".utf8)) }
+        } catch {
+            return .failure(error)
+        }
+        if kind == .activitywatch { return await follow(activityWatch) }
         let session: MonitorSession
         do {
             let home = try global.resolveHome(demo: clock.isSimulated)
@@ -79,5 +129,22 @@ struct MonitorCommand: AsyncParsableCommand {
             return .failure(AppError(error))
         }
         return .success(await session.run(stopRequested: StopSignals.requestedExitStatus))
+    }
+
+    /// `--source activitywatch`: follows ActivityWatch on the real clock.
+    private func follow(_ options: ActivityWatchOptions) async -> Result<Int32, AppError> {
+        let follower: ActivityWatchFollower
+        do {
+            let home = try global.resolveHome()
+            let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
+            try home.requireData()
+            try home.prepareWarning()
+            let logger = LogSetup.bootstrap(home: home)
+            StopSignals.install()
+            follower = try ActivityWatchFollower(home: home, assets: assets, options: options, logger: logger)
+        } catch {
+            return .failure(AppError(error))
+        }
+        return .success(await follower.run(stopRequested: StopSignals.requestedExitStatus))
     }
 }

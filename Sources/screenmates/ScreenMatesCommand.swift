@@ -18,7 +18,7 @@ struct ScreenMatesCommand: AsyncParsableCommand {
         subcommands: [
             DashboardCommand.self, SetupCommand.self, StatusCommand.self, GroupCommand.self, SyncCommand.self,
             MonitorCommand.self, DemoCommand.self, NotifyCommand.self, RecoverCommand.self, ExportCommand.self,
-            ConfigCommand.self,
+            ConfigCommand.self, ImportCommand.self, AppsCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self)
 

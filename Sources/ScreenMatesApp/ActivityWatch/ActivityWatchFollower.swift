@@ -1,0 +1,156 @@
+import Foundation
+import Logging
+import ScreenMatesActivityWatch
+import ScreenMatesCore
+import ScreenMatesMonitor
+import ScreenMatesStore
+
+/// `screenmates monitor --source activitywatch`: follows a running ActivityWatch server and
+/// writes the user's blocks into the local store, exactly once.
+///
+/// Every poll derives the open days (yesterday and today) afresh from what ActivityWatch holds
+/// and writes the blocks not written yet; a block's id is a function of the day, the app and its
+/// number, so nothing read twice counts twice, in this process or after a restart. Problems —
+/// ActivityWatch gone, a bucket missing, the store not writable — are said once on standard
+/// error as they start and end; it keeps trying, and catches up once they are gone.
+public final class ActivityWatchFollower: Sendable {
+    private let store: LocalStore
+    private let catalogue: AppCatalogue
+    private let options: ActivityWatchOptions
+    private let logger: Logger
+    private let sink: ReopeningEventSink
+
+    /// `home` must exist and have a profile.
+    public init(home: HomeDirectory, assets: AssetCatalog, options: ActivityWatchOptions, logger: Logger)
+        throws(AppError)
+    {
+        let opened = try OpenedHome.open(home: home, assets: assets, speed: nil, startAt: nil)
+        guard opened.settings.displayName != nil else {
+            throw AppError(
+                "\(home.path) has no profile yet: run `screenmates setup --name NAME` (or `screenmates`) first, then the monitor."
+            )
+        }
+        for problem in opened.configProblems {
+            FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
+        }
+        store = opened.store
+        catalogue = try assets.appCatalogue()
+        self.options = options
+        self.logger = logger
+        sink = ReopeningEventSink(store: store)
+        _ = try options.client()
+    }
+
+    /// Runs until a signal asks it to stop; returns the exit status.
+    public func run(stopRequested: @escaping @Sendable () -> Int32?) async -> Int32 {
+        let work = Task { await follow() }
+        let stopper = Task {
+            while !Task.isCancelled {
+                if stopRequested() != nil {
+                    work.cancel()
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        await work.value
+        stopper.cancel()
+        logger.info("activitywatch follower stopped")
+        return stopRequested() ?? 0
+    }
+
+    private func follow() async {
+        guard let client = try? options.client() else { return }
+        var state = FollowState()
+        logger.info("following activitywatch", metadata: ["url": "\(client.baseURL)"])
+        while !Task.isCancelled {
+            var wait = options.pollInterval
+            do {
+                try await poll(client, &state)
+                if state.problem != nil {
+                    say("ActivityWatch answers again; caught up.")
+                    state.problem = nil
+                }
+                state.failures = 0
+            } catch {
+                state.failures += 1
+                if let error = error as? ActivityWatchError {
+                    // Read the buckets again: a server restarted numbers its events anew, a
+                    // bucket may have been renamed or created meanwhile.
+                    state.reader = nil
+                    report(error.message, &state)
+                } else {
+                    let message = (error as? StoreError)?.message ?? String(describing: error)
+                    report("\(message) Retrying; nothing is lost.", &state)
+                }
+                wait = min(.seconds(5), .milliseconds(250) * (1 << min(state.failures, 5)))
+            }
+            do { try await Task.sleep(for: wait) } catch { return }
+        }
+    }
+
+    private struct FollowState {
+        var reader: ActivityWatchReader?
+        /// Ids committed, per day (only the open days are kept).
+        var written: [LocalDate: Set<UUID>] = [:]
+        var seenWritten: [LocalDate: [String: Int]] = [:]
+        var problem: String?
+        var failures = 0
+    }
+
+    private func poll(_ client: ActivityWatchClient, _ state: inout FollowState) async throws {
+        if state.reader == nil {
+            let selection = try await options.select(with: client)
+            state.reader = ActivityWatchReader(client: client, selection: selection)
+            var line =
+                "following ActivityWatch at \(client.baseURL): host \(SafeText.displayable(selection.host)), "
+                + "windows from \(SafeText.displayable(selection.window.id))"
+            if let afk = selection.afk {
+                line += ", away time from \(SafeText.displayable(afk.id))."
+            } else {
+                line += "; there is no AFK bucket, so focused time counts whether or not you are there."
+            }
+            say(line)
+        }
+        guard var reader = state.reader, let settings = try store.settings() else { return }
+        let now = Date()
+        let deriver = blockDeriver(settings: settings, catalogue: catalogue, host: reader.selection.host)
+        let today = deriver.calendar.day(containing: now)
+        let days = [today.adding(days: -1), today]
+        let from = deriver.calendar.start(of: days[0])
+        guard from < now else { return }
+        let timeline = try await reader.timeline(of: from..<now, now: now)
+        state.reader = reader
+        state.written = state.written.filter { days.contains($0.key) }
+        state.seenWritten = state.seenWritten.filter { days.contains($0.key) }
+        for day in days {
+            let usage = deriver.derive(timeline, day: day, until: now)
+            let fresh = usage.events.filter { !(state.written[day]?.contains($0.id) ?? false) }
+            if !fresh.isEmpty {
+                _ = try sink.record(fresh)
+                state.written[day, default: []].formUnion(fresh.map(\.id))
+                logger.info("activitywatch blocks written", metadata: ["day": "\(day)", "count": "\(fresh.count)"])
+                if !options.quiet {
+                    FileHandle.standardOutput.write(Data(fresh.map { $0.id.uuidString + "\n" }.joined().utf8))
+                }
+            }
+            let seen = usage.unplacedMilliseconds.mapValues { Int($0 / 1000) }.filter { $0.value > 0 }
+            if seen != state.seenWritten[day] ?? [:] {
+                try store.recordSeenApps(day: day, source: ActivityWatchOptions.sourceName, seconds: seen, seenAt: now)
+                state.seenWritten[day] = seen
+            }
+        }
+    }
+
+    /// Says a problem once, until it changes or goes away.
+    private func report(_ message: String, _ state: inout FollowState) {
+        guard message != state.problem else { return }
+        state.problem = message
+        logger.warning("activitywatch: \(message)")
+        say(message)
+    }
+
+    private func say(_ line: String) {
+        FileHandle.standardError.write(Data("screenmates monitor: \(line)\n".utf8))
+    }
+}

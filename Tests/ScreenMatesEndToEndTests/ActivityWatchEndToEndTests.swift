@@ -1,0 +1,293 @@
+import Foundation
+import Glibc
+import ScreenMatesCore
+import ScreenMatesStore
+import Testing
+
+/// `screenmates monitor --source activitywatch` and `screenmates import activitywatch` against
+/// a real ActivityWatch server: the tests create buckets and post window, AFK and heartbeat
+/// events through its REST API, as the watchers do, and check the blocks in the store.
+///
+/// The usage is dated on earlier days at 10:00 (yesterday for the follower, which reads
+/// yesterday and today; two and three days ago for imports), so every span lies whole inside
+/// one day whatever the time of day the tests run at.
+@Suite(.enabled(if: ActivityWatchServer.available, ActivityWatchServer.skipReason), .serialized)
+struct ActivityWatchEndToEndTests {
+    static let host = "e2e-desk"
+    static let windows = "aw-watcher-window_e2e-desk"
+    static let afk = "aw-watcher-afk_e2e-desk"
+    /// In every window title; must never reach a file, a log or an output.
+    static let secret = "SECRET-TITLE-5f1c"
+
+    /// 10:00 local time, `daysAgo` days before today.
+    static func morning(daysAgo: Int) -> Date {
+        let calendar = DayCalendar(timeZone: .current)
+        let today = calendar.day(containing: Date())
+        return calendar.instant(on: today.adding(days: -daysAgo), hour: 10, minute: 0)
+    }
+
+    static func minutes(_ base: Date, _ minutes: Double) -> Date { base.addingTimeInterval(minutes * 60) }
+
+    static func window(_ base: Date, _ from: Double, _ to: Double, _ app: String, _ title: String) -> [String: Any] {
+        ActivityWatchServer.event(minutes(base, from), seconds: (to - from) * 60, ["app": app, "title": title])
+    }
+
+    static func presence(_ base: Date, _ from: Double, _ to: Double, _ status: String) -> [String: Any] {
+        ActivityWatchServer.event(minutes(base, from), seconds: (to - from) * 60, ["status": status])
+    }
+
+    func setUp(_ home: Binary.Home, vice: [String], productive: [String]) async throws {
+        let setup = try await Binary.run(
+            ["setup", "--home", home.path, "--name", "ana", "--vice"] + vice + ["--productive"] + productive)
+        #expect(setup.status == 0, "\(setup.stderr)")
+    }
+
+    func storedEvents(_ home: Binary.Home) throws -> [UsageEvent] {
+        let store = try LocalStore.open(at: home.path + "/local.sqlite")
+        return try store.events(in: Date(timeIntervalSince1970: 0)..<Date().addingTimeInterval(86400))
+    }
+
+    func follow(_ home: Binary.Home, _ server: ActivityWatchServer) throws -> SpawnedProcess {
+        try SpawnedProcess(
+            Binary.path,
+            ["monitor", "--home", home.path, "--source", "activitywatch", "--url", server.url, "--host", Self.host])
+    }
+
+    /// Waits until the follower has printed `count` distinct ids (each a committed block).
+    func waitForIDs(_ process: SpawnedProcess, _ count: Int, timeout: Duration = .seconds(60)) async throws -> Set<UUID>
+    {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, !process.hasEnded {
+            let ids = Set(process.lines.compactMap(UUID.init(uuidString:)))
+            if ids.count >= count { return ids }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return Set(process.lines.compactMap(UUID.init(uuidString:)))
+    }
+
+    func waitForError(_ process: SpawnedProcess, _ text: String, timeout: Duration = .seconds(60)) async throws -> Bool
+    {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, !process.hasEnded {
+            if process.standardError.contains(text) { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return process.standardError.contains(text)
+    }
+
+    /// Every byte of every file in the home.
+    func homeBytes(_ home: Binary.Home) throws -> Data {
+        var all = Data()
+        for name in try FileManager.default.contentsOfDirectory(atPath: home.path) {
+            all.append(FileManager.default.contents(atPath: home.path + "/" + name) ?? Data())
+        }
+        return all
+    }
+
+    @Test func followingCountsTheActiveTimeOfTrackedAppsAndNeverKeepsATitle() async throws {
+        let server = try await ActivityWatchServer.start()
+        defer { server.process.kill() }
+        let home = Binary.Home()
+        try await setUp(home, vice: ["YouTube"], productive: ["vscode", "GnuCash"])
+        try await server.createBucket(Self.windows, type: "currentwindow", host: Self.host)
+        try await server.createBucket(Self.afk, type: "afkstatus", host: Self.host)
+        let t = Self.morning(daysAgo: 1)
+        try await server.post(
+            [
+                Self.window(t, 0, 35, "Code", "main.swift \(Self.secret)"),
+                Self.window(t, 35, 55, "firefox", "Cats \(Self.secret) - YouTube — Mozilla Firefox"),
+                Self.window(t, 55, 71, "gnucash", "Books \(Self.secret)"),
+                Self.window(t, 71, 76, "org.example.Mystery", "\(Self.secret)"),
+            ], to: Self.windows)
+        // Away from minute 20 to 30: Code has 25 active minutes, one block.
+        try await server.post(
+            [Self.presence(t, 0, 20, "not-afk"), Self.presence(t, 20, 30, "afk"), Self.presence(t, 30, 80, "not-afk")],
+            to: Self.afk)
+
+        let monitor = try follow(home, server)
+        let ids = try await waitForIDs(monitor, 3)
+        #expect(ids.count == 3, "\(monitor.standardError)")
+        // A few more polls change nothing.
+        try await Task.sleep(for: .seconds(5))
+        monitor.kill(SIGTERM)
+        #expect(await monitor.wait(timeout: 30) == 143)
+
+        let events = try storedEvents(home)
+        #expect(Set(events.map(\.id)) == ids)
+        #expect(events.map(\.appID).sorted() == ["custom-gnucash", "vscode", "youtube"])
+        #expect(events.first { $0.appID == "youtube" }?.category == .vice)
+        #expect(events.allSatisfy { $0.seconds == 900 })
+        #expect(monitor.standardError.contains("away time from \(Self.afk)"), "\(monitor.standardError)")
+
+        let seen = try await Binary.run(["apps", "seen", "--home", home.path, "--json"])
+        #expect(seen.status == 0, "\(seen.stderr)")
+        let entries = try JSONSerialization.jsonObject(with: Data(seen.stdout.utf8)) as? [[String: Any]]
+        #expect(entries?.count == 1)
+        #expect(entries?.first?["name"] as? String == "org.example.Mystery")
+        #expect(entries?.first?["seconds"] as? Int == 300)
+
+        // Importing the same day afterwards finds every block there already.
+        let again = try await Binary.run(
+            ["import", "activitywatch", "--home", home.path, "--url", server.url, "--host", Self.host])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("3 of them were there already"), "\(again.stdout)")
+        #expect(try storedEvents(home).count == 3)
+
+        // Window titles reach no file, log or output.
+        let everything = try homeBytes(home)
+        #expect(everything.range(of: Data(Self.secret.utf8)) == nil)
+        for output in [monitor.lines.joined(), monitor.standardError, seen.stdout, again.stdout, again.stderr] {
+            #expect(!output.contains(Self.secret))
+        }
+        let export = try await Binary.run(["export", "--home", home.path, "--format", "json", "--include-hidden"])
+        #expect(!export.stdout.contains(Self.secret))
+        await server.stop()
+    }
+
+    @Test func aGrowingHeartbeatCountsOnceAndAServerRestartedMidFollowIsCaughtUp() async throws {
+        var server = try await ActivityWatchServer.start()
+        defer { server.process.kill() }
+        let home = Binary.Home()
+        try await setUp(home, vice: ["YouTube"], productive: ["vscode"])
+        try await server.createBucket(Self.windows, type: "currentwindow", host: Self.host)
+        let t = Self.morning(daysAgo: 1)
+        let monitor = try follow(home, server)
+        defer { monitor.kill() }
+        #expect(try await waitForError(monitor, "no AFK bucket"), "\(monitor.standardError)")
+        // One heartbeat a minute, merged by ActivityWatch into one event that grows in place.
+        for minute in 0...16 {
+            try await server.heartbeat(
+                Self.window(t, Double(minute), Double(minute), "Code", "notes.md"), to: Self.windows, pulsetime: 90)
+        }
+        #expect(try await server.eventCount(Self.windows) == 1)
+        let first = try await waitForIDs(monitor, 1)
+        #expect(first.count == 1, "\(monitor.standardError)")
+
+        // The server goes away; the follower says so and keeps trying.
+        let port = server.port
+        await server.stop()
+        #expect(try await waitForError(monitor, "does not answer"), "\(monitor.standardError)")
+        // It comes back (in-memory: empty); the watcher sends the day again and goes on to 31 min.
+        server = try await ActivityWatchServer.start(port: port)
+        try await server.createBucket(Self.windows, type: "currentwindow", host: Self.host)
+        for minute in 0...31 {
+            try await server.heartbeat(
+                Self.window(t, Double(minute), Double(minute), "Code", "notes.md"), to: Self.windows, pulsetime: 90)
+        }
+        let both = try await waitForIDs(monitor, 2)
+        #expect(both.count == 2 && both.isSuperset(of: first), "\(monitor.standardError)")
+        #expect(try await waitForError(monitor, "answers again"), "\(monitor.standardError)")
+        try await Task.sleep(for: .seconds(3))
+        monitor.kill(SIGTERM)
+        #expect(await monitor.wait(timeout: 30) == 143)
+        let events = try storedEvents(home)
+        #expect(events.count == 2 && Set(events.map(\.id)) == both)
+        await server.stop()
+    }
+
+    @Test func anImportBringsPastDaysInOnceWithTheirHistory() async throws {
+        let server = try await ActivityWatchServer.start()
+        defer { server.process.kill() }
+        let home = Binary.Home()
+        try await setUp(home, vice: ["YouTube"], productive: ["vscode"])
+        try await server.createBucket(Self.windows, type: "currentwindow", host: Self.host)
+        let threeDaysAgo = Self.morning(daysAgo: 3)
+        let twoDaysAgo = Self.morning(daysAgo: 2)
+        try await server.post(
+            [
+                Self.window(threeDaysAgo, 0, 40, "code-oss", "a"),
+                Self.window(threeDaysAgo, 40, 56, "firefox", "Live - YouTube"),
+                Self.window(twoDaysAgo, 0, 31, "Code", "b"),
+                Self.window(twoDaysAgo, 31, 60, "Slack", "c"),
+            ], to: Self.windows)
+        let calendar = DayCalendar(timeZone: .current)
+        let since = calendar.day(containing: threeDaysAgo).adding(days: -1).iso8601
+        let arguments = [
+            "import", "activitywatch", "--home", home.path, "--url", server.url, "--host", Self.host, "--since", since,
+        ]
+        let first = try await Binary.run(arguments)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("5 blocks (1 vice, 4 productive) on 2 days."), "\(first.stdout)")
+        #expect(first.stdout.contains("no AFK bucket"), "\(first.stdout)")
+        #expect(first.stdout.contains("Slack 29m"), "\(first.stdout)")
+        let exported = try await Binary.run(["export", "--home", home.path, "--format", "json"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let days = try #require(try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [[String: Any]])
+        let byDate = Dictionary(days.compactMap { day in (day["date"] as? String).map { ($0, day) } }) { a, _ in a }
+        let older = try #require(byDate[calendar.day(containing: threeDaysAgo).iso8601])
+        let newer = try #require(byDate[calendar.day(containing: twoDaysAgo).iso8601])
+        #expect(older["viceBlocks"] as? Int == 1 && older["productiveBlocks"] as? Int == 2)
+        #expect(newer["viceBlocks"] as? Int == 0 && newer["productiveBlocks"] as? Int == 2)
+
+        let second = try await Binary.run(arguments)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("5 of them were there already"), "\(second.stdout)")
+        let exportedAgain = try await Binary.run(["export", "--home", home.path, "--format", "json"])
+        #expect(exportedAgain.stdout == exported.stdout)
+        #expect(try storedEvents(home).count == 5)
+        await server.stop()
+    }
+
+    @Test func hostileEventsNeitherCrashNorReachTheTerminal() async throws {
+        let server = try await ActivityWatchServer.start()
+        defer { server.process.kill() }
+        let home = Binary.Home()
+        try await setUp(home, vice: ["YouTube"], productive: ["vscode"])
+        try await server.createBucket(Self.windows, type: "currentwindow", host: Self.host)
+        try await server.createBucket(Self.afk, type: "afkstatus", host: Self.host)
+        let t = Self.morning(daysAgo: 2)
+        let hostile: [[String: Any]] = [
+            Self.window(t, 0, 20, "evil\u{1B}]0;pwned\u{07}\u{1B}[2J", "\u{1B}[31mred\u{202E}"),
+            ActivityWatchServer.event(Self.minutes(t, 20), seconds: -300, ["app": "Code", "title": "negative"]),
+            ActivityWatchServer.event(Self.minutes(t, 30), seconds: 3e9, ["app": "Code", "title": "a century"]),
+            ActivityWatchServer.event(Self.minutes(t, 40), seconds: 60, ["app": String(repeating: "x", count: 5000)]),
+            Self.window(t, 50, 70, "firefox", "YouTube \u{1B}]8;;http://x\u{07}link"),
+            Self.presence(t, 0, 120, "\u{1B}[2Jnot-afk"),
+        ]
+        // Some of these ActivityWatch itself may refuse; whatever it keeps is read.
+        for event in hostile {
+            _ = try? await server.request("POST", "/api/0/buckets/\(Self.windows)/events", json: [event])
+        }
+        let result = try await Binary.run(
+            ["import", "activitywatch", "--home", home.path, "--url", server.url, "--host", Self.host])
+        #expect(result.status == 0, "\(result.stderr)")
+        let seen = try await Binary.run(["apps", "seen", "--home", home.path])
+        #expect(seen.status == 0, "\(seen.stderr)")
+        for output in [result.stdout, result.stderr, seen.stdout, seen.stderr] {
+            #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
+        }
+        // Blocks never stand for more time than has passed since the first event.
+        let events = try storedEvents(home)
+        let passed = Date().timeIntervalSince(t)
+        #expect(Double(events.count * 900) <= passed)
+        await server.stop()
+    }
+
+    @Test func withoutASourceTheMonitorSaysWhatItTriedAndHowToChoose() async throws {
+        let home = Binary.Home()
+        try await setUp(home, vice: ["YouTube"], productive: ["vscode"])
+        let port = try ActivityWatchServer.freePort()
+        let result = try await Binary.run(
+            ["monitor", "--home", home.path], environment: ["SCREENMATES_ACTIVITYWATCH_URL": "http://127.0.0.1:\(port)"]
+        )
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("http://127.0.0.1:\(port)"), "\(result.stderr)")
+        #expect(result.stderr.contains("--source simulated") && result.stderr.contains("--source activitywatch"))
+
+        let imported = try await Binary.run(
+            ["import", "activitywatch", "--home", home.path, "--url", "http://127.0.0.1:\(port)"])
+        #expect(imported.status == 1)
+        #expect(imported.stderr.contains("does not answer"), "\(imported.stderr)")
+
+        for (arguments, expected) in [
+            (["--source", "activitywatch", "--seed", "3"], "--seed belongs to the simulated monitor"),
+            (["--source", "simulated", "--url", "http://127.0.0.1:1"], "--url is for --source activitywatch"),
+            (["--source", "x11"], "--source takes activitywatch or simulated"),
+            (["--source", "activitywatch", "--url", "localhost:5600"], "is not an http:// URL"),
+        ] {
+            let refused = try await Binary.run(["monitor", "--home", home.path] + arguments)
+            #expect(refused.status == 64, "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr.contains(expected), "\(arguments): \(refused.stderr)")
+        }
+    }
+}
