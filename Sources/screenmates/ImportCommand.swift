@@ -68,6 +68,7 @@ struct ImportActivityWatchCommand: AsyncParsableCommand {
                 + "on \(summary.daysWithBlocks) \(summary.daysWithBlocks == 1 ? "day" : "days")"
                 + (summary.alreadyThere > 0 ? "; \(summary.alreadyThere) of them were there already." : ".")
         ]
+        lines.append("Read \(summary.eventsRead) ActivityWatch events.")
         if summary.focusOnly {
             lines.append("There is no AFK bucket, so focused time counted whether or not you were there.")
         }

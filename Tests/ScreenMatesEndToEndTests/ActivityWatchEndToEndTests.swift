@@ -126,6 +126,14 @@ struct ActivityWatchEndToEndTests {
         #expect(entries?.first?["name"] as? String == "org.example.Mystery")
         #expect(entries?.first?["seconds"] as? Int == 300)
 
+        // Filing it: from now on it is one of the productive apps, in the database and the file.
+        let added = try await Binary.run(["apps", "add", "org.example.Mystery", "--productive", "--home", home.path])
+        #expect(added.status == 0, "\(added.stderr)")
+        let config = String(decoding: FileManager.default.contents(atPath: home.path + "/config.toml") ?? Data(), as: UTF8.self)
+        #expect(config.contains("org.example.Mystery"), "\(config)")
+        let neither = try await Binary.run(["apps", "add", "Slack", "--home", home.path])
+        #expect(neither.status == 64 && neither.stderr.contains("--vice or --productive"), "\(neither.stderr)")
+
         // Importing the same day afterwards finds every block there already.
         let again = try await Binary.run(
             ["import", "activitywatch", "--home", home.path, "--url", server.url, "--host", Self.host])
@@ -176,7 +184,7 @@ struct ActivityWatchEndToEndTests {
         }
         let both = try await waitForIDs(monitor, 2)
         #expect(both.count == 2 && both.isSuperset(of: first), "\(monitor.standardError)")
-        #expect(try await waitForError(monitor, "answers again"), "\(monitor.standardError)")
+        #expect(try await waitForError(monitor, "can be read again"), "\(monitor.standardError)")
         try await Task.sleep(for: .seconds(3))
         monitor.kill(SIGTERM)
         #expect(await monitor.wait(timeout: 30) == 143)

@@ -68,7 +68,7 @@ public final class ActivityWatchFollower: Sendable {
             do {
                 try await poll(client, &state)
                 if state.problem != nil {
-                    say("ActivityWatch answers again; caught up.")
+                    say("ActivityWatch can be read again; caught up.")
                     state.problem = nil
                 }
                 state.failures = 0
