@@ -9,7 +9,7 @@ import ScreenMatesMonitor
 /// and after any error, it reads everything again, so an event inserted into the past or a
 /// server restarted (which renumbers events) is seen. What it hands out is the data, not a sum:
 /// the blocks are derived from it afresh each time (see `BlockDeriver`).
-public struct ActivityWatchReader: Sendable {
+public struct ActivityWatchReader: ActivitySource {
     public let client: ActivityWatchClient
     public let selection: ActivityWatchSelection
     /// Full reads at least this often.
@@ -21,6 +21,10 @@ public struct ActivityWatchReader: Sendable {
     private var coveredFrom: Date?
     /// Events that could not be read, over the reader's life.
     public private(set) var skippedEvents = 0
+
+    public var name: String { "activitywatch" }
+    public var host: String { selection.host }
+    public var knowsPresence: Bool { selection.afk != nil }
 
     public init(client: ActivityWatchClient, selection: ActivityWatchSelection) {
         self.client = client

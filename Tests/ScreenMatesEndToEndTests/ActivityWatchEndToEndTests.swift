@@ -129,7 +129,8 @@ struct ActivityWatchEndToEndTests {
         // Filing it: from now on it is one of the productive apps, in the database and the file.
         let added = try await Binary.run(["apps", "add", "org.example.Mystery", "--productive", "--home", home.path])
         #expect(added.status == 0, "\(added.stderr)")
-        let config = String(decoding: FileManager.default.contents(atPath: home.path + "/config.toml") ?? Data(), as: UTF8.self)
+        let config = String(
+            decoding: FileManager.default.contents(atPath: home.path + "/config.toml") ?? Data(), as: UTF8.self)
         #expect(config.contains("org.example.Mystery"), "\(config)")
         let neither = try await Binary.run(["apps", "add", "Slack", "--home", home.path])
         #expect(neither.status == 64 && neither.stderr.contains("--vice or --productive"), "\(neither.stderr)")

@@ -110,34 +110,43 @@ import Testing
 
     @Test func blockIDsDependOnEveryPartOfTheirKeyAndNothingElse() {
         let base = BlockID.make(
-            source: "activitywatch", host: "desk", day: "2026-11-20", appID: "youtube", blockSeconds: 900, number: 1)
+            source: "activitywatch", host: "desk", day: "2026-11-20", appID: "youtube", number: 1)
         #expect(
             base
                 == BlockID.make(
-                    source: "activitywatch", host: "desk", day: "2026-11-20", appID: "youtube", blockSeconds: 900,
+                    source: "activitywatch", host: "desk", day: "2026-11-20", appID: "youtube",
                     number: 1))
         let others = [
             BlockID.make(
-                source: "x11", host: "desk", day: "2026-11-20", appID: "youtube", blockSeconds: 900, number: 1),
+                source: "x11", host: "desk", day: "2026-11-20", appID: "youtube", number: 1),
             BlockID.make(
-                source: "activitywatch", host: "lap", day: "2026-11-20", appID: "youtube", blockSeconds: 900, number: 1),
+                source: "activitywatch", host: "lap", day: "2026-11-20", appID: "youtube", number: 1),
             BlockID.make(
-                source: "activitywatch", host: "desk", day: "2026-11-21", appID: "youtube", blockSeconds: 900, number: 1
+                source: "activitywatch", host: "desk", day: "2026-11-21", appID: "youtube", number: 1
             ),
             BlockID.make(
-                source: "activitywatch", host: "desk", day: "2026-11-20", appID: "tiktok", blockSeconds: 900, number: 1),
+                source: "activitywatch", host: "desk", day: "2026-11-20", appID: "tiktok", number: 1),
             BlockID.make(
-                source: "activitywatch", host: "desk", day: "2026-11-20", appID: "youtube", blockSeconds: 600, number: 1
-            ),
-            BlockID.make(
-                source: "activitywatch", host: "desk", day: "2026-11-20", appID: "youtube", blockSeconds: 900, number: 2
+                source: "activitywatch", host: "desk", day: "2026-11-20", appID: "youtube", number: 2
             ),
             // The separator cannot be smuggled in through a field.
             BlockID.make(
-                source: "activitywatch|desk", host: "", day: "2026-11-20", appID: "youtube", blockSeconds: 900,
+                source: "activitywatch|desk", host: "", day: "2026-11-20", appID: "youtube",
                 number: 1),
         ]
         #expect(Set(others + [base]).count == others.count + 1)
+    }
+
+    @Test func aDayDerivedAgainWithAnotherBlockLengthKeepsItsBlocksNumbers() {
+        let timeline = ActivityTimeline(focus: [Self.focus("Code", 0, 60)], present: nil)
+        let quarter = Self.deriver.derive(timeline, day: Self.day, until: .distantFuture)
+        let half = BlockDeriver(
+            source: "activitywatch", host: "desk", blockSeconds: 1800, calendar: Self.calendar,
+            matcher: Self.deriver.matcher
+        ).derive(timeline, day: Self.day, until: .distantFuture)
+        #expect(quarter.events.count == 4 && half.events.count == 2)
+        // The store keeps the first two blocks it has; nothing is counted once per length.
+        #expect(Set(half.events.map(\.id)).isSubset(of: Set(quarter.events.map(\.id))))
     }
 
     // MARK: Properties

@@ -90,7 +90,7 @@ public final class ActivityWatchFollower: Sendable {
     }
 
     private struct FollowState {
-        var reader: ActivityWatchReader?
+        var reader: (any ActivitySource)?
         /// Ids committed, per day (only the open days are kept).
         var written: [LocalDate: Set<UUID>] = [:]
         var seenWritten: [LocalDate: [String: Int]] = [:]
@@ -114,7 +114,7 @@ public final class ActivityWatchFollower: Sendable {
         }
         guard var reader = state.reader, let settings = try store.settings() else { return }
         let now = Date()
-        let deriver = blockDeriver(settings: settings, catalogue: catalogue, host: reader.selection.host)
+        let deriver = blockDeriver(settings: settings, catalogue: catalogue, source: reader.name, host: reader.host)
         let today = deriver.calendar.day(containing: now)
         let days = [today.adding(days: -1), today]
         let from = deriver.calendar.start(of: days[0])
@@ -136,7 +136,7 @@ public final class ActivityWatchFollower: Sendable {
             }
             let seen = usage.unplacedMilliseconds.mapValues { Int($0 / 1000) }.filter { $0.value > 0 }
             if seen != state.seenWritten[day] ?? [:] {
-                try store.recordSeenApps(day: day, source: ActivityWatchOptions.sourceName, seconds: seen, seenAt: now)
+                try store.recordSeenApps(day: day, source: reader.name, seconds: seen, seenAt: now)
                 state.seenWritten[day] = seen
             }
         }

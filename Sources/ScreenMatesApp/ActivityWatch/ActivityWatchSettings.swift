@@ -55,9 +55,11 @@ extension AppError {
 }
 
 /// The deriver for the user's current settings.
-func blockDeriver(settings: UserSettings, catalogue: AppCatalogue, host: String) -> BlockDeriver {
+func blockDeriver(
+    settings: UserSettings, catalogue: AppCatalogue, source: String = ActivityWatchOptions.sourceName, host: String
+) -> BlockDeriver {
     BlockDeriver(
-        source: ActivityWatchOptions.sourceName, host: host, blockSeconds: settings.rules.blockSeconds,
+        source: source, host: host, blockSeconds: settings.rules.blockSeconds,
         calendar: DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour),
         matcher: AppMatcher(apps: settings.apps, rules: catalogue.desktopRules))
 }

@@ -83,8 +83,7 @@ public struct BlockDeriver: Sendable {
                         usage.events.append(
                             UsageEvent(
                                 id: BlockID.make(
-                                    source: source, host: host, day: day.iso8601, appID: app.id,
-                                    blockSeconds: blockSeconds, number: number),
+                                    source: source, host: host, day: day.iso8601, appID: app.id, number: number),
                                 appID: app.id, category: app.category, seconds: blockSeconds,
                                 // The instant the block's last millisecond passed, inside the day.
                                 occurredAt: TimeSpan.date(min(cursor - 1, lastMoment))))

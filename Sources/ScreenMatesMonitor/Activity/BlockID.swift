@@ -9,13 +9,16 @@ public enum BlockID {
     ///   - host: the machine the source watched.
     ///   - day: the day the block belongs to.
     ///   - appID: the tracked app.
-    ///   - blockSeconds: the block length (a new length counts anew, never under an old id).
     ///   - number: 1 for the day's first block of this app, 2 for the second…
+    ///
+    /// The block length is not part of the id: a day derived again after the length changed
+    /// keeps the blocks it has and adds only those numbered beyond them, so its usage is never
+    /// counted once per length.
     public static func make(
-        source: String, host: String, day: String, appID: String, blockSeconds: Int, number: Int
+        source: String, host: String, day: String, appID: String, number: Int
     ) -> UUID {
         // Fields joined by a separator none of them can contain unescaped.
-        let key = [source, host, day, appID, String(blockSeconds), String(number)]
+        let key = [source, host, day, appID, String(number)]
             .map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|") }
             .joined(separator: "|")
         let bytes = Array(key.utf8)
