@@ -53,7 +53,9 @@ let package = Package(
             dependencies: [
                 "ScreenMatesGroupStore", "ScreenMatesCore", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The schema's SQL, compiled into the binary (no resource bundle to carry around).
+            resources: [.embedInCode("Migrations/v1_groups.sql")]
         ),
 
         // The simulated usage monitor: seeded, deterministic, writes through an event sink.
