@@ -40,11 +40,16 @@ let package = Package(
             ]
         ),
 
-        // The group store: the protocol every implementation keeps, and its SQLite implementation
-        // (one file shared by everyone on a host).
+        // The group store: the protocol every implementation keeps, its values, errors and rules.
+        .target(name: "ScreenMatesGroupStore", dependencies: ["ScreenMatesCore"]),
+
+        // The group store in a SQLite file shared by everyone on a host.
         .target(
-            name: "ScreenMatesGroupStore",
-            dependencies: ["ScreenMatesCore", "ScreenMatesSQLiteRows", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "ScreenMatesSQLiteGroupStore",
+            dependencies: [
+                "ScreenMatesGroupStore", "ScreenMatesCore", "ScreenMatesSQLiteRows",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
 
         // The group store on a PostgreSQL server (postgres-nio), for members on different machines.
@@ -71,7 +76,8 @@ let package = Package(
         .target(
             name: "ScreenMatesApp",
             dependencies: [
-                "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesPostgresGroupStore",
+                "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesSQLiteGroupStore",
+                "ScreenMatesPostgresGroupStore",
                 "ScreenMatesMonitor", "ScreenMatesUI",
                 "ScreenMatesTerminal", .product(name: "Logging", package: "swift-log"),
                 .product(name: "CSV", package: "CSV.swift"),
@@ -94,7 +100,8 @@ let package = Package(
             name: "ScreenMatesBench",
             dependencies: [
                 "ScreenMatesCore", "ScreenMatesUI", "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesGroupStore",
-                "ScreenMatesPostgresGroupStore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
 
@@ -112,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "ScreenMatesGroupStoreTests",
             dependencies: [
-                "ScreenMatesGroupStore", "ScreenMatesPostgresGroupStore", "ScreenMatesCore",
+                "ScreenMatesGroupStore", "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore", "ScreenMatesCore",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

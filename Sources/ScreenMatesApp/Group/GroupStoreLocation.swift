@@ -1,6 +1,7 @@
 import Foundation
 import ScreenMatesGroupStore
 import ScreenMatesPostgresGroupStore
+import ScreenMatesSQLiteGroupStore
 import Synchronization
 
 /// Where the group store is: a SQLite file shared on this host, or a PostgreSQL server.
