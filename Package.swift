@@ -135,7 +135,7 @@ let package = Package(
             name: "ScreenMatesAppTests",
             dependencies: [
                 "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore",
-                .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(
