@@ -129,7 +129,10 @@ enum LocalSchema {
                     CREATE INDEX notice_by_time ON notice(at);
                     """)
         }
-        migrator.registerMigration("v6: applications seen by a usage source that match no tracked app") { db in
+        migrator.registerMigration("v6: the group store a membership was joined through") { db in
+            try db.execute(sql: "ALTER TABLE profile ADD COLUMN group_store TEXT")
+        }
+        migrator.registerMigration("v7: applications seen by a usage source that match no tracked app") { db in
             try db.execute(
                 sql: """
                     -- Active time per day of each application a real usage source saw but could not
