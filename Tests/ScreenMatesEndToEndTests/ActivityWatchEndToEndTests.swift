@@ -8,9 +8,9 @@ import Testing
 /// a real ActivityWatch server: the tests create buckets and post window, AFK and heartbeat
 /// events through its REST API, as the watchers do, and check the blocks in the store.
 ///
-/// The usage is dated on earlier days at 10:00 (yesterday for the follower, which reads
-/// yesterday and today; two and three days ago for imports), so every span lies whole inside
-/// one day whatever the time of day the tests run at.
+/// The usage is dated at 10:00 on a day the follower reads (yesterday or today: see
+/// `followedMorning`) or, for imports, two and three days ago, so every span lies whole inside
+/// one day in the past whatever the time of day the tests run at, midnight included.
 @Suite(.enabled(if: ActivityWatchServer.available, ActivityWatchServer.skipReason), .serialized)
 struct ActivityWatchEndToEndTests {
     static let host = "e2e-desk"
@@ -24,6 +24,18 @@ struct ActivityWatchEndToEndTests {
         let calendar = DayCalendar(timeZone: .current)
         let today = calendar.day(containing: Date())
         return calendar.instant(on: today.adding(days: -daysAgo), hour: 10, minute: 0)
+    }
+
+    /// 10:00 today once it is past noon, else 10:00 yesterday: in the past, and still on a
+    /// day the follower reads (yesterday and today) for at least 12 hours, so a test that runs
+    /// across midnight finds it there.
+    static func followedMorning() -> Date {
+        let calendar = DayCalendar(timeZone: .current)
+        let now = Date()
+        let today = calendar.day(containing: now)
+        let morning = calendar.instant(on: today, hour: 10, minute: 0)
+        return now.timeIntervalSince(morning) >= 2 * 3600
+            ? morning : calendar.instant(on: today.adding(days: -1), hour: 10, minute: 0)
     }
 
     static func minutes(_ base: Date, _ minutes: Double) -> Date { base.addingTimeInterval(minutes * 60) }
@@ -91,7 +103,7 @@ struct ActivityWatchEndToEndTests {
         try await setUp(home, vice: ["YouTube"], productive: ["vscode", "GnuCash"])
         try await server.createBucket(Self.windows, type: "currentwindow", host: Self.host)
         try await server.createBucket(Self.afk, type: "afkstatus", host: Self.host)
-        let t = Self.morning(daysAgo: 1)
+        let t = Self.followedMorning()
         try await server.post(
             [
                 Self.window(t, 0, 35, "Code", "main.swift \(Self.secret)"),
@@ -158,10 +170,12 @@ struct ActivityWatchEndToEndTests {
         defer { server.process.kill() }
         let home = Binary.Home()
         try await setUp(home, vice: ["YouTube"], productive: ["vscode"])
-        try await server.createBucket(Self.windows, type: "currentwindow", host: Self.host)
-        let t = Self.morning(daysAgo: 1)
+        let t = Self.followedMorning()
+        // Started before the watcher made its bucket: it says what it waits for, then follows.
         let monitor = try follow(home, server)
         defer { monitor.kill() }
+        #expect(try await waitForError(monitor, "no window bucket"), "\(monitor.standardError)")
+        try await server.createBucket(Self.windows, type: "currentwindow", host: Self.host)
         #expect(try await waitForError(monitor, "no AFK bucket"), "\(monitor.standardError)")
         // One heartbeat a minute, merged by ActivityWatch into one event that grows in place.
         for minute in 0...16 {
