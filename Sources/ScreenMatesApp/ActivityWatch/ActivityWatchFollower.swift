@@ -44,13 +44,14 @@ public final class ActivityWatchFollower: Sendable {
     /// Runs until a signal asks it to stop; returns the exit status.
     public func run(stopRequested: @escaping @Sendable () -> Int32?) async -> Int32 {
         let work = Task { await follow() }
+        // A signal only sets a flag; a quarter of a second to notice it keeps an idle follower idle.
         let stopper = Task {
             while !Task.isCancelled {
                 if stopRequested() != nil {
                     work.cancel()
                     return
                 }
-                try? await Task.sleep(for: .milliseconds(50))
+                try? await Task.sleep(for: .milliseconds(250))
             }
         }
         await work.value
