@@ -220,7 +220,11 @@ public struct DashboardModel: Hashable, Sendable {
         if screen == .help {
             helpScroll = max(0, min(helpScroll, HelpView.maximumScroll(keys: keys, width: width, height: height)))
         }
-        if screen == .debug { debugPanel.scroll = max(0, min(debugPanel.scroll, DebugView.maximumScroll(self))) }
+        // Only against facts gathered for the panel: data without them (a refresh that has not
+        // gathered them yet) says nothing of how far they reach.
+        if screen == .debug, data?.debugLines != nil {
+            debugPanel.scroll = max(0, min(debugPanel.scroll, DebugView.maximumScroll(self)))
+        }
         if screen == .group {
             groupScreen.memberScroll = max(0, min(groupScreen.memberScroll, GroupView.maximumMemberScroll(self)))
         }
