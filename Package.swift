@@ -40,11 +40,16 @@ let package = Package(
             ]
         ),
 
-        // The group store: the protocol every implementation keeps, and its SQLite implementation
-        // (one file shared by everyone on a host).
+        // The group store: the protocol every implementation keeps, its values, errors and rules.
+        .target(name: "ScreenMatesGroupStore", dependencies: ["ScreenMatesCore"]),
+
+        // The group store in a SQLite file shared by everyone on a host.
         .target(
-            name: "ScreenMatesGroupStore",
-            dependencies: ["ScreenMatesCore", "ScreenMatesSQLiteRows", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "ScreenMatesSQLiteGroupStore",
+            dependencies: [
+                "ScreenMatesGroupStore", "ScreenMatesCore", "ScreenMatesSQLiteRows",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
 
         // The group store on a PostgreSQL server (postgres-nio), for members on different machines.
@@ -53,7 +58,9 @@ let package = Package(
             dependencies: [
                 "ScreenMatesGroupStore", "ScreenMatesCore", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The schema's SQL, compiled into the binary (no resource bundle to carry around).
+            resources: [.embedInCode("Migrations/v1_groups.sql")]
         ),
 
         // The simulated usage monitor: seeded, deterministic, writes through an event sink.
@@ -69,7 +76,8 @@ let package = Package(
         .target(
             name: "ScreenMatesApp",
             dependencies: [
-                "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesPostgresGroupStore",
+                "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesSQLiteGroupStore",
+                "ScreenMatesPostgresGroupStore",
                 "ScreenMatesMonitor", "ScreenMatesUI",
                 "ScreenMatesTerminal", .product(name: "Logging", package: "swift-log"),
                 .product(name: "CSV", package: "CSV.swift"),
@@ -92,7 +100,8 @@ let package = Package(
             name: "ScreenMatesBench",
             dependencies: [
                 "ScreenMatesCore", "ScreenMatesUI", "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesGroupStore",
-                "ScreenMatesPostgresGroupStore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
 
@@ -110,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "ScreenMatesGroupStoreTests",
             dependencies: [
-                "ScreenMatesGroupStore", "ScreenMatesPostgresGroupStore", "ScreenMatesCore",
+                "ScreenMatesGroupStore", "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore", "ScreenMatesCore",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
@@ -126,7 +135,7 @@ let package = Package(
             name: "ScreenMatesAppTests",
             dependencies: [
                 "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore",
-                .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(

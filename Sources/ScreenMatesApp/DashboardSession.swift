@@ -20,6 +20,8 @@ public struct DashboardOptions: Sendable {
     public var theme: String?
     public var useColor: Bool
     public var forceASCII: Bool
+    /// The group store named on the command line or in the environment; without one, the store
+    /// the group was joined through, else the home's default file.
     public var groupStore: GroupStoreLocation?
     /// Ring the terminal bell for each notice.
     public var bell: Bool
@@ -287,6 +289,15 @@ public final class DashboardSession {
         }
     }
 
+    /// Where the group lives: the store named for this run, else the one the group was joined
+    /// through, else the home's default file.
+    private var groupStore: GroupStoreLocation {
+        options.groupStore
+            ?? (try? GroupStoreLocation.resolve(
+                option: nil, environment: [:], home: home, remembered: feed.settings.group?.store))
+            ?? .sqlite(path: home.path + "/group-store.sqlite")
+    }
+
     /// Runs a store write asked for by a key; a failure shows as the warning.
     private func perform(_ what: String, _ body: () throws(StoreError) -> Void) {
         do {
@@ -438,7 +449,7 @@ public final class DashboardSession {
     /// Runs a group action in the background (the group store may be slow or away); its outcome
     /// comes back through `applyGroupResults` when the loop wakes.
     private func startGroupAction(_ action: GroupAction, wake: WakePipe) {
-        guard let location = options.groupStore else { return }
+        let location = groupStore
         let actions = GroupActions(local: store, location: location, clock: clockChoice.clock)
         let outcomes = groupOutcomes
         groupActionsRunning += 1
@@ -525,7 +536,8 @@ public final class DashboardSession {
     private func connectGroup(wake: WakePipe) {
         groupLink?.stop()
         groupLink = nil
-        guard let membership = feed.settings.group, let location = options.groupStore else { return }
+        guard let membership = feed.settings.group else { return }
+        let location = groupStore
         let link = GroupLink(
             local: store, location: location, membership: membership, userID: feed.settings.userID,
             clock: clockChoice.clock, logger: logger, wake: { wake.wake() })
@@ -620,7 +632,7 @@ public final class DashboardSession {
             ("data directory", home.path),
             ("database", home.databasePath),
             ("log", home.path + "/screenmates.log"),
-            ("group store", options.groupStore?.description ?? "(none)"),
+            ("group store", groupStore.description),
             ("group", feed.settings.group.map { "\($0.code) · goal \($0.dailyGoalBlocks)" } ?? "(none)"),
             ("app clock", "\(TimeFormat.iso8601(clock.now())) · ×\(clock.speed)"),
             ("today", "\(feed.today) · resets \(TimeFormat.iso8601(feed.todayInterval.upperBound))"),

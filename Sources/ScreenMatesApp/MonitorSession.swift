@@ -68,6 +68,14 @@ public final class MonitorSession: Sendable {
             FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
         }
         let settings = opened.settings
+        if let group = settings.group, !options.quiet {
+            // The monitor never talks to the group store (reporting is not its job); say who does.
+            FileHandle.standardError.write(
+                Data(
+                    ("screenmates monitor: this home is in group \(group.code); the monitor only records usage. The group sees it "
+                        + "while a dashboard or `screenmates sync --watch` runs; `screenmates sync` sends it once.\n")
+                        .utf8))
+        }
         appNames = Dictionary(settings.apps.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let calendar = DayCalendar(timeZone: TimeZone.current, dayStartHour: settings.dayStartHour)
         let seed =

@@ -30,6 +30,8 @@ public struct StatusReport: Encodable, Sendable {
         @Nullable public var lastSyncedAt: String?
         public var unsyncedDays: Int
         public var offline: Bool
+        /// Whether the group has today's numbers as they are here (false outside a group).
+        public var todaySent: Bool
     }
 
     /// A notice delivered, newest first.
@@ -56,6 +58,8 @@ public struct StatusReport: Encodable, Sendable {
     public var streak: Int
     public var bestStreak: Int
     public var eventsApplied: Int
+    /// When the newest usage event happened.
+    @Nullable public var lastActive: String?
     public var now: String
     public var nextResetAt: String
     public var timeZone: String
@@ -83,6 +87,7 @@ public struct StatusReport: Encodable, Sendable {
         streak = summary.streak.current
         bestStreak = summary.streak.best
         eventsApplied = feed.eventsApplied
+        lastActive = feed.lastActive.map(TimeFormat.iso8601)
         now = TimeFormat.iso8601(data.now)
         nextResetAt = TimeFormat.iso8601(summary.nextReset)
         timeZone = feed.calendar.timeZone.identifier
@@ -100,7 +105,8 @@ public struct StatusReport: Encodable, Sendable {
             lastSyncedAt: status?.lastSyncedAt.map(TimeFormat.iso8601),
             unsyncedDays: feed.settings.group == nil
                 ? 0 : (status?.unsyncedDays ?? feed.history.filter { !$0.synced }.count),
-            offline: status?.offline ?? false)
+            offline: status?.offline ?? false,
+            todaySent: Self.groupHasToday(feed: feed, snapshot: status?.snapshot))
         notifications = ((try? feed.store.shownNotices(limit: 50)) ?? []).map { record in
             Notice(
                 kind: record.notice.kind.name, day: "\(record.notice.day)", at: TimeFormat.iso8601(record.at),
@@ -125,7 +131,41 @@ public struct StatusReport: Encodable, Sendable {
             Balance  \(TimeFormat.duration(seconds: balanceSeconds))  (earned \(TimeFormat.duration(seconds: earnedSeconds)), spent \(TimeFormat.duration(seconds: spentSeconds)), overdraft \(TimeFormat.duration(seconds: overdraftSeconds)))
             Streak   \(streak) day\(streak == 1 ? "" : "s")  (best \(bestStreak); today \(todayStatus))
             Today    \(blocksUsed) / \(dailyGoalBlocks) blocks · \(Int(progress * 100))% · \(state)
-            """
+            """ + syncText(now: data.now)
+    }
+}
+
+extension StatusReport {
+    /// Whether the group's copy of the user (in the snapshot last read from it) shows today's
+    /// numbers as the local store has them: the day, the blocks, the streak and the newest usage.
+    static func groupHasToday(feed: UsageFeed, snapshot: GroupSnapshot?) -> Bool {
+        guard feed.settings.group != nil,
+            let mine = snapshot?.members.first(where: { $0.userID == feed.settings.userID })
+        else { return false }
+        let sameActive =
+            switch (mine.lastActive, feed.lastActive) {
+            case (nil, nil): true
+            case (let sent?, let here?): abs(sent.timeIntervalSince(here)) < 0.001
+            default: false
+            }
+        return mine.day == feed.today && mine.blocksToday == feed.ledger.viceBlocks
+            && mine.streak == feed.summary.streak.current && sameActive
+    }
+
+    /// In a group: what the group has not seen yet, and how to send it.
+    func syncText(now: Date) -> String {
+        guard group.code != nil else { return "" }
+        let lastSent = sync.lastSyncedAt.flatMap { TimeFormat.parseInstant($0, timeZone: .gmt) }
+        let last = lastSent.map { "last sent \(TimeFormat.relative($0, now: now))" } ?? "never sent"
+        var waiting: [String] = []
+        if !sync.todaySent { waiting.append("today's latest numbers") }
+        if sync.unsyncedDays > 0 {
+            waiting.append("\(sync.unsyncedDays) finished day\(sync.unsyncedDays == 1 ? "" : "s")")
+        }
+        let offline = sync.offline ? " · group store out of reach" : ""
+        guard !waiting.isEmpty else { return "\nGroup    \(last)\(offline) · up to date" }
+        return "\nGroup    \(last)\(offline) · not sent yet: \(waiting.joined(separator: " and ")); "
+            + "`screenmates sync` sends them, `screenmates sync --watch` keeps sending"
     }
 }
 

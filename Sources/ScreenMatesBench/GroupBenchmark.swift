@@ -3,6 +3,7 @@ import Glibc
 import ScreenMatesApp
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesSQLiteGroupStore
 import ScreenMatesStore
 import ScreenMatesUI
 

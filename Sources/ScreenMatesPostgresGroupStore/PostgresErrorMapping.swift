@@ -22,9 +22,9 @@ struct OperationContext: Sendable {
 }
 
 extension GroupStoreError {
-    /// The SQLSTATEs the schema's functions raise (class `SM`, which PostgreSQL does not use).
+    /// The SQLSTATEs the schema's functions raise (class `SM`, which PostgreSQL does not use). An
+    /// unknown code is an answer, not an error: the functions return it as such.
     enum RefusalState {
-        static let unknownCode = "SMUNK"
         static let nameTaken = "SMNAM"
         static let notAMember = "SMNOT"
         static let neverJoined = "SMNEW"
@@ -79,8 +79,6 @@ extension GroupStoreError {
         let state = error.serverInfo?[.sqlState] ?? ""
         let message = error.serverInfo?[.message] ?? "PostgreSQL error \(state)"
         switch state {
-        case RefusalState.unknownCode:
-            if let code = context.code { return .unknownCode(code) }
         case RefusalState.nameTaken:
             if let name = context.name { return .nameTaken(name) }
         case RefusalState.notAMember:

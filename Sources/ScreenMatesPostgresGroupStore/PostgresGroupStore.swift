@@ -302,27 +302,37 @@ public final class PostgresGroupStore: GroupStore {
         }
     }
 
+    /// What `find_group` and `join_group` answer in their `outcome` column.
+    private enum LookupOutcome: String {
+        /// The group, with its goal, member count and creation time.
+        case found
+        /// No group has the code (the attempt was written down).
+        case unknown
+        /// Too many wrong codes: the seconds to wait come with it.
+        case limited
+    }
+
     /// A lookup's outcome: the group, `nil` for a code that names none, or the rate limit.
     private func lookupOutcome(_ rows: [PostgresRow], code: GroupCode) throws(GroupStoreError) -> Group? {
-        let (outcome, retryAfter, goal, count, createdAt) = try decode("a group lookup") {
+        let (answer, retryAfter, goal, count, createdAt) = try decode("a group lookup") {
             guard let row = rows.first else { throw UnreadableValue(what: "no answer to a lookup") }
             return try row.decode((String, Int64?, Int64?, Int64?, Int64?).self)
         }
-        switch outcome {
-        case "found":
+        switch LookupOutcome(rawValue: answer) {
+        case .found:
             guard let goal, let count, let createdAt else { break }
             return Group(
                 code: code, dailyGoalBlocks: Int(goal), memberCount: Int(count),
                 createdAt: Self.date(milliseconds: createdAt))
-        case "unknown":
+        case .unknown:
             return nil
-        case "limited":
+        case .limited:
             guard let retryAfter else { break }
             throw .tooManyAttempts(retryAfterSeconds: Int(retryAfter))
-        default:
+        case nil:
             break
         }
-        throw .unusable(location: address.description, detail: "a group lookup answered \"\(outcome)\"")
+        throw .unusable(location: address.description, detail: "a group lookup answered \"\(answer)\"")
     }
 
     // MARK: - Values

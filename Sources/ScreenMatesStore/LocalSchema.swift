@@ -129,6 +129,9 @@ enum LocalSchema {
                     CREATE INDEX notice_by_time ON notice(at);
                     """)
         }
+        migrator.registerMigration("v6: the group store a membership was joined through") { db in
+            try db.execute(sql: "ALTER TABLE profile ADD COLUMN group_store TEXT")
+        }
         return migrator
     }
 }

@@ -36,8 +36,8 @@ extension LocalStore {
         try write { db in
             let current = try String.fetchOne(db, sql: "SELECT group_code FROM profile WHERE id = 1")
             try db.execute(
-                sql: "UPDATE profile SET group_code = ?, group_goal_blocks = ? WHERE id = 1",
-                arguments: [membership?.code.value, membership?.dailyGoalBlocks])
+                sql: "UPDATE profile SET group_code = ?, group_goal_blocks = ?, group_store = ? WHERE id = 1",
+                arguments: [membership?.code.value, membership?.dailyGoalBlocks, membership?.store])
             if let membership, membership.code.value != current {
                 try db.execute(sql: "UPDATE day_history SET synced = 0")
                 try db.execute(sql: "UPDATE profile SET profile_synced_version = 0, last_synced_at = NULL WHERE id = 1")

@@ -191,7 +191,8 @@ extension LocalStore {
             let code = try? GroupCode(validating: text)
         else { return nil }
         let goal: Int = try row.checkedIfPresent("group_goal_blocks", in: "profile") ?? 8
-        return GroupMembership(code: code, dailyGoalBlocks: goal)
+        let store: String? = row.hasColumn("group_store") ? try row.checkedIfPresent("group_store", in: "profile") : nil
+        return GroupMembership(code: code, dailyGoalBlocks: goal, store: store)
     }
 
     private static func replaceApps(_ apps: [TrackedApp], in db: Database) throws {

@@ -20,10 +20,20 @@ struct GlobalOptions: ParsableArguments {
             valueName: "path|url"))
     var groupStore: String?
 
-    /// Where the group store is, for `home`.
-    func resolveGroupStore(home: HomeDirectory) throws(AppError) -> GroupStoreLocation {
+    /// Where the group store is, for `home`: the option, the environment, the store the
+    /// home's group was joined through (`settings`), or the default file.
+    func resolveGroupStore(home: HomeDirectory, settings: UserSettings?) throws(AppError) -> GroupStoreLocation {
         try GroupStoreLocation.resolve(
-            option: groupStore, environment: ProcessInfo.processInfo.environment, home: home)
+            option: groupStore, environment: ProcessInfo.processInfo.environment, home: home,
+            remembered: settings?.group?.store)
+    }
+
+    /// The group store named on the command line or in the environment, if any: it wins over
+    /// the one a home remembers.
+    func namedGroupStore(home: HomeDirectory) throws(AppError) -> GroupStoreLocation? {
+        let environment = ProcessInfo.processInfo.environment
+        guard groupStore != nil || !(environment["SCREENMATES_GROUP_STORE"] ?? "").isEmpty else { return nil }
+        return try GroupStoreLocation.resolve(option: groupStore, environment: environment, home: home)
     }
 
     /// Whether a demo runs on the demo directory because no home was given (`--home` or

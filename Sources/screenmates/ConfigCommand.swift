@@ -44,6 +44,13 @@ struct ConfigCommand: ParsableCommand {
                     let source = preferences.sets(key) ? "config.toml" : "saved"
                     print("\(key.rawValue) = \(SettingsFile.value(of: key, in: settings))  # \(source)")
                 }
+                // Not a key of the file: it goes with the membership, and the command line or the
+                // environment wins over it.
+                if let store = settings.group?.store {
+                    print(
+                        "# group store: \(SafeText.displayable(store))  (remembered with group \(settings.group!.code); --group-store or SCREENMATES_GROUP_STORE win over it)"
+                    )
+                }
                 for problem in problems { FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8)) }
                 return 0
             }

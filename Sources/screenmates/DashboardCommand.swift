@@ -59,7 +59,7 @@ struct DashboardCommand: ParsableCommand {
                 demo: demo, speed: clock.speed, startAt: clock.startInstant, seed: seed, scenario: scenario,
                 theme: theme,
                 useColor: !(noColor || noColorEnv), forceASCII: ascii,
-                groupStore: try global.resolveGroupStore(home: home), bell: bell, desktop: desktopNotify,
+                groupStore: try global.namedGroupStore(home: home), bell: bell, desktop: desktopNotify,
                 startAfresh: global.isImplicitDemoHome(demo: demo))
             try home.prepareWarning()
             let logger = LogSetup.bootstrap(home: home)

@@ -35,7 +35,7 @@ struct DemoCommand: AsyncParsableCommand {
             let logger = LogSetup.bootstrap(home: home)
             StopSignals.install()
             let demo = try GroupDemo(
-                home: home, assets: assets, location: try global.resolveGroupStore(home: home),
+                home: home, assets: assets, location: try global.namedGroupStore(home: home),
                 options: .init(members: members, speed: clock.speed, startAt: clock.startInstant, seed: seed),
                 logger: logger)
             return try await demo.run(stopRequested: StopSignals.requestedExitStatus)

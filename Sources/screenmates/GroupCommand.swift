@@ -18,7 +18,8 @@ struct GroupCommand: AsyncParsableCommand {
         do {
             let store = try home.openStore()
             let clock = try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false).clock
-            return GroupActions(local: store, location: try global.resolveGroupStore(home: home), clock: clock)
+            let location = try global.resolveGroupStore(home: home, settings: try store.settings())
+            return GroupActions(local: store, location: location, clock: clock)
         } catch let error as AppError {
             throw error
         } catch {
@@ -39,7 +40,10 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reporting { () async throws(AppError) -> Int32 in
-                let location = try global.resolveGroupStore(home: try global.resolveHome())
+                let home = try global.resolveHome()
+                // A home's remembered store, when no store is named (the home may not exist).
+                let settings = (try? home.requireData()).flatMap { _ in (try? home.openStore().settings()) ?? nil }
+                let location = try global.resolveGroupStore(home: home, settings: settings)
                 do throws(GroupStoreError) {
                     try await location.prepare()
                 } catch {
@@ -136,26 +140,54 @@ struct GroupCommand: AsyncParsableCommand {
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Report your numbers and finished days to the group store now, once.")
+        abstract:
+            "Report your numbers and finished days to the group store now, once (or, with --watch, as they change).",
+        discussion: """
+            The monitor only records usage; the group sees it when it is reported: by an open dashboard, \
+            by `screenmates sync`, or by `screenmates sync --watch`, which keeps reporting every change (as a \
+            dashboard would, offline-safe) until stopped — run it beside a monitor when no dashboard is open.
+            """)
 
     @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Keep reporting every change until stopped (Ctrl-C, SIGTERM).")
+    var watch = false
 
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let actions = try GroupCommand.actions(global)
-            guard let membership = try? actions.local.settings()?.group else {
+            guard let settings = try? actions.local.settings(), let membership = settings.group else {
                 print("You are not in a group; there is nothing to sync.")
                 return 0
             }
-            guard let result = await actions.syncOnce() else {
-                throw AppError(
-                    "Could not reach the group store \(actions.location). Your numbers are kept and will be sent next time."
-                )
+            guard watch else {
+                guard let result = await actions.syncOnce() else {
+                    throw AppError(
+                        "Could not reach the group store \(actions.location). Your numbers are kept and will be sent next time."
+                    )
+                }
+                print(
+                    "Synced with group \(membership.code): your numbers and \(result.days) finished day\(result.days == 1 ? "" : "s"); "
+                        + "\(result.members) member\(result.members == 1 ? "" : "s").")
+                return 0
             }
+            let home = try global.resolveHome()
+            StopSignals.install()
+            let reporter = LiveReporter(
+                home: home, store: actions.local, location: actions.location, membership: membership,
+                userID: settings.userID, clock: actions.clock, logger: LogSetup.bootstrap(home: home))
             print(
-                "Synced with group \(membership.code): your numbers and \(result.days) finished day\(result.days == 1 ? "" : "s"); "
-                    + "\(result.members) member\(result.members == 1 ? "" : "s").")
-            return 0
+                "Reporting to group \(membership.code) through \(actions.location) as your numbers change; Ctrl-C stops."
+            )
+            await reporter.runInBackground(until: StopSignals.requestedExitStatus)
+            let status = reporter.status
+            print(
+                "Stopped. "
+                    + (status.offline
+                        ? "The group store was out of reach at the end; your numbers are kept and sent next time."
+                        : "Last report \(status.lastSyncedAt.map(TimeFormat.iso8601) ?? "none").")
+            )
+            return StopSignals.requestedExitStatus() ?? 0
         }
     }
 }

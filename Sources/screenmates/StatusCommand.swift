@@ -43,7 +43,8 @@ struct StatusCommand: AsyncParsableCommand {
             var group: GroupLink.Status?
             if feed.settings.group != nil {
                 let actions = GroupActions(
-                    local: store, location: try global.resolveGroupStore(home: home), clock: choice.clock)
+                    local: store, location: try global.resolveGroupStore(home: home, settings: feed.settings),
+                    clock: choice.clock)
                 let shown = try? await actions.show()
                 let sync = try? store.syncState()
                 group = GroupLink.Status(

@@ -79,6 +79,49 @@ import Testing
         #expect(try await host.run("bo", ["group", "leave"]).status != 0, "leaving twice says so")
     }
 
+    /// The monitor only records; `sync --watch` reports what it records while no dashboard is
+    /// open, and the home remembers the store it joined through, so neither needs
+    /// `--group-store`. Compared by the instant of the newest usage (not today's blocks), so
+    /// midnight on the real clock changes nothing here.
+    @Test func aMonitorsUsageReachesTheGroupThroughSyncWatchWithoutADashboard() async throws {
+        let host = try Host()
+        try await host.member("ana")
+        let code = try await host.create("ana")
+        try await host.member("bo")
+        #expect(try await host.run("bo", ["group", "join", code]).status == 0)
+        let bo = host.home("bo")
+        let shown = try await Binary.run(["group", "show", "--json", "--home", bo])
+        #expect(shown.status == 0 && shown.stdout.contains(code), "the store is remembered: \(shown.stderr)")
+
+        let monitor = try await Binary.run(["monitor", "--home", bo, "--count", "4", "--rate", "max"])
+        #expect(monitor.status == 0, "\(monitor.stderr)")
+        #expect(monitor.stderr.contains("sync --watch"), "the monitor says who reports: \(monitor.stderr)")
+        let newest = try #require(
+            try json(try await Binary.run(["status", "--json", "--home", bo]).stdout)["lastActive"] as? String)
+        let unsent = try await Binary.run(["status", "--home", bo])
+        #expect(unsent.stdout.contains("not sent yet: today's latest numbers"), "\(unsent.stdout)")
+
+        func seenByAna() async throws -> String? {
+            let group = try json(try await host.run("ana", ["group", "show", "--json"]).stdout)
+            let members = group["members"] as? [[String: Any]] ?? []
+            return members.first { $0["name"] as? String == "bo" }?["lastActive"] as? String
+        }
+        #expect(try await seenByAna() != newest, "nothing reported yet")
+        let watch = try SpawnedProcess(Binary.path, ["sync", "--watch", "--home", bo])
+        let deadline = ContinuousClock.now + .seconds(30)
+        var seen = try await seenByAna()
+        while seen != newest && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            seen = try await seenByAna()
+        }
+        #expect(seen == newest, "ana sees bo's newest usage")
+        watch.kill(SIGTERM)
+        #expect(await watch.wait() == 143, "\(watch.standardError)")
+        #expect(watch.lines.first?.contains("Reporting to group \(code)") == true, "\(watch.lines)")
+        let sent = try await Binary.run(["status", "--home", bo])
+        #expect(sent.stdout.contains("up to date"), "\(sent.stdout)")
+    }
+
     @Test func badCodesAndNamesAreRefusedAndChangeNothing() async throws {
         let host = try Host()
         try await host.member("ana")

@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesSQLiteGroupStore
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesSQLiteGroupStore
 import Synchronization
 import Testing
 

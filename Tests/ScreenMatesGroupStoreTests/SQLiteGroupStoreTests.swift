@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import Glibc
 import ScreenMatesCore
+import ScreenMatesGroupStore
 import Testing
 
-@testable import ScreenMatesGroupStore
+@testable import ScreenMatesSQLiteGroupStore
 
 /// The group-store contract on a SQLite file, and what only a file can do: permissions,
 /// damage, a missing directory, a lock held too long.

@@ -1,5 +1,6 @@
 import Foundation
 import ScreenMatesGroupStore
+import ScreenMatesSQLiteGroupStore
 
 /// A temporary directory for one test, removed when the test lets go of it; each store it
 /// hands out gets a directory of its own inside.

@@ -218,7 +218,10 @@ public struct GroupActions: Sendable {
 
     private func remember(_ group: Group) throws(AppError) {
         do {
-            try local.setGroup(GroupMembership(code: group.code, dailyGoalBlocks: group.dailyGoalBlocks))
+            // The store goes with the membership (without a password), so commands run later
+            // without --group-store find the group where it was joined.
+            try local.setGroup(
+                GroupMembership(code: group.code, dailyGoalBlocks: group.dailyGoalBlocks, store: location.description))
         } catch {
             throw AppError(error)
         }

@@ -35,12 +35,13 @@ public final class GroupDemo {
 
     private let home: HomeDirectory
     private let assets: AssetCatalog
-    private let location: GroupStoreLocation
+    /// The group store named for this run; without one, the user's group's, else the default.
+    private let namedLocation: GroupStoreLocation?
     private let options: Options
     private let logger: Logger
 
     public init(
-        home: HomeDirectory, assets: AssetCatalog, location: GroupStoreLocation, options: Options, logger: Logger
+        home: HomeDirectory, assets: AssetCatalog, location: GroupStoreLocation?, options: Options, logger: Logger
     )
         throws(AppError)
     {
@@ -49,7 +50,7 @@ public final class GroupDemo {
         }
         self.home = home
         self.assets = assets
-        self.location = location
+        self.namedLocation = location
         self.options = options
         self.logger = logger
     }
@@ -65,6 +66,13 @@ public final class GroupDemo {
             try store(opened.store) { try opened.store.setDisplayName(name) }
             settings.displayName = name
         }
+        let location: GroupStoreLocation
+        if let namedLocation {
+            location = namedLocation
+        } else {
+            location = try GroupStoreLocation.resolve(
+                option: nil, environment: [:], home: home, remembered: settings.group?.store)
+        }
         let actions = GroupActions(local: opened.store, location: location, clock: opened.clock.clock)
         let code: GroupCode
         if let membership = settings.group {
@@ -75,7 +83,7 @@ public final class GroupDemo {
 
         var mates: [Mate] = []
         for index in 0..<options.members {
-            mates.append(try await makeMate(index, code: code, clock: opened.clock.clock))
+            mates.append(try await makeMate(index, code: code, location: location, clock: opened.clock.clock))
         }
         let speed = options.speed.map { " at ×\($0 == $0.rounded() ? String(Int($0)) : String($0))" } ?? ""
         // A plain `screenmates dashboard` opens the default home; any other (the demo directory
@@ -122,35 +130,16 @@ public final class GroupDemo {
     struct Mate: Sendable {
         let name: String
         let home: HomeDirectory
-        let store: LocalStore
-        let link: GroupLink
-        let clock: any AppClock
+        let reporter: LiveReporter
         let seed: UInt64
 
-        /// Reports the mate's numbers whenever its monitor writes, as its dashboard would; returns
-        /// within a second of `stop` giving a status.
-        func report(until stop: @escaping @Sendable () -> Int32?) {
-            guard let feed = try? UsageFeed(store: store, clock: clock, timeZone: { .current }),
-                let watcher = DirectoryWatcher(directory: home.path, prefix: home.databaseFileName)
-            else { return }
-            link.start()
-            defer { link.stop() }
-            while stop() == nil {
-                var descriptor = pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&descriptor, 1, 1000)
-                _ = watcher.drain()
-                guard (try? feed.refresh(checkTimeZone: false)) != nil, let name = feed.settings.displayName else {
-                    continue
-                }
-                link.report(
-                    ProfileDraft(
-                        displayName: name, blocksToday: feed.ledger.viceBlocks, day: feed.today,
-                        streak: feed.summary.streak.current, lastActive: feed.lastActive))
-            }
-        }
+        /// Reports the mate's numbers whenever its monitor writes, as its dashboard would.
+        func report(until stop: @escaping @Sendable () -> Int32?) { reporter.run(until: stop) }
     }
 
-    private func makeMate(_ index: Int, code: GroupCode, clock: any AppClock) async throws(AppError) -> Mate {
+    private func makeMate(_ index: Int, code: GroupCode, location: GroupStoreLocation, clock: any AppClock)
+        async throws(AppError) -> Mate
+    {
         let base = Self.names[index % Self.names.count]
         let name = index < Self.names.count ? base : "\(base)\(index / Self.names.count + 1)"
         let mateHome = HomeDirectory(path: home.path + "/mates/" + name)
@@ -170,12 +159,10 @@ public final class GroupDemo {
         guard let settings = try? opened.store.settings(), let membership = settings.group else {
             throw AppError("Could not set up the simulated member \(name).")
         }
-        let link = GroupLink(
-            local: opened.store, location: location, membership: membership, userID: settings.userID, clock: clock,
-            logger: logger, wake: {})
-        return Mate(
-            name: name, home: mateHome, store: opened.store, link: link, clock: clock,
-            seed: options.seed &+ UInt64(index) &* 7919)
+        let reporter = LiveReporter(
+            home: mateHome, store: opened.store, location: location, membership: membership, userID: settings.userID,
+            clock: clock, logger: logger)
+        return Mate(name: name, home: mateHome, reporter: reporter, seed: options.seed &+ UInt64(index) &* 7919)
     }
 
     /// Starts `screenmates monitor` for a mate, on the same clock as the user (`appNow` is the

@@ -45,6 +45,7 @@ public final class GroupLink: Sendable {
 
     private let location: GroupStoreLocation
     private let membership: GroupMembership
+    private let local: LocalStore
     private let reporter: GroupReporter
     private let clock: any AppClock
     private let logger: Logger
@@ -65,6 +66,7 @@ public final class GroupLink: Sendable {
     ) {
         self.location = location
         self.membership = membership
+        self.local = local
         self.reporter = GroupReporter(local: local, membership: membership, userID: userID, clock: clock)
         self.clock = clock
         self.logger = logger
@@ -157,7 +159,7 @@ public final class GroupLink: Sendable {
                 if try await reporter.sendDays(to: store) > 0 { update { $0.unsyncedDays = 0 } }
                 let mark = try await store.changeMark(code: membership.code)
                 if mark != lastMark {
-                    let today = wanted?.day ?? DayCalendar(timeZone: .current).day(containing: clock.now())
+                    let today = wanted?.day ?? self.today()
                     let snapshot = try await reporter.snapshot(from: store, today: today)
                     update { $0.snapshot = snapshot }
                     lastMark = mark
@@ -180,6 +182,13 @@ public final class GroupLink: Sendable {
             }
         }
         watcher?.cancel()
+    }
+
+    /// The user's day now, on their calendar (day-start hour included), for a snapshot read
+    /// before anything was reported.
+    private func today() -> LocalDate {
+        let hour = (try? local.settings())?.dayStartHour ?? 0
+        return DayCalendar(timeZone: .current, dayStartHour: hour).day(containing: clock.now())
     }
 
     private func watch(_ store: any GroupStore) -> Task<Void, Never> {

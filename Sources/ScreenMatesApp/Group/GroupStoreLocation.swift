@@ -1,22 +1,25 @@
 import Foundation
 import ScreenMatesGroupStore
 import ScreenMatesPostgresGroupStore
+import ScreenMatesSQLiteGroupStore
 import Synchronization
 
 /// Where the group store is: a SQLite file shared on this host, or a PostgreSQL server.
 ///
-/// `--group-store`, else `SCREENMATES_GROUP_STORE`, else `group-store.sqlite` in the home
-/// directory. Several people on one host share a group by pointing at one file; people on
+/// `--group-store`, else `SCREENMATES_GROUP_STORE`, else the store the user's group was joined
+/// through (remembered with the membership), else `group-store.sqlite` in the home directory. Several people on one host share a group by pointing at one file; people on
 /// several machines by pointing at one server (`postgres://user@host:port/database`, or
 /// `postgres://user@/database?host=/socket/directory` for a server's Unix socket).
 public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
     case sqlite(path: String)
     case postgres(url: String)
 
-    public static func resolve(option: String?, environment: [String: String], home: HomeDirectory) throws(AppError)
-        -> GroupStoreLocation
-    {
-        let text = option ?? environment["SCREENMATES_GROUP_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+    public static func resolve(
+        option: String?, environment: [String: String], home: HomeDirectory, remembered: String? = nil
+    ) throws(AppError) -> GroupStoreLocation {
+        let text =
+            option ?? environment["SCREENMATES_GROUP_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? remembered.flatMap { $0.isEmpty ? nil : $0 }
         guard let text else { return .sqlite(path: home.path + "/group-store.sqlite") }
         guard !text.isEmpty else { throw .usage("--group-store needs a file path or a postgres:// URL.") }
         let lower = text.lowercased()

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ScreenMatesGroupStore
 
 /// The exclusive `flock` on `<store>.lock` under which a process creates, checks and migrates
 /// the shared group-store file.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ScreenMatesGroupStore
 import Synchronization
 
 /// Turns writes to the shared group-store file into the `changes(code:)` signal, without busy

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Glibc
 import ScreenMatesCore
+import ScreenMatesGroupStore
 import ScreenMatesSQLiteRows
 
 /// The group store on one SQLite file shared by every member on a host (each member's

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ScreenMatesGroupStore
 import ScreenMatesSQLiteRows
 
 extension GroupStoreError {

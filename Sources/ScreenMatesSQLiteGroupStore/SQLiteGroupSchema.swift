@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ScreenMatesGroupStore
 
 /// The shared group-store file's schema, as migrations: a schema change is a new migration,
 /// never "delete and start over", since the file holds everyone's groups.

@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+import ScreenMatesApp
+import ScreenMatesCore
+import ScreenMatesStore
+import Testing
+
+/// The group link on a real group-store file.
+@Suite struct GroupLinkTests {
+    /// Before it has reported anything, the link reads the group for the user's day — on their
+    /// calendar, day-start hour included: at 02:00 with a 4 am start it is still yesterday.
+    @Test func aSnapshotReadBeforeAnyReportIsForTheUsersDay() async throws {
+        let path = NSTemporaryDirectory() + "screenmates-group-link-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let calendar = DayCalendar(timeZone: .current, dayStartHour: 4)
+        let yesterday = LocalDate(iso8601: "2026-11-21")!
+        let clock = ManualClock(calendar.instant(on: yesterday.adding(days: 1), hour: 2, minute: 0))
+        let local = try LocalStore.open(at: path + "/local.sqlite")
+        var settings = try local.createProfileIfNeeded(
+            userID: "ana23456", trackingStart: yesterday, apps: [], now: clock.now())
+        settings.displayName = try DisplayName(validating: "ana")
+        settings.dayStartHour = 4
+        try local.updateSettings(settings)
+        let location = GroupStoreLocation.sqlite(path: path + "/group-store.sqlite")
+        let group = try await GroupActions(local: local, location: location, clock: clock).create(goal: 8)
+        let membership = try #require(try local.settings()?.group)
+        #expect(membership.code == group.code)
+
+        // The link's own reading is told from the one `create` cached by the minute it was made.
+        clock.advance(by: 60)
+        let link = GroupLink(
+            local: local, location: location, membership: membership, userID: settings.userID, clock: clock,
+            logger: Logger(label: "test"), wake: {})
+        link.start()
+        defer { link.stop() }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while link.status.snapshot?.fetchedAt != clock.now() && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(link.status.snapshot?.fetchedAt == clock.now(), "the link read the group")
+        #expect(link.status.snapshot?.day == yesterday, "\(String(describing: link.status.snapshot?.day))")
+    }
+}
