@@ -130,19 +130,12 @@ struct HistoryView {
 
     // MARK: - Totals and streaks
 
-    /// 1 when today is already over the limit: it still counts as neither kept nor over, for
-    /// the day is not over until the reset.
-    private func todayOver(_ history: HistoryOverview) -> Int {
-        history.days.last.map { $0.isToday && $0.isOver } == true ? 1 : 0
-    }
-
     private func drawTotals(_ frame: inout Frame, in rect: Rect, history: HistoryOverview) {
         frame.box(rect, title: "Totals \(frame.glyphs.bullet) today included")
         let inner = rect.inner
         let week = history.week
         let month = history.month
         // Blocks and time include today so far; days over the limit count finished days only.
-        let todayOver = todayOver(history)
         let rows: [([String], String, String, Style)] = [
             (["vice blocks", "blocks"], "\(week.viceBlocks)", "\(month.viceBlocks)", Style(.text)),
             (
@@ -154,8 +147,8 @@ struct HistoryView {
                 TimeFormat.duration(seconds: month.earnedSeconds), Style(.good)
             ),
             (
-                ["over the limit", "over"], days(week.daysOver - todayOver), days(month.daysOver - todayOver),
-                Style(week.daysOver + month.daysOver - 2 * todayOver > 0 ? .over : .muted)
+                ["over the limit", "over"], days(week.daysOver), days(month.daysOver),
+                Style(week.daysOver + month.daysOver > 0 ? .over : .muted)
             ),
         ]
         let valueCells = rows.flatMap { [$0.1, $0.2] }.map(CellWidth.of).max() ?? 0
@@ -205,7 +198,7 @@ struct HistoryView {
         let all = history.allTime
         let hasToday = history.days.last?.isToday == true
         let finished = all.days - (hasToday ? 1 : 0)
-        let over = all.daysOver - todayOver(history)
+        let over = all.daysOver
         var lines: [([String], String, Style)] = [
             (["current"], days(history.streak.current), Style(.accent, bold: true)),
             (["best"], days(history.streak.best), Style(.text)),
