@@ -56,12 +56,19 @@ import Testing
     }
 
     @Test func helpScreen() {
-        let frame = render(Fixtures.model(Fixtures.solo(), width: 80, height: 24, screen: .help))
+        var model = Fixtures.model(Fixtures.solo(), width: 80, height: 24, screen: .help)
+        let frame = render(model)
         Golden.check(frame.text, named: "help-80x24")
-        // Nothing is cut at the usual size: every explanation is there to its last word.
+        // Every key is on the first page at the usual size; what the numbers mean follows
+        // below it, and the title says so.
+        #expect(frame.line(0).contains("↓/j more"))
+        for _ in 0..<10 { _ = model.handle(.character("j")) }
+        let end = render(model)
+        Golden.check(end.text, named: "help-end-80x24")
+        // Nothing is cut: every explanation is there to its last word.
         for (title, text) in HelpView.explanations {
-            #expect(frame.text.contains(title))
-            #expect(frame.text.contains(String(text.split(separator: " ").last!)), "\(title) is cut")
+            #expect(end.text.contains(title))
+            #expect(end.text.contains(String(text.split(separator: " ").last!)), "\(title) is cut")
         }
     }
 
@@ -80,7 +87,7 @@ import Testing
         #expect(!model.isTooSmall)
         let frame = render(model)
         #expect(!frame.text.contains("too small"))
-        #expect(frame.text.contains("ScreenMates"))
+        #expect(frame.line(0).hasPrefix(" ada_l · no group "))
         #expect(frame.text.contains("Leaderboard"))
         #expect(frame.text.contains("ada_l (you)"))
         Golden.check(frame.text, named: "dashboard-solo-60x16")

@@ -33,6 +33,20 @@ import Testing
         #expect(frame.text.contains("x clear local data"))
     }
 
+    /// The session refreshes the data (without the panel's facts), then adds the facts: the
+    /// place the panel was scrolled to survives that.
+    @Test func theScrollSurvivesARefresh() {
+        var data = Fixtures.solo()
+        data.debugLines = SmallScreenGoldenTests.debugLines()
+        var model = Fixtures.model(data, width: 60, height: 16, screen: .debug)
+        for _ in 0..<3 { _ = model.handle(.character("j")) }
+        #expect(model.debugPanel.scroll == 3)
+        model.update(Fixtures.solo())
+        model.data?.debugLines = SmallScreenGoldenTests.debugLines()
+        #expect(model.debugPanel.scroll == 3)
+        #expect(ScreenRenderer.render(model).text.contains("↑/k 3 above"))
+    }
+
     /// `x` only asks; `y` is what clears, and any other key keeps everything.
     @Test func clearingAsksFirstAndOnlyYClears() {
         var model = Fixtures.model(Fixtures.solo(), width: 80, height: 24, screen: .debug)

@@ -48,9 +48,10 @@ import Testing
         var model = inGroup()
         let before = model
         #expect(
-            press([.character("r"), .tab, .down, .pageDown, .character("?"), .character("h")], on: &model).allSatisfy {
-                $0 == nil
-            })
+            press([.character("r"), .tab, .character("k"), .pageDown, .character("?"), .character("h")], on: &model)
+                .allSatisfy {
+                    $0 == nil
+                })
         #expect(model == before)
     }
 

@@ -57,9 +57,10 @@ import Testing
         #expect(table.action(for: .character("x"), on: .dashboard) == nil)
     }
 
-    /// The help screen lists every binding of the table: with all its keys at 80×24 and wider,
-    /// and at least with its label (`r` for `r, F5, ctrl-l`) at the minimum size, where it
-    /// scrolls (j/↓) to show the rest.
+    /// The help screen lists every binding of the table: with all its keys at 80×24 and wider
+    /// (every key on the first page; at 80×24 what the numbers mean follows below, `j`), and at
+    /// least with its label (`r` for `r, F5, ctrl-l`) at the minimum size, where it scrolls
+    /// (j/↓) to show the rest.
     @Test(arguments: [(80, 24), (120, 40), (DashboardModel.minimumWidth, DashboardModel.minimumHeight)])
     func everyBindingIsListedInTheHelpScreen(width: Int, height: Int) {
         var model = DashboardModel(screen: .help, width: width, height: height)
@@ -68,10 +69,11 @@ import Testing
         while previous != model.helpScroll {
             previous = model.helpScroll
             let frame = ScreenRenderer.render(model)
-            lines += (0..<frame.height - 1).map { frame.line($0) }
+            // At 80 columns and wider, every key is on the first page.
+            if width < 80 || previous == 0 { lines += (0..<frame.height - 1).map { frame.line($0) } }
             _ = model.handle(.character("j"))
         }
-        if width >= 80 { #expect(model.helpScroll == 0, "no scrolling needed at \(width)×\(height)") }
+        if width >= 120 { #expect(model.helpScroll == 0, "no scrolling needed at \(width)×\(height)") }
         for binding in table.bindings {
             let keys = binding.keys.map(\.label).joined(separator: ", ")
             let shown = width >= 80 ? [keys] : [keys, binding.label]
@@ -92,16 +94,42 @@ import Testing
             sections.map(\.title) == [
                 "Dashboard", "Group screen (g)", "Settings screen (s)", "Debug panel (D)", "Anywhere",
             ])
-        #expect(sections[1].entries.map(\.summary) == ["create a group", "join by code", "leave", "back"])
+        #expect(
+            sections[1].entries.map(\.summary) == [
+                "create a group", "join by code", "leave", "more members", "members above", "back",
+            ])
         // Every binding once.
         #expect(sections.dropLast().flatMap(\.entries).count == table.bindings.count)
     }
 
+    /// The settings screen's keys are listed under it, saying what they do there: the arrows
+    /// choose a setting and step its value (on the dashboard they scroll and change the period).
+    @Test func helpListsTheSettingsScreensOwnKeys() {
+        let sections = HelpView.sections(for: table, allKeys: true)
+        let settings = sections.first { $0.title == "Settings screen (s)" }
+        #expect(
+            settings?.entries.map(\.summary) == [
+                "next setting", "previous setting", "next value", "previous value", "switch, hide, add", "remove app",
+            ])
+        #expect(table.action(for: .down, on: .settings) == .scrollDown)
+        #expect(table.action(for: .character("k"), on: .settings) == .scrollUp)
+        #expect(table.action(for: .right, on: .settings) == .nextPeriod)
+        #expect(table.action(for: .left, on: .settings) == .previousPeriod)
+        // On the help screen they are drawn: the frame at 80×24 shows them under that title.
+        let frame = ScreenRenderer.render(DashboardModel(screen: .help, width: 80, height: 24))
+        for summary in ["next setting", "previous setting", "next value", "previous value"] {
+            #expect(frame.text.contains(summary), "\(summary) missing:\n\(frame.text)")
+        }
+    }
+
+    /// A footer shows the bindings marked for it, except the one that opens the screen it is
+    /// on: `esc back` is there, and `h history` on the history screen reads as a way elsewhere.
     @Test(arguments: ScreenKind.allCases)
     func theFooterShowsOnlyBindingsMarkedForIt(screen: ScreenKind) {
         let footer = table.footer(for: screen)
         #expect(footer.allSatisfy { $0.inFooter && $0.screens.contains(screen) })
-        #expect(footer == table.all(for: screen).filter(\.inFooter))
+        #expect(footer == table.all(for: screen).filter { $0.inFooter && $0.action.opens != screen })
+        #expect(!footer.contains { $0.action.opens == screen }, "\(screen) offers itself")
     }
 
     /// The footer line drawn on the dashboard, on help and on the group screen holds exactly
@@ -113,7 +141,9 @@ import Testing
         let kind = model.screenKind
         for binding in table.all(for: kind) {
             let hint = "\(binding.label) \(binding.summary)"
-            if binding.inFooter {
+            if binding.action.opens == kind {
+                #expect(!footerLine.contains(hint), "\(hint) offered on its own screen")
+            } else if binding.inFooter {
                 #expect(footerLine.contains(hint), "\(hint) missing from the footer")
             } else {
                 #expect(!footerLine.contains(binding.summary), "\(hint) is not meant for the footer")

@@ -1,8 +1,8 @@
 /// What the history screen and the dashboard's sparkline show: the last days against their
 /// goals, this week's and this month's totals, the streaks and the days over the limit.
 ///
-/// Today is included, live, as the last day: its blocks so far count in the totals, and it
-/// counts as a day over the limit as soon as it is over (that cannot be undone before midnight).
+/// Today is included, live, as the last day: its blocks and time so far count in the totals,
+/// but it counts as neither kept nor over the limit until it ends (its bar says how it stands).
 /// A day between the first tracked day and yesterday without a record had no usage; a day
 /// before tracking began has no value at all (`nil`), so it is drawn empty rather than as zero.
 public struct HistoryOverview: Hashable, Sendable {
@@ -32,7 +32,7 @@ public struct HistoryOverview: Hashable, Sendable {
         public var productiveBlocks = 0
         public var spentSeconds = 0
         public var earnedSeconds = 0
-        /// Days over the limit.
+        /// Finished days over the limit (today is not one until it ends).
         public var daysOver = 0
         /// Days counted (tracked days in the span, today included).
         public var days = 0
@@ -102,7 +102,7 @@ public struct HistoryOverview: Hashable, Sendable {
         let ledger = today.ledger
         count(
             todayDate, vice: ledger.viceBlocks, productive: ledger.productiveBlocks, spent: ledger.spentSeconds,
-            earned: ledger.earnedSeconds, over: today.state == .over)
+            earned: ledger.earnedSeconds, over: false)
         let days = (0..<max(1, chartDays)).reversed().map { back -> Day in
             let date = todayDate.adding(days: -back)
             if back == 0 {

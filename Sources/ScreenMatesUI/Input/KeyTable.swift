@@ -28,6 +28,21 @@ public enum Action: String, Hashable, Sendable, CaseIterable {
     /// new app's name on an "add" row). The period keys (←/→) step its numbers.
     case change
     case removeApp
+
+    /// The screen this action opens (and, pressed there, closes), if it opens one. Its screen's
+    /// footer leaves it out: `esc back` is there, and a key naming the screen one is on reads as
+    /// an offer to go there.
+    public var opens: ScreenKind? {
+        switch self {
+        case .help: .help
+        case .group: .group
+        case .notices: .notices
+        case .debug: .debug
+        case .history: .history
+        case .settings: .settings
+        default: nil
+        }
+    }
 }
 
 /// The screens a binding can apply to. The first-run setup has none of its own: it takes
@@ -53,19 +68,23 @@ public struct KeyBinding: Hashable, Sendable {
     public var label: String
     /// What it does, e.g. `help`.
     public var summary: String
+    /// A shorter wording for a footer too narrow for every key's `summary` (`test` for `test
+    /// notice`); the summary itself where it is short already.
+    public var shortSummary: String
     /// Screens where the binding works.
     public var screens: Set<ScreenKind>
     /// Whether the footer shows it (the help screen shows all).
     public var inFooter: Bool
 
     public init(
-        _ action: Action, keys: [KeyInput], label: String? = nil, summary: String, screens: Set<ScreenKind>,
-        inFooter: Bool = true
+        _ action: Action, keys: [KeyInput], label: String? = nil, summary: String, short: String? = nil,
+        screens: Set<ScreenKind>, inFooter: Bool = true
     ) {
         self.action = action
         self.keys = keys
         self.label = label ?? keys.map(\.label).joined(separator: "/")
         self.summary = summary
+        self.shortSummary = short ?? summary
         self.screens = screens
         self.inFooter = inFooter
     }
@@ -90,40 +109,61 @@ public struct KeyTable: Hashable, Sendable {
             screens: [.dashboard]),
         KeyBinding(
             .nextPeriod, keys: [.tab, .right, .character("l")], label: "tab", summary: "today/week/month",
-            screens: [.dashboard, .settings]),
+            short: "period", screens: [.dashboard]),
         KeyBinding(
             .previousPeriod, keys: [.backTab, .left], label: "shift-tab", summary: "previous period",
-            screens: [.dashboard, .settings], inFooter: false),
+            screens: [.dashboard], inFooter: false),
         // After the period keys, so that an 80-column footer keeps them (help lists everything).
         KeyBinding(.history, keys: [.character("h")], summary: "history", screens: [.dashboard, .history]),
         KeyBinding(.settings, keys: [.character("s")], summary: "settings", screens: [.dashboard, .settings]),
         KeyBinding(.notices, keys: [.character("n")], summary: "notices", screens: [.dashboard, .notices]),
         KeyBinding(
             .debug, keys: [.character("D")], summary: "debug panel", screens: [.dashboard, .debug], inFooter: false),
-        KeyBinding(.testNotice, keys: [.character("t")], summary: "test notice", screens: [.debug]),
-        KeyBinding(.syncNow, keys: [.character("u")], summary: "sync now", screens: [.debug]),
-        KeyBinding(.endOfDay, keys: [.character("e")], summary: "end the day", screens: [.debug]),
-        KeyBinding(.clearData, keys: [.character("x")], summary: "clear local data", screens: [.debug]),
+        KeyBinding(.testNotice, keys: [.character("t")], summary: "test notice", short: "test", screens: [.debug]),
+        KeyBinding(.syncNow, keys: [.character("u")], summary: "sync now", short: "sync", screens: [.debug]),
+        KeyBinding(.endOfDay, keys: [.character("e")], summary: "end the day", short: "end day", screens: [.debug]),
         KeyBinding(
-            .scrollDown, keys: [.down, .character("j")], label: "↓/j", summary: "scroll down",
-            screens: [.dashboard, .settings, .notices, .help], inFooter: false),
+            .clearData, keys: [.character("x")], summary: "clear local data", short: "clear", screens: [.debug]),
         KeyBinding(
-            .scrollUp, keys: [.up, .character("k")], label: "↑/k", summary: "scroll up",
-            screens: [.dashboard, .settings, .notices, .help], inFooter: false),
+            .scrollDown, keys: [.down, .character("j")], label: "↓/j", summary: "scroll down", short: "down",
+            screens: [.dashboard, .notices, .help, .debug], inFooter: false),
+        KeyBinding(
+            .scrollUp, keys: [.up, .character("k")], label: "↑/k", summary: "scroll up", short: "up",
+            screens: [.dashboard, .notices, .help, .debug], inFooter: false),
         KeyBinding(
             .pageDown, keys: [.pageDown, .character(" ")], label: "pgdn", summary: "next page",
             screens: [.dashboard], inFooter: false),
         KeyBinding(
             .pageUp, keys: [.pageUp], label: "pgup", summary: "previous page", screens: [.dashboard],
             inFooter: false),
-        KeyBinding(.createGroup, keys: [.character("c")], summary: "create a group", screens: [.group]),
-        KeyBinding(.joinGroup, keys: [.character("j")], summary: "join by code", screens: [.group]),
-        KeyBinding(.leaveGroup, keys: [.character("l")], summary: "leave", screens: [.group]),
         KeyBinding(
-            .change, keys: [.enter, .character(" ")], label: "enter", summary: "switch, hide, add",
+            .createGroup, keys: [.character("c")], summary: "create a group", short: "create", screens: [.group]),
+        KeyBinding(.joinGroup, keys: [.character("j")], summary: "join by code", short: "join", screens: [.group]),
+        KeyBinding(.leaveGroup, keys: [.character("l")], summary: "leave", screens: [.group]),
+        // Arrows only: `j` joins there.
+        KeyBinding(
+            .scrollDown, keys: [.down], summary: "more members", screens: [.group], inFooter: false),
+        KeyBinding(.scrollUp, keys: [.up], summary: "members above", screens: [.group], inFooter: false),
+        // The settings screen's own meanings of the arrows: they choose a setting and step its
+        // value, so the help lists them under that screen.
+        KeyBinding(
+            .scrollDown, keys: [.down, .character("j")], label: "↓/j", summary: "next setting", screens: [.settings],
+            inFooter: false),
+        KeyBinding(
+            .scrollUp, keys: [.up, .character("k")], label: "↑/k", summary: "previous setting",
+            screens: [.settings], inFooter: false),
+        KeyBinding(
+            .nextPeriod, keys: [.right, .character("l"), .tab], label: "→", summary: "next value",
+            screens: [.settings], inFooter: false),
+        KeyBinding(
+            .previousPeriod, keys: [.left, .backTab], label: "←", summary: "previous value", screens: [.settings],
+            inFooter: false),
+        KeyBinding(
+            .change, keys: [.enter, .character(" ")], label: "enter", summary: "switch, hide, add", short: "change",
             screens: [.settings]),
         KeyBinding(
-            .removeApp, keys: [.character("d"), .delete], label: "d", summary: "remove app", screens: [.settings]),
+            .removeApp, keys: [.character("d"), .delete], label: "d", summary: "remove app", short: "remove",
+            screens: [.settings]),
         KeyBinding(
             .back, keys: [.escape], summary: "back", screens: [.help, .group, .history, .settings, .notices, .debug]),
     ])
@@ -133,9 +173,10 @@ public struct KeyTable: Hashable, Sendable {
         bindings.first { $0.screens.contains(screen) && $0.keys.contains(key) }?.action
     }
 
-    /// The bindings the footer shows on `screen`, in table order.
+    /// The bindings the footer shows on `screen`, in table order: those marked for it, but not
+    /// the key that opens the screen itself.
     public func footer(for screen: ScreenKind) -> [KeyBinding] {
-        bindings.filter { $0.inFooter && $0.screens.contains(screen) }
+        bindings.filter { $0.inFooter && $0.screens.contains(screen) && $0.action.opens != screen }
     }
 
     /// Every binding that works on `screen`, for the help screen.

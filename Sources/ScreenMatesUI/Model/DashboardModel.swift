@@ -51,7 +51,7 @@ public struct DashboardModel: Hashable, Sendable {
     public var period: LeaderboardPeriod = .today
     /// First leaderboard row shown.
     public var scroll = 0
-    /// First notice shown on the log screen.
+    /// First row shown on the notices log (a notice may take several).
     public var noticeScroll = 0
     /// First row of the help shown, where it is taller than the screen.
     public var helpScroll = 0
@@ -181,12 +181,16 @@ public struct DashboardModel: Hashable, Sendable {
             switch screen {
             case .notices: noticeScroll += 1
             case .help: helpScroll += 1
+            case .debug: debugPanel.scroll += 1
+            case .group: groupScreen.memberScroll += 1
             default: scroll += 1
             }
         case .scrollUp:
             switch screen {
             case .notices: noticeScroll -= 1
             case .help: helpScroll -= 1
+            case .debug: debugPanel.scroll -= 1
+            case .group: groupScreen.memberScroll -= 1
             default: scroll -= 1
             }
         case .pageDown:
@@ -210,12 +214,19 @@ public struct DashboardModel: Hashable, Sendable {
     private mutating func clampScroll() {
         let visible = DashboardLayout(width: width, height: height).leaderboardRows
         scroll = max(0, min(scroll, memberCount - visible))
-        let notices = data?.notices.count ?? 0
-        noticeScroll = max(0, min(noticeScroll, notices - NoticesView.rows(height: height)))
+        if screen == .notices { noticeScroll = max(0, min(noticeScroll, NoticesView.maximumScroll(self))) }
         // The help's limit takes a layout of every key: worked out only while it is open (opening
         // it starts at the top).
         if screen == .help {
             helpScroll = max(0, min(helpScroll, HelpView.maximumScroll(keys: keys, width: width, height: height)))
+        }
+        // Only against facts gathered for the panel: data without them (a refresh that has not
+        // gathered them yet) says nothing of how far they reach.
+        if screen == .debug, data?.debugLines != nil {
+            debugPanel.scroll = max(0, min(debugPanel.scroll, DebugView.maximumScroll(self)))
+        }
+        if screen == .group {
+            groupScreen.memberScroll = max(0, min(groupScreen.memberScroll, GroupView.maximumMemberScroll(self)))
         }
     }
 

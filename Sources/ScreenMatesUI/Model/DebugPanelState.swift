@@ -6,6 +6,8 @@ public struct DebugPanelState: Hashable, Sendable {
     /// The outcome of the last action, or why it could not run.
     public var message: String?
     public var messageIsError = false
+    /// First row of the facts shown, where they are taller than the panel.
+    public var scroll = 0
 
     public init() {}
 

@@ -18,6 +18,8 @@ public struct GroupScreenState: Hashable, Sendable {
     public var messageIsError = false
     /// Waiting for the group store.
     public var busy = false
+    /// First member shown, where the members are more than the screen holds.
+    public var memberScroll = 0
 
     public init() {}
 

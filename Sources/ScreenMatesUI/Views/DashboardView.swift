@@ -46,7 +46,10 @@ struct DashboardView {
             maxWidth: inner.width - 2)
         labelled(&frame, inner, inner.y + 1, "best", days(streak.best), Style(.text))
         let status = data.today.todayStatus
-        labelled(&frame, inner, inner.y + 2, "today", status.rawValue, Style(data.today.state.role, bold: true))
+        // "broken today" says its day itself; the others read after the label ("today at risk").
+        labelled(
+            &frame, inner, inner.y + 2, status == .brokenToday ? "" : "today", status.rawValue,
+            Style(data.today.state.role, bold: true))
         drawSparkline(into: &frame, inner: inner)
     }
 
@@ -125,7 +128,7 @@ struct DashboardView {
         let x = inner.x + 1
         let width = inner.width - 2
         // When both do not fit, the value alone is worth more than a cut one.
-        let fits = CellWidth.of(label) + 1 + CellWidth.of(value) <= width
+        let fits = !label.isEmpty && CellWidth.of(label) + 1 + CellWidth.of(value) <= width
         let labelWidth = fits ? frame.put(label + " ", x: x, y: y, style: Style(.muted), maxWidth: width) : 0
         frame.put(value, x: x + labelWidth, y: y, style: style, maxWidth: width - labelWidth)
     }

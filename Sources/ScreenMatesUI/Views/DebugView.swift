@@ -6,26 +6,79 @@ import ScreenMatesCore
 struct DebugView {
     let model: DashboardModel
 
-    func draw(into frame: inout Frame) {
-        let screen = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
-        let (body, footer) = screen.splitBottom(1)
-        frame.box(body, title: "Debug")
+    /// A row of the facts: a label (on a fact's first row only) and a value, or a piece of it.
+    struct Row: Hashable {
+        var label: String
+        var value: String
+    }
+
+    /// The facts as rows `width` cells wide: a value too long for its column (a path, an
+    /// instant with its reset) goes on under itself, never cut.
+    static func rows(_ lines: [DashboardData.DebugLine], width: Int) -> (rows: [Row], labelWidth: Int) {
+        let labelWidth = min(22, (lines.map { CellWidth.of($0.label) }.max() ?? 0) + 2)
+        let valueWidth = max(1, width - labelWidth)
+        var rows: [Row] = []
+        for line in lines {
+            let pieces = WordWrap.lines(line.value, width: valueWidth)
+            for (index, piece) in (pieces.isEmpty ? [""] : pieces).enumerated() {
+                rows.append(Row(label: index == 0 ? line.label : "", value: piece))
+            }
+        }
+        return (rows, labelWidth)
+    }
+
+    /// Where things go on a `width` × `height` panel: the notes (a confirmation, an outcome)
+    /// whole at the bottom, the facts in the rows above them, scrolled by `scroll`.
+    struct Layout {
+        let body: Rect
+        let rows: [Row]
+        let labelWidth: Int
+        let notes: [(String, Style)]
+        /// Rows of facts shown.
+        let window: Int
+
+        var maximumScroll: Int { max(0, rows.count - window) }
+    }
+
+    static func layout(_ model: DashboardModel, glyphs: Glyphs) -> Layout {
+        let body = Rect(x: 0, y: 0, width: model.width, height: model.height).splitBottom(1).rest
         let inner = body.inner
         let width = max(1, inner.width - 2)
-        let notes = noteLines(width: width, limit: max(1, inner.height / 2), glyphs: frame.glyphs)
-        // The notes follow the facts after a blank row (the facts give way on a short screen).
-        let lines = model.data?.debugLines ?? []
-        let factsHeight = min(lines.count, max(0, inner.height - (notes.isEmpty ? 0 : notes.count + 1)))
-        let notesY = inner.y + factsHeight + (factsHeight > 0 ? 1 : 0)
-        let labelWidth = min(22, (lines.map { CellWidth.of($0.label) }.max() ?? 0) + 2)
-        for (index, line) in lines.prefix(factsHeight).enumerated() {
+        let notes = noteLines(model, width: width, limit: max(1, inner.height - 2), glyphs: glyphs)
+        let (rows, labelWidth) = rows(model.data?.debugLines ?? [], width: width)
+        // While the confirmation waits for its key, it alone is shown: any key answers it, so
+        // the facts could not be scrolled.
+        let window =
+            model.debugPanel.confirmingClear ? 0 : max(0, inner.height - (notes.isEmpty ? 0 : notes.count + 1))
+        return Layout(body: body, rows: rows, labelWidth: labelWidth, notes: notes, window: window)
+    }
+
+    /// How far the facts scroll on `model`'s screen.
+    static func maximumScroll(_ model: DashboardModel) -> Int { layout(model, glyphs: .unicode).maximumScroll }
+
+    func draw(into frame: inout Frame) {
+        let layout = Self.layout(model, glyphs: frame.glyphs)
+        let screen = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+        let footer = screen.splitBottom(1).bottom
+        frame.box(layout.body, title: "Debug")
+        let inner = layout.body.inner
+        let width = max(1, inner.width - 2)
+        let first = max(0, min(model.debugPanel.scroll, layout.maximumScroll))
+        let shown = layout.rows.dropFirst(first).prefix(layout.window)
+        for (index, row) in shown.enumerated() {
             let y = inner.y + index
-            frame.put(line.label, x: inner.x + 1, y: y, style: Style(.muted), maxWidth: labelWidth)
+            frame.put(row.label, x: inner.x + 1, y: y, style: Style(.muted), maxWidth: layout.labelWidth)
             frame.put(
-                line.value, x: inner.x + 1 + labelWidth, y: y, style: Style(.text),
-                maxWidth: max(0, inner.width - 2 - labelWidth))
+                row.value, x: inner.x + 1 + layout.labelWidth, y: y, style: Style(.text),
+                maxWidth: max(0, width - layout.labelWidth))
         }
-        for (index, line) in notes.enumerated() {
+        if layout.window > 0 {
+            ScrollMark.draw(
+                into: &frame, box: layout.body, above: first, below: layout.rows.count - first - shown.count)
+        }
+        // The notes follow the facts after a blank row.
+        let notesY = inner.y + shown.count + (shown.isEmpty ? 0 : 1)
+        for (index, line) in layout.notes.enumerated() {
             frame.put(line.0, x: inner.x + 1, y: notesY + index, style: line.1, maxWidth: width)
         }
         if model.debugPanel.confirmingClear {
@@ -38,7 +91,9 @@ struct DebugView {
     }
 
     /// What clearing takes away, while it waits for `y`; else the last action's outcome.
-    private func noteLines(width: Int, limit: Int, glyphs: Glyphs) -> [(String, Style)] {
+    private static func noteLines(_ model: DashboardModel, width: Int, limit: Int, glyphs: Glyphs) -> [(
+        String, Style
+    )] {
         let state = model.debugPanel
         if state.confirmingClear {
             let group = model.data?.group.map {

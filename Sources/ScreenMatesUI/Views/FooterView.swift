@@ -4,13 +4,19 @@ import ScreenMatesCore
 struct KeyHint: Hashable {
     let label: String
     let summary: String
+    /// The wording where the row is too short for every hint's `summary`.
+    let shortSummary: String
 
-    init(_ label: String, _ summary: String) {
+    init(_ label: String, _ summary: String, short: String? = nil) {
         self.label = label
         self.summary = summary
+        self.shortSummary = short ?? summary
     }
 
-    init(_ binding: KeyBinding) { self.init(binding.label, binding.summary) }
+    init(_ binding: KeyBinding) { self.init(binding.label, binding.summary, short: binding.shortSummary) }
+
+    /// The same key with its short wording.
+    var shortened: KeyHint { KeyHint(label, shortSummary) }
 
     /// Cells the hint takes, without the gap after it.
     var width: Int { CellWidth.of(label) + 1 + CellWidth.of(summary) }
@@ -24,6 +30,12 @@ struct KeyHint: Hashable {
     /// where the row is short, a shorter set keeps the keys that matter most.
     static func fitting(_ candidates: [[KeyHint]], width: Int) -> [KeyHint] {
         candidates.first { Self.width(of: $0) <= width } ?? candidates.last ?? []
+    }
+
+    /// `hints` as they are where they fit in `width` cells, else with their short wordings, so
+    /// that a narrow row keeps every key before it drops any.
+    static func fitting(_ hints: [KeyHint], width: Int) -> [KeyHint] {
+        Self.width(of: hints) <= width ? hints : hints.map(\.shortened)
     }
 
     /// Draws `hints` from `x` on row `y`, two blank cells apart, up to `limit` (a column). A hint
@@ -65,7 +77,8 @@ struct FooterView {
         let messageWidth = message.map { min(CellWidth.of($0) + 1, rect.width / 2) } ?? 0
         // Hints stop two blank cells before the message, so they never run into it.
         let limit = message == nil ? rect.maxX : rect.maxX - messageWidth - 2
-        KeyHint.draw(hints, into: &frame, x: rect.x + 1, y: rect.y, limit: limit)
+        KeyHint.draw(
+            KeyHint.fitting(hints, width: limit - rect.x - 1), into: &frame, x: rect.x + 1, y: rect.y, limit: limit)
         if let message {
             // A long message is cut with an ellipsis, keeping one blank cell at the right edge.
             frame.put(

@@ -41,9 +41,37 @@ struct GroupView {
         }
         var today = model
         today.period = .today
-        today.scroll = 0
+        today.scroll = model.groupScreen.memberScroll
         LeaderboardView(model: today, data: data, title: "Members \(frame.glyphs.bullet) today", showsTabs: false)
             .draw(into: &frame, in: members)
+    }
+
+    /// How far the members scroll on `model`'s screen: the members the box cannot show.
+    static func maximumMemberScroll(_ model: DashboardModel) -> Int {
+        guard let data = model.data, let group = data.group else { return 0 }
+        let body = Rect(x: 0, y: 0, width: model.width, height: model.height).splitBottom(1).rest
+        let members: Rect
+        if body.width >= sideBySideWidth {
+            members = body.columns([codePanelWidth, 0])[1]
+        } else {
+            let view = GroupView(model: model)
+            let slot = view.slotLines(glyphs: .unicode, width: body.width - 6, data: data)
+            members = body.splitTop(codeBoxHeight(body: body, code: group.code, slotCount: slot.count).height).rest
+        }
+        // The members box's borders and its column titles.
+        return max(0, data.leaderboard(.today).count - max(0, members.height - 3))
+    }
+
+    /// The height of the code's box over the members, and whether it holds the big code.
+    static func codeBoxHeight(body: Rect, code: String, slotCount: Int) -> (height: Int, big: Bool) {
+        // Borders, the code's line and the share line, then a blank row and the mode's lines.
+        let plainHeight = 4 + (slotCount == 0 ? 0 : slotCount + 1)
+        let bigHeight = BigText.height + 1
+        // The big code only where the members keep room below it, whatever mode opens.
+        let showBig =
+            body.height - (4 + bigHeight + slotRows + 1) >= minimumMemberRows + 3
+            && BigText.width(of: code) <= body.width - 6
+        return (plainHeight + (showBig ? bigHeight : 0), showBig)
     }
 
     /// The code in a box across the top; returns the room left below it for the members.
@@ -51,14 +79,9 @@ struct GroupView {
         _ frame: inout Frame, in body: Rect, group: DashboardData.GroupSummary, data: DashboardData
     ) -> Rect {
         let slot = slotLines(glyphs: frame.glyphs, width: body.width - 6, data: data)
-        // Borders, the code's line and the share line, then a blank row and the mode's lines.
-        let plainHeight = 4 + (slot.isEmpty ? 0 : slot.count + 1)
         let bigHeight = BigText.height + 1
-        // The big code only where the members keep room below it, whatever mode opens.
-        let showBig =
-            body.height - (4 + bigHeight + Self.slotRows + 1) >= Self.minimumMemberRows + 3
-            && BigText.width(of: group.code) <= body.width - 6
-        let (top, members) = body.splitTop(plainHeight + (showBig ? bigHeight : 0))
+        let (height, showBig) = Self.codeBoxHeight(body: body, code: group.code, slotCount: slot.count)
+        let (top, members) = body.splitTop(height)
         frame.box(top, title: "Group")
         let inner = top.inner
         var y = inner.y
@@ -234,7 +257,9 @@ struct GroupView {
         if state.busy { return [] }
         switch state.mode {
         case .overview:
-            return model.keys.footer(for: .group).map(KeyHint.init)
+            // Leaving is offered only to a member of a group.
+            let inGroup = model.data?.group != nil
+            return model.keys.footer(for: .group).filter { inGroup || $0.action != .leaveGroup }.map(KeyHint.init)
         case .confirmLeave:
             return [KeyHint("y", "leave"), KeyHint("any other key", "stay")]
         case .joinCode:

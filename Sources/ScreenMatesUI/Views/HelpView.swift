@@ -75,7 +75,8 @@ struct HelpView {
     }
 
     /// Where the keys go: the first section (the dashboard's) in the left column and the others
-    /// stacked in the right one, or all in one column.
+    /// stacked in the right one (the last, "Anywhere", under the dashboard's where that evens the
+    /// columns out), or all in one column.
     struct Placement {
         let columns: [Column]
         let gap: Int
@@ -90,13 +91,20 @@ struct HelpView {
         var candidates: [Placement] = []
         for allKeys in [true, false] {
             let sections = sections(for: keys, allKeys: allKeys)
+            // The dashboard's keys on the left and the other screens' on the right; or, to even
+            // the columns out, the keys that work anywhere under the dashboard's.
+            let splits = [
+                [Array(sections.prefix(1)), Array(sections.dropFirst())],
+                [Array(sections.prefix(1) + sections.suffix(1)), Array(sections.dropFirst().dropLast())],
+            ]
             for sectionGap in [1, 0] {
                 for (keyGap, gap) in [(2, 4), (2, 2), (1, 2)] {
-                    let split = [Array(sections.prefix(1)), Array(sections.dropFirst())]
-                    candidates.append(
-                        Placement(
-                            columns: split.map { Column(sections: $0, keyGap: keyGap, sectionGap: sectionGap) },
-                            gap: gap))
+                    for split in splits {
+                        candidates.append(
+                            Placement(
+                                columns: split.map { Column(sections: $0, keyGap: keyGap, sectionGap: sectionGap) },
+                                gap: gap))
+                    }
                 }
             }
             candidates.append(Placement(columns: [Column(sections: sections, keyGap: 2)], gap: 0))

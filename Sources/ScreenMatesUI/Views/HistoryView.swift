@@ -135,6 +135,7 @@ struct HistoryView {
         let inner = rect.inner
         let week = history.week
         let month = history.month
+        // Blocks and time include today so far; days over the limit count finished days only.
         let rows: [([String], String, String, Style)] = [
             (["vice blocks", "blocks"], "\(week.viceBlocks)", "\(month.viceBlocks)", Style(.text)),
             (
@@ -150,49 +151,80 @@ struct HistoryView {
                 Style(week.daysOver + month.daysOver > 0 ? .over : .muted)
             ),
         ]
-        let valueWidth = max(12, (rows.flatMap { [$0.1, $0.2] }.map(CellWidth.of).max() ?? 0) + 2)
-        let available = inner.width - 2 - 2 * valueWidth
-        let useLong = rows.allSatisfy { CellWidth.of($0.0[0]) <= available }
+        let valueCells = rows.flatMap { [$0.1, $0.2] }.map(CellWidth.of).max() ?? 0
+        // Fullest first: long labels and headings, short labels, then short headings too; the
+        // values are never cut.
+        let choices: [(labels: Int, headings: [String], gap: Int)] = [
+            (0, ["this week", "this month"], 2), (1, ["this week", "this month"], 2), (1, ["week", "month"], 2),
+            (1, ["week", "month"], 1),
+        ]
+        func valueWidth(_ choice: (labels: Int, headings: [String], gap: Int)) -> Int {
+            max(valueCells, choice.headings.map(CellWidth.of).max() ?? 0) + choice.gap
+        }
+        let usable = inner.width - 2
+        let choice =
+            choices.first { choice in
+                let labels = rows.map { CellWidth.of($0.0[choice.labels]) }.max() ?? 0
+                return labels + 1 + 2 * valueWidth(choice) <= usable
+            } ?? choices.last!
+        let columnWidth = valueWidth(choice)
         let x = inner.x + 1
-        let valuesX = inner.maxX - 1 - 2 * valueWidth
+        let valuesX = inner.maxX - 1 - 2 * columnWidth
         var y = inner.y
-        frame.put(
-            SafeText.padded("this week", toCells: valueWidth, alignRight: true), x: valuesX, y: y,
-            style: Style(.title, bold: true), maxWidth: max(0, inner.maxX - 1 - valuesX))
-        frame.put(
-            SafeText.padded("this month", toCells: valueWidth, alignRight: true), x: valuesX + valueWidth, y: y,
-            style: Style(.title, bold: true), maxWidth: max(0, inner.maxX - 1 - valuesX - valueWidth))
+        for (index, heading) in choice.headings.enumerated() {
+            let columnX = valuesX + index * columnWidth
+            frame.put(
+                SafeText.padded(heading, toCells: columnWidth, alignRight: true), x: columnX, y: y,
+                style: Style(.title, bold: true), maxWidth: max(0, inner.maxX - 1 - columnX))
+        }
         for (labels, weekValue, monthValue, style) in rows {
             y += 1
             guard y < inner.maxY else { break }
-            frame.put(
-                useLong ? labels[0] : labels[1], x: x, y: y, style: Style(.muted), maxWidth: max(0, valuesX - x - 1))
-            frame.put(
-                SafeText.padded(weekValue, toCells: valueWidth, alignRight: true), x: valuesX, y: y, style: style,
-                maxWidth: max(0, inner.maxX - 1 - valuesX))
-            frame.put(
-                SafeText.padded(monthValue, toCells: valueWidth, alignRight: true), x: valuesX + valueWidth, y: y,
-                style: style, maxWidth: max(0, inner.maxX - 1 - valuesX - valueWidth))
+            frame.put(labels[choice.labels], x: x, y: y, style: Style(.muted), maxWidth: max(0, valuesX - x - 1))
+            for (index, value) in [weekValue, monthValue].enumerated() {
+                let columnX = valuesX + index * columnWidth
+                frame.put(
+                    SafeText.padded(value, toCells: columnWidth, alignRight: true), x: columnX, y: y, style: style,
+                    maxWidth: max(0, inner.maxX - 1 - columnX))
+            }
         }
     }
 
+    /// The streaks, today's status, and the finished days kept and over the limit. Today is
+    /// counted in neither until it ends: its status says how it stands.
     private func drawStreaks(_ frame: inout Frame, in rect: Rect, history: HistoryOverview) {
         frame.box(rect, title: "Streak")
         let inner = rect.inner
         let all = history.allTime
-        let lines: [(String, String, Style)] = [
-            ("current", days(history.streak.current), Style(.accent, bold: true)),
-            ("best", days(history.streak.best), Style(.text)),
-            ("over the limit", "\(days(all.daysOver)) of \(all.days)", Style(all.daysOver > 0 ? .over : .muted)),
-            ("kept", "\(days(all.days - all.daysOver)) of \(all.days)", Style(.good)),
+        let hasToday = history.days.last?.isToday == true
+        let finished = all.days - (hasToday ? 1 : 0)
+        let over = all.daysOver
+        var lines: [([String], String, Style)] = [
+            (["current"], days(history.streak.current), Style(.accent, bold: true)),
+            (["best"], days(history.streak.best), Style(.text)),
         ]
-        let labelWidth = (lines.map { CellWidth.of($0.0) }.max() ?? 0) + 2
+        if hasToday, let today = model.data?.today {
+            let status = today.todayStatus == .brokenToday ? "broken" : today.todayStatus.rawValue
+            lines.append((["today"], status, Style(today.state.role, bold: true)))
+        }
+        if finished > 0 {
+            lines.append(
+                (["over the limit", "over"], "\(days(over)) of \(finished)", Style(over > 0 ? .over : .muted)))
+            lines.append((["kept"], "\(days(finished - over)) of \(finished)", Style(.good)))
+        } else {
+            lines.append((["days ended", "ended"], "none yet", Style(.muted)))
+        }
+        let usable = inner.width - 2
+        let valueCells = lines.map { CellWidth.of($0.1) }.max() ?? 0
+        func labelWidth(_ short: Bool) -> Int {
+            (lines.map { CellWidth.of(short ? $0.0.last! : $0.0[0]) }.max() ?? 0) + 2
+        }
+        let short = labelWidth(false) + valueCells > usable
+        let width = labelWidth(short)
         for (index, line) in lines.enumerated() where inner.y + index < inner.maxY {
             let y = inner.y + index
-            frame.put(line.0, x: inner.x + 1, y: y, style: Style(.muted), maxWidth: inner.width - 2)
-            frame.put(
-                line.1, x: inner.x + 1 + labelWidth, y: y, style: line.2, maxWidth: max(0, inner.width - 2 - labelWidth)
-            )
+            frame.put(short ? line.0.last! : line.0[0], x: inner.x + 1, y: y, style: Style(.muted), maxWidth: usable)
+            frame.put(line.1, x: inner.x + 1 + width, y: y, style: line.2, maxWidth: max(0, usable - width))
         }
     }
 

@@ -31,9 +31,16 @@ struct ToastView {
         let width = min(Self.maximumWidth, frame.width - 4)
         guard width >= 20 else { return }
         let notice = toast.notice
+        let mark = notice.severity.mark(frame.glyphs) + " "
+        // The title (after its mark) and the text wrap rather than being cut: up to two and
+        // three lines, which a 16-row screen still has room for below the panels.
+        let wrappedTitle = WordWrap.lines(
+            SafeText.displayable(notice.title), width: width - 4 - CellWidth.of(mark), limit: 2,
+            ellipsis: frame.glyphs.ellipsis)
+        let titleLines = wrappedTitle.isEmpty ? [""] : wrappedTitle
         let bodyLines = WordWrap.lines(
-            SafeText.displayable(notice.body), width: width - 4, limit: 2, ellipsis: frame.glyphs.ellipsis)
-        let height = 3 + bodyLines.count
+            SafeText.displayable(notice.body), width: width - 4, limit: 3, ellipsis: frame.glyphs.ellipsis)
+        let height = 2 + titleLines.count + bodyLines.count
         // Below the header and the panels: the leaderboard's first rows stay readable on the left.
         let y = 1 + DashboardLayout.panelHeight + 1
         guard y + height < frame.height else { return }
@@ -42,12 +49,16 @@ struct ToastView {
         frame.fill(rect)
         frame.box(rect, style: Style(role, bold: !toast.fading))
         let inner = rect.inner
-        let title = "\(notice.severity.mark(frame.glyphs)) \(SafeText.displayable(notice.title))"
-        frame.put(title, x: inner.x + 1, y: inner.y, style: Style(role, bold: true), maxWidth: inner.width - 2)
-        for (index, line) in bodyLines.enumerated() {
+        var row = inner.y
+        for (index, line) in titleLines.enumerated() {
+            let text = (index == 0 ? mark : String(repeating: " ", count: CellWidth.of(mark))) + line
+            frame.put(text, x: inner.x + 1, y: row, style: Style(role, bold: true), maxWidth: inner.width - 2)
+            row += 1
+        }
+        for line in bodyLines {
             frame.put(
-                line, x: inner.x + 1, y: inner.y + 1 + index, style: Style(toast.fading ? .muted : .text),
-                maxWidth: inner.width - 2)
+                line, x: inner.x + 1, y: row, style: Style(toast.fading ? .muted : .text), maxWidth: inner.width - 2)
+            row += 1
         }
     }
 }
@@ -58,12 +69,16 @@ struct NoticeRow {
     let calendar: DayCalendar
     let now: Date
 
-    func draw(into frame: inout Frame, x: Int, y: Int, width: Int) {
-        let sameDay = calendar.day(containing: line.at) == calendar.day(containing: now)
-        let (hour, minute) = calendar.hourAndMinute(of: line.at)
+    /// The time of a notice of today (`14:05`), with its day for an older one (`17 Mar 22:00`).
+    static func when(_ at: Date, calendar: DayCalendar, now: Date) -> String {
+        let day = calendar.day(containing: at)
+        let (hour, minute) = calendar.hourAndMinute(of: at)
         let time = TimeFormat.clock(hour: hour, minute: minute)
-        let day = calendar.day(containing: line.at)
-        let when = sameDay ? time : "\(Self.monthDay(day)) \(time)"
+        return day == calendar.day(containing: now) ? time : "\(monthDay(day)) \(time)"
+    }
+
+    func draw(into frame: inout Frame, x: Int, y: Int, width: Int) {
+        let when = Self.when(line.at, calendar: calendar, now: now)
         var used = frame.put(when + " ", x: x, y: y, style: Style(.muted), maxWidth: width)
         used += frame.put(
             SafeText.displayable(line.title), x: x + used, y: y, style: Style(line.severity.role, bold: true),
@@ -81,28 +96,79 @@ struct NoticeRow {
 }
 
 /// The log of notices (`n`): every notice shown, newest first, scrollable.
+///
+/// A notice takes one line where its time, title and text fit on it; otherwise its text goes
+/// on under its title, so every notice reads whole at any width.
 struct NoticesView {
     let model: DashboardModel
 
-    /// Notice rows that fit on a screen `height` rows tall.
-    static func rows(height: Int) -> Int { max(1, height - 4) }
+    /// One row of the log: pieces of text and their styles, from the left.
+    typealias Row = [(text: String, style: Style)]
+
+    /// Rows of notices that fit on a screen `height` rows tall.
+    static func window(height: Int) -> Int { max(1, height - 3) }
+
+    /// Every row of the log, `width` cells wide.
+    static func rows(_ model: DashboardModel, width: Int) -> [Row] {
+        guard let data = model.data else { return [] }
+        return data.notices.flatMap { rows(of: $0, calendar: data.calendar, now: data.now, width: width) }
+    }
+
+    static func rows(of line: DashboardData.NoticeLine, calendar: DayCalendar, now: Date, width: Int) -> [Row] {
+        let when = NoticeRow.when(line.at, calendar: calendar, now: now) + " "
+        let title = SafeText.displayable(line.title)
+        let body = SafeText.displayable(line.body)
+        let titleStyle = Style(line.severity.role, bold: true)
+        if CellWidth.of(when + title + "  " + body) <= width {
+            return [[(when, Style(.muted)), (title, titleStyle), ("  " + body, Style(.text))]]
+        }
+        let indent = CellWidth.of(when)
+        let room = max(1, width - indent)
+        let pad = String(repeating: " ", count: indent)
+        var rows: [Row] = []
+        for (index, piece) in WordWrap.lines(title, width: room).enumerated() {
+            rows.append([(index == 0 ? when : pad, Style(.muted)), (piece, titleStyle)])
+        }
+        for piece in WordWrap.lines(body, width: room) {
+            rows.append([(pad, Style(.muted)), (piece, Style(.text))])
+        }
+        return rows
+    }
+
+    /// How far the log scrolls on `model`'s screen, in rows.
+    static func maximumScroll(_ model: DashboardModel) -> Int {
+        max(0, rows(model, width: max(1, model.width - 4)).count - window(height: model.height))
+    }
 
     func draw(into frame: inout Frame) {
         let screen = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
         let (body, footer) = screen.splitBottom(1)
         let notices = model.data?.notices ?? []
-        frame.box(body, title: notices.isEmpty ? "Notices" : "Notices · \(notices.count), newest first")
+        frame.box(
+            body,
+            title: notices.isEmpty ? "Notices" : "Notices \(frame.glyphs.bullet) \(notices.count), newest first")
         let inner = body.inner
+        let width = max(1, inner.width - 2)
         if notices.isEmpty {
-            frame.put(
-                "No notices yet. They come at 75 %, 90 % and over the limit, at the daily reset, and from your group.",
-                x: inner.x + 1, y: inner.y, style: Style(.muted), maxWidth: inner.width - 2)
-        } else if let data = model.data {
-            let visible = notices.dropFirst(model.noticeScroll).prefix(Self.rows(height: frame.height))
-            for (index, line) in visible.enumerated() {
-                NoticeRow(line: line, calendar: data.calendar, now: data.now)
-                    .draw(into: &frame, x: inner.x + 1, y: inner.y + index, width: inner.width - 2)
+            let text =
+                "No notices yet. They come at 75 %, 90 % and over the limit, at the daily reset, and from your group."
+            for (index, line) in WordWrap.lines(text, width: width).enumerated() where index < inner.height {
+                frame.put(line, x: inner.x + 1, y: inner.y + index, style: Style(.muted), maxWidth: width)
             }
+        } else {
+            let rows = Self.rows(model, width: width)
+            let window = min(inner.height, Self.window(height: frame.height))
+            let first = max(0, min(model.noticeScroll, rows.count - window))
+            let shown = rows.dropFirst(first).prefix(window)
+            for (index, row) in shown.enumerated() {
+                var x = inner.x + 1
+                for piece in row {
+                    x += frame.put(
+                        piece.text, x: x, y: inner.y + index, style: piece.style,
+                        maxWidth: max(0, inner.x + 1 + width - x))
+                }
+            }
+            ScrollMark.draw(into: &frame, box: body, above: first, below: rows.count - first - shown.count)
         }
         FooterView(
             keys: model.keys.footer(for: .notices) + model.keys.all(for: .notices).filter { !$0.inFooter },

@@ -6,15 +6,16 @@ import ScreenMatesCore
 struct SettingsView {
     let model: DashboardModel
 
-    /// Cells of the label column.
-    static let labelWidth = 18
+    /// Cells of the label column: two more than the longest label, four where there is room.
+    static func labelWidth(screenWidth: Int) -> Int { screenWidth >= 70 ? 18 : 16 }
 
     /// One line of the list: a section title, or a setting (with its index in the rows).
     struct Line {
         var row: Int?
         var label: String
         var value: String
-        var note: String
+        /// What the value means, fullest wording first: the first that fits is shown.
+        var note: [String]
         var valueStyle: Style
     }
 
@@ -29,7 +30,7 @@ struct SettingsView {
         let hints: [KeyHint] =
             state.adding != nil
             ? [KeyHint("enter", "add"), KeyHint("esc", "cancel")]
-            : model.keys.footer(for: .settings).filter { $0.action != .nextPeriod }.map(KeyHint.init)
+            : model.keys.footer(for: .settings).map(KeyHint.init)
         FooterView(hints: hints, warning: model.data?.warning).draw(into: &frame, in: footer)
         frame.box(body, title: "Settings")
         let inner = body.inner
@@ -48,16 +49,21 @@ struct SettingsView {
             }
             let selected = row == state.selection
             if selected { frame.put(frame.glyphs.pointer, x: x, y: y, style: Style(.accent, bold: true)) }
-            frame.put(line.label, x: x + 2, y: y, style: Style(.muted), maxWidth: Self.labelWidth - 1)
+            let labelWidth = Self.labelWidth(screenWidth: frame.width)
+            frame.put(line.label, x: x + 2, y: y, style: Style(.muted), maxWidth: labelWidth - 1)
             var valueStyle = line.valueStyle
             if selected && state.adding == nil { valueStyle.reverse = true }
-            let valueX = x + 2 + Self.labelWidth
+            let valueX = x + 2 + labelWidth
+            let room = max(0, inner.maxX - 1 - valueX)
+            // A value too long for its row (an app's long name) ends in an ellipsis, never cut bare.
             let used = frame.put(
-                line.value, x: valueX, y: y, style: valueStyle, maxWidth: max(0, inner.maxX - 1 - valueX))
+                SafeText.truncated(line.value, toCells: room, ellipsis: frame.glyphs.ellipsis), x: valueX, y: y,
+                style: valueStyle, maxWidth: room)
             if !line.note.isEmpty {
-                frame.put(
-                    "  " + line.note, x: valueX + used, y: y, style: Style(.muted),
-                    maxWidth: max(0, inner.maxX - 1 - valueX - used))
+                let noteRoom = room - used - 2
+                if let note = line.note.first(where: { CellWidth.of($0) <= noteRoom }) {
+                    frame.put("  " + note, x: valueX + used, y: y, style: Style(.muted), maxWidth: noteRoom + 2)
+                }
             }
         }
         if first > 0 {
@@ -94,11 +100,11 @@ struct SettingsView {
         let settings = state.settings
         var lines: [Line] = []
         var lastCategory: AppCategory?
-        func add(_ label: String, _ value: String, note: String = "", style: Style = Style(.text), row: Int) {
+        func add(_ label: String, _ value: String, note: [String] = [], style: Style = Style(.text), row: Int) {
             lines.append(Line(row: row, label: label, value: value, note: note, valueStyle: style))
         }
         func section(_ title: String) {
-            lines.append(Line(row: nil, label: title, value: "", note: "", valueStyle: .plain))
+            lines.append(Line(row: nil, label: title, value: "", note: [], valueStyle: .plain))
         }
         func onOff(_ on: Bool) -> String { on ? "on" : "off" }
         section("Apps")
@@ -110,7 +116,9 @@ struct SettingsView {
                 lastCategory = category
                 add(
                     label, SafeText.displayable(app?.name ?? id),
-                    note: app?.hidden == true ? "hidden: never named outside this machine" : "", row: index)
+                    note: app?.hidden == true
+                        ? ["hidden: never named outside this machine", "hidden: never shared", "hidden"] : [],
+                    row: index)
             case .addApp(let category):
                 let label = lastCategory == category ? "" : category == .vice ? "vice" : "productive"
                 lastCategory = category
@@ -121,30 +129,36 @@ struct SettingsView {
             case .notificationBell:
                 add(
                     "terminal bell", onOff(settings.notificationBell),
-                    note: settings.notificationsEnabled ? "" : "(notifications are off)", row: index)
+                    note: settings.notificationsEnabled ? [] : ["(notifications are off)", "(all off)"], row: index)
             case .notificationDesktop:
                 add(
                     "desktop", onOff(settings.notificationDesktop),
-                    note: settings.notificationsEnabled ? "" : "(notifications are off)", row: index)
+                    note: settings.notificationsEnabled ? [] : ["(notifications are off)", "(all off)"], row: index)
             case .theme:
                 section("Look and day")
                 add("theme", settings.theme.rawValue, row: index)
             case .dayStartHour:
                 add(
                     "day starts at", TimeFormat.clock(hour: settings.dayStartHour, minute: 0),
-                    note: settings.dayStartHour == 0 ? "midnight" : "", row: index)
+                    note: settings.dayStartHour == 0 ? ["midnight"] : [], row: index)
             case .dailyGoal:
                 let goal = settings.rules.dailyGoalBlocks
                 add(
                     "own daily goal", "\(goal) \(goal == 1 ? "block" : "blocks")",
-                    note: settings.group.map { "the group's goal of \($0.dailyGoalBlocks) applies" } ?? "", row: index)
+                    note: settings.group.map {
+                        [
+                            "the group's goal of \($0.dailyGoalBlocks) applies",
+                            "group's goal of \($0.dailyGoalBlocks) applies", "group: \($0.dailyGoalBlocks)",
+                        ]
+                    } ?? [], row: index)
             case .blockMinutes:
                 add("block length", "\(settings.rules.blockMinutes) min", row: index)
             case .exchangeRate:
                 let rate = settings.rules.exchangeRate
                 add(
                     "exchange rate", ConfigFile.value(rate) + glyphs.times,
-                    note: "balance earned per productive minute", row: index)
+                    note: ["balance earned per productive minute", "earned per productive minute", "per minute"],
+                    row: index)
             }
         }
         return lines

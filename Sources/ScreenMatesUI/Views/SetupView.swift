@@ -71,7 +71,9 @@ struct SetupView {
             let (move, pick, quit) = (KeyHint(upDown, "move"), KeyHint("space", "pick"), KeyHint("esc", "quit"))
             return [
                 [move, pick, KeyHint("a", "add your own"), enter, quit],
-                [move, pick, KeyHint("a", "add"), enter, quit], [pick, KeyHint("a", "add"), enter, quit],
+                [move, pick, KeyHint("a", "add"), enter, quit],
+                [move, pick, KeyHint("a", "add"), KeyHint("enter", "next"), quit],
+                [pick, KeyHint("a", "add"), enter, quit],
             ]
         case .name:
             return [[enter, escape]]
