@@ -1,10 +1,23 @@
 import Foundation
 import ScreenMatesCore
+import ScreenMatesMonitor
 import ScreenMatesStore
 
 /// Filing an application as vice or productive from the command line (`screenmates apps add`):
 /// typically one a real usage source saw that matched none of the user's apps.
 public enum AppFiling {
+    /// The applications seen that match none of the apps in `settings` now (one filed since it
+    /// was seen is left out), most time first; none when the store cannot be read.
+    public static func unplacedSeenApps(store: LocalStore, settings: UserSettings, catalogue: AppCatalogue)
+        -> [SeenApp]
+    {
+        let matcher = AppMatcher(apps: settings.apps, rules: catalogue.desktopRules)
+        return ((try? store.seenApps()) ?? []).filter {
+            if case .tracked = matcher.match(app: $0.name, title: "") { return false }
+            return true
+        }
+    }
+
     /// Adds `name` (a catalogue app by name or id, or the name a source reported) to one list,
     /// moving it from the other; saves the database and `config.toml`. Returns the app.
     public static func add(_ name: String, as category: AppCategory, home: HomeDirectory, assets: AssetCatalog)

@@ -284,7 +284,7 @@ public final class DashboardSession {
                 }
             }
             notices.toastsVisible = model.screen == .dashboard && !model.isTooSmall
-            model.update(data())
+            model.update(data(seenApps: model.screen == .settings))
             if model.screen == .debug { model.data?.debugLines = debugLines() }
         }
     }
@@ -596,7 +596,9 @@ public final class DashboardSession {
         }
     }
 
-    private func data() -> DashboardData {
+    /// With `seenApps`, the applications a usage source saw that match none of the apps too
+    /// (for the settings screen, while it is open).
+    private func data(seenApps: Bool = false) -> DashboardData {
         let now = clockChoice.clock.now()
         let minute = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)
         let monitorProblem = demo.currentProblem.map { _ in "demo monitor cannot write; retrying" }
@@ -617,6 +619,10 @@ public final class DashboardSession {
         if let notices {
             data.notices = notices.lines
             data.toast = notices.toast()
+        }
+        if seenApps {
+            data.seenApps = AppFiling.unplacedSeenApps(store: store, settings: feed.settings, catalogue: catalogue)
+                .map { SettingsScreenState.SeenApp(name: $0.name, seconds: $0.seconds) }
         }
         return data
     }

@@ -32,7 +32,15 @@ struct AppsSeenCommand: ParsableCommand {
             try home.requireData()
             let seen: [SeenApp]
             do {
-                seen = try home.openStore().seenApps()
+                let store = try home.openStore()
+                let catalogue = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment).appCatalogue()
+                guard let settings = try store.settings() else {
+                    throw AppError("\(home.path) has no profile yet: run `screenmates setup --name NAME` first.")
+                }
+                _ = try store.seenApps()  // a damaged table is reported, not taken for an empty one
+                seen = AppFiling.unplacedSeenApps(store: store, settings: settings, catalogue: catalogue)
+            } catch let error as AppError {
+                throw error
             } catch {
                 throw AppError(error)
             }

@@ -24,6 +24,9 @@ public struct DashboardData: Hashable, Sendable {
     public var history: HistoryOverview?
     /// The settings in force, for the settings screen.
     public var settings: UserSettings?
+    /// Applications a usage source saw that match none of the apps, for the settings screen
+    /// (gathered only while it is open).
+    public var seenApps: [SettingsScreenState.SeenApp]?
     /// The debug panel's facts, gathered only while it is open.
     public var debugLines: [DebugLine]?
 

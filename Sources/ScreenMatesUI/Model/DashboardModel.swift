@@ -167,7 +167,7 @@ public struct DashboardModel: Hashable, Sendable {
             if screen == .settings {
                 screen = .dashboard
             } else if let settings = data?.settings {
-                settingsScreen = SettingsScreenState(settings: settings)
+                settingsScreen = SettingsScreenState(settings: settings, seen: data?.seenApps ?? [])
                 screen = .settings
             }
         case .change, .removeApp:
@@ -240,6 +240,7 @@ public struct DashboardModel: Hashable, Sendable {
     public mutating func update(_ data: DashboardData) {
         self.data = data
         if let settings = data.settings, settingsScreen?.settings != settings { settingsScreen?.update(settings) }
+        if let seen = data.seenApps { settingsScreen?.updateSeen(seen) }
         clampScroll()
     }
 }

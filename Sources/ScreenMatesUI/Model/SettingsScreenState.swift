@@ -12,6 +12,9 @@ public struct SettingsScreenState: Hashable, Sendable {
     public enum Row: Hashable, Sendable {
         case app(id: String, category: AppCategory)
         case addApp(AppCategory)
+        /// An application a usage source saw that matches none of the apps: ← files it as
+        /// vice, → as productive.
+        case seenApp(name: String)
         case notifications
         case notificationBell
         case notificationDesktop
@@ -32,16 +35,31 @@ public struct SettingsScreenState: Hashable, Sendable {
     /// What the last change did, or why it was refused.
     public private(set) var message: String?
     public private(set) var messageIsError = false
+    /// Applications seen that match none of the apps, most time first.
+    public private(set) var seen: [SeenApp] = []
 
-    public init(settings: UserSettings) {
+    /// An application a real usage source saw but could not place, with its active time.
+    public struct SeenApp: Hashable, Sendable {
+        public var name: String
+        public var seconds: Int
+
+        public init(name: String, seconds: Int) {
+            self.name = name
+            self.seconds = seconds
+        }
+    }
+
+    public init(settings: UserSettings, seen: [SeenApp] = []) {
         self.settings = settings
+        self.seen = seen
     }
 
     /// The rows, in screen order.
     public var rows: [Row] {
         settings.viceApps.map { Row.app(id: $0.id, category: .vice) } + [.addApp(.vice)]
-            + settings.productiveApps.map { Row.app(id: $0.id, category: .productive) } + [
-                .addApp(.productive), .notifications, .notificationBell, .notificationDesktop, .theme, .dayStartHour,
+            + settings.productiveApps.map { Row.app(id: $0.id, category: .productive) } + [.addApp(.productive)]
+            + seen.map { Row.seenApp(name: $0.name) } + [
+                .notifications, .notificationBell, .notificationDesktop, .theme, .dayStartHour,
                 .dailyGoal, .blockMinutes, .exchangeRate,
             ]
     }
@@ -52,6 +70,14 @@ public struct SettingsScreenState: Hashable, Sendable {
     public mutating func update(_ settings: UserSettings) {
         let selected = selectedRow
         self.settings = settings
+        selection = rows.firstIndex(of: selected) ?? min(selection, rows.count - 1)
+    }
+
+    /// New applications seen (the application gathers them while the screen is open).
+    public mutating func updateSeen(_ seen: [SeenApp]) {
+        guard seen != self.seen else { return }
+        let selected = selectedRow
+        self.seen = seen
         selection = rows.firstIndex(of: selected) ?? min(selection, rows.count - 1)
     }
 
@@ -129,6 +155,15 @@ public struct SettingsScreenState: Hashable, Sendable {
         case .addApp(let category):
             if toggling { startAdding(category) }
             return nil
+        case .seenApp(let name):
+            guard !toggling else {
+                finished("← files \(name) as a vice app, → as a productive one.", error: false)
+                return nil
+            }
+            // Gone from the list at once; the application adds it to the list chosen.
+            seen.removeAll { $0.name == name }
+            selection = min(selection, rows.count - 1)
+            return .changeSettings(.addApp(name: name, category: step < 0 ? .vice : .productive))
         case .notifications: return send(.notifications(!settings.notificationsEnabled))
         case .notificationBell: return send(.notificationBell(!settings.notificationBell))
         case .notificationDesktop: return send(.notificationDesktop(!settings.notificationDesktop))

@@ -123,6 +123,14 @@ struct SettingsView {
                 let label = lastCategory == category ? "" : category == .vice ? "vice" : "productive"
                 lastCategory = category
                 add(label, "+ add a \(category.rawValue) app", style: Style(.muted), row: index)
+            case .seenApp(let name):
+                let time = TimeFormat.duration(seconds: state.seen.first { $0.name == name }?.seconds ?? 0)
+                let label = lastCategory == nil ? "" : "seen"
+                lastCategory = nil
+                add(
+                    label, SafeText.displayable(name),
+                    note: ["\(time) · ← vice  → productive", "\(time) · ← vice → prod.", time], style: Style(.muted),
+                    row: index)
             case .notifications:
                 section("Notifications")
                 add("notifications", onOff(settings.notificationsEnabled), row: index)
