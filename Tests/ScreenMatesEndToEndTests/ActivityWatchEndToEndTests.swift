@@ -144,6 +144,9 @@ struct ActivityWatchEndToEndTests {
         let config = String(
             decoding: FileManager.default.contents(atPath: home.path + "/config.toml") ?? Data(), as: UTF8.self)
         #expect(config.contains("org.example.Mystery"), "\(config)")
+        let filed = try await Binary.run(["apps", "seen", "--home", home.path, "--json"])
+        let left = try JSONSerialization.jsonObject(with: Data(filed.stdout.utf8)) as? [Any]
+        #expect(left?.isEmpty == true, "\(filed.stdout)")
         let neither = try await Binary.run(["apps", "add", "Slack", "--home", home.path])
         #expect(neither.status == 64 && neither.stderr.contains("--vice or --productive"), "\(neither.stderr)")
 
