@@ -12,7 +12,7 @@ import ScreenMatesStore
 /// reset runs, so every imported day gets its history row, streak and sparkline entry.
 public struct ActivityWatchImport: Sendable {
     /// What an import did.
-    public struct Summary: Sendable, Hashable {
+    public struct Summary: Sendable {
         public var host: String
         public var firstDay: LocalDate
         public var lastDay: LocalDate
@@ -27,13 +27,6 @@ public struct ActivityWatchImport: Sendable {
         public var eventsRead: Int
         public var eventsSkipped: Int
         public var focusOnly: Bool
-
-        public static func == (lhs: Summary, rhs: Summary) -> Bool {
-            lhs.host == rhs.host && lhs.daysWithBlocks == rhs.daysWithBlocks && lhs.viceBlocks == rhs.viceBlocks
-                && lhs.productiveBlocks == rhs.productiveBlocks && lhs.alreadyThere == rhs.alreadyThere
-        }
-
-        public func hash(into hasher: inout Hasher) { hasher.combine(host) }
     }
 
     let store: LocalStore
