@@ -289,6 +289,34 @@ struct ActivityWatchEndToEndTests {
         await server.stop()
     }
 
+    @Test func aServerThatNeverAnswersIsSaidAndTheMonitorKeepsTrying() async throws {
+        let home = Binary.Home()
+        try await setUp(home, vice: ["YouTube"], productive: ["vscode"])
+        // A port that takes connections (the kernel's backlog) and never answers.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0 && listen(fd, 16) == 0
+            }
+        }
+        try #require(listening)
+        let url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        let monitor = try SpawnedProcess(
+            Binary.path, ["monitor", "--home", home.path, "--source", "activitywatch", "--url", url])
+        defer { monitor.kill() }
+        #expect(
+            try await waitForError(monitor, "no answer within 10 s", timeout: .seconds(90)), "\(monitor.standardError)")
+        #expect(!monitor.hasEnded)
+        monitor.kill(SIGTERM)
+        #expect(await monitor.wait(timeout: 30) == 143)
+        #expect(monitor.standardError.components(separatedBy: "no answer within").count == 2)
+    }
+
     @Test func withoutASourceTheMonitorSaysWhatItTriedAndHowToChoose() async throws {
         let home = Binary.Home()
         try await setUp(home, vice: ["YouTube"], productive: ["vscode"])
