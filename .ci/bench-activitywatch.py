@@ -11,7 +11,7 @@
 3. idle: the monitor's CPU time and resident memory while following (with the watchers
    sending, and with nothing new).
 
-    python3 scripts/bench-activitywatch.py [--days 30] [--hours 8] [--samples 5] [--idle-seconds 60]
+    python3 .ci/bench-activitywatch.py [--days 30] [--hours 8] [--samples 5] [--idle-seconds 60]
 
 Uses .build-ci/release/screenmates when it exists (swift build -c release --scratch-path .build-ci),
 else the debug build. aw-server 0.12 from PyPI keeps a month only in its persistent (peewee)
