@@ -109,7 +109,8 @@ import Testing
         let settings = sections.first { $0.title == "Settings screen (s)" }
         #expect(
             settings?.entries.map(\.summary) == [
-                "next setting", "previous setting", "next value", "previous value", "switch, hide, add", "remove app",
+                "next setting", "previous setting", "next value", "previous value", "mark productive", "mark vice",
+                "switch, hide, add", "remove app",
             ])
         #expect(table.action(for: .down, on: .settings) == .scrollDown)
         #expect(table.action(for: .character("k"), on: .settings) == .scrollUp)
@@ -117,7 +118,7 @@ import Testing
         #expect(table.action(for: .left, on: .settings) == .previousPeriod)
         // On the help screen they are drawn: the frame at 80×24 shows them under that title.
         let frame = ScreenRenderer.render(DashboardModel(screen: .help, width: 80, height: 24))
-        for summary in ["next setting", "previous setting", "next value", "previous value"] {
+        for summary in ["next setting", "previous setting", "next value", "previous value", "mark productive"] {
             #expect(frame.text.contains(summary), "\(summary) missing:\n\(frame.text)")
         }
     }

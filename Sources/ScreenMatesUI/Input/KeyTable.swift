@@ -145,7 +145,8 @@ public struct KeyTable: Hashable, Sendable {
             .scrollDown, keys: [.down], summary: "more members", screens: [.group], inFooter: false),
         KeyBinding(.scrollUp, keys: [.up], summary: "members above", screens: [.group], inFooter: false),
         // The settings screen's own meanings of the arrows: they choose a setting and step its
-        // value, so the help lists them under that screen.
+        // value (on an application ActivityWatch saw, ← files it as vice and → as productive),
+        // so the help lists them under that screen.
         KeyBinding(
             .scrollDown, keys: [.down, .character("j")], label: "↓/j", summary: "next setting", screens: [.settings],
             inFooter: false),
@@ -158,6 +159,13 @@ public struct KeyTable: Hashable, Sendable {
         KeyBinding(
             .previousPeriod, keys: [.left, .backTab], label: "←", summary: "previous value", screens: [.settings],
             inFooter: false),
+        // What the arrows do on an application ActivityWatch saw: lines for the help only (the
+        // keys are bound above).
+        KeyBinding(
+            .nextPeriod, keys: [], label: "→", summary: "mark productive", screens: [.settings],
+            inFooter: false),
+        KeyBinding(
+            .previousPeriod, keys: [], label: "←", summary: "mark vice", screens: [.settings], inFooter: false),
         KeyBinding(
             .change, keys: [.enter, .character(" ")], label: "enter", summary: "switch, hide, add", short: "change",
             screens: [.settings]),

@@ -46,7 +46,8 @@ struct HelpView {
             let entries = indices.filter { listed.insert($0).inserted }.map { index in
                 let binding = keys.bindings[index]
                 return KeyHint(
-                    allKeys ? binding.keys.map(\.label).joined(separator: ", ") : binding.label, binding.summary)
+                    allKeys && !binding.keys.isEmpty
+                        ? binding.keys.map(\.label).joined(separator: ", ") : binding.label, binding.summary)
             }
             if !entries.isEmpty { sections.append(Section(title: title, entries: entries)) }
         }
