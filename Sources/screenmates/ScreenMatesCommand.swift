@@ -74,24 +74,4 @@ enum GlobalOptionPlacement {
         guard !globals.isEmpty, !path.isEmpty else { return arguments }
         return path + globals + rest
     }
-
-    static func movingGlobalsAfterSubcommand(_ arguments: [String], subcommands: [String]) -> [String] {
-        var globals: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            guard globalsWithValue.contains(name) else { break }
-            globals.append(argument)
-            if !argument.contains("=") && index + 1 < arguments.count {
-                globals.append(arguments[index + 1])
-                index += 1
-            }
-            index += 1
-        }
-        guard !globals.isEmpty, index < arguments.count, subcommands.contains(arguments[index]) else {
-            return arguments
-        }
-        return [arguments[index]] + globals + arguments[(index + 1)...]
-    }
 }
