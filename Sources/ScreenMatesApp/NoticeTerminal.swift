@@ -44,7 +44,9 @@ struct NoticeTerminal: Hashable, Sendable {
         var outer = environment
         outer["TERM_PROGRAM"] = nil
         let client = tmuxClient()
-        let passes = client.map { ["1", "on", "all"].contains($0.allowPassthrough.trimmingCharacters(in: .whitespaces)) }
+        let passes = client.map { client in
+            ["1", "on", "all"].contains(client.allowPassthrough.trimmingCharacters(in: .whitespaces))
+        }
         return NoticeTerminal(
             kind: kind(term: client?.termName, environment: outer), throughTmux: true, tmuxPassesThrough: passes)
     }
