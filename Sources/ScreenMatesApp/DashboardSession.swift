@@ -81,6 +81,9 @@ public final class DashboardSession {
     private var groupActionsRunning = 0
     /// When a store opened read-only may next be opened again (see `reopenIfWritable`).
     private var nextReopen = ContinuousClock.now
+    /// Decides challenges and badges from the blocks.
+    private lazy var referee = ChallengeReferee(
+        clock: clockChoice.clock, timeZone: { TimeZone.current }, logger: logger)
     /// How desktop notices reach the desktop from this terminal; found out at the first notice
     /// sent there (inside tmux that asks tmux once).
     private lazy var noticeTerminal: NoticeTerminal = {
@@ -595,7 +598,9 @@ public final class DashboardSession {
 
     private func refresh(checkTimeZone: Bool) {
         do {
-            try feed.refresh(checkTimeZone: checkTimeZone)
+            // What new blocks (this home's demo monitor's, or another process's) or a new day
+            // decided: the notices wait for `NoticeCenter` to take them.
+            if try feed.refresh(checkTimeZone: checkTimeZone) { referee.settleSoon(store) }
             reportToGroup()
             // Reading works on a full disk or a read-only file system; say why new usage waits.
             warning =

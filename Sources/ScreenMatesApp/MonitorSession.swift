@@ -106,8 +106,10 @@ public final class MonitorSession: Sendable {
     /// then finishes the write in hand and reports it). Returns the exit status.
     public func run(stopRequested: @escaping @Sendable () -> Int32?) async -> Int32 {
         let quiet = options.quiet
+        let referee = ChallengeReferee(clock: clockChoice.clock, timeZone: { TimeZone.current }, logger: logger)
         let runner = MonitorRunner(
-            sink: ReopeningEventSink(store: store), clock: clockChoice.clock,
+            sink: ReopeningEventSink(store: store, afterRecording: { referee.settleSoon($0) }),
+            clock: clockChoice.clock,
             onRecorded: { events in
                 guard !quiet else { return }
                 let lines = events.map { $0.id.uuidString + "\n" }.joined()
@@ -131,6 +133,8 @@ public final class MonitorSession: Sendable {
         }
         let recorded = await work.value
         stopper.cancel()
+        // What the last blocks decided, if a write came too soon after the one before to decide.
+        if recorded > 0 { _ = try? referee.settle(store) }
         if clockChoice.published { ClockSource.withdraw(from: store) }
         logger.info("monitor stopped", metadata: ["recorded": "\(recorded)"])
         return stopRequested() ?? 0

@@ -147,6 +147,38 @@ enum LocalSchema {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v8: challenges, the coin ledger and badges") { db in
+            try db.execute(
+                sql: """
+                    -- A personal challenge; `outcome` is written once (kept, broken, forfeited).
+                    CREATE TABLE challenge (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        rule TEXT NOT NULL,
+                        first_day INTEGER NOT NULL,
+                        days INTEGER NOT NULL CHECK (days BETWEEN 1 AND 365),
+                        reward INTEGER NOT NULL CHECK (reward >= 0),
+                        penalty INTEGER NOT NULL CHECK (penalty >= 0),
+                        created_at INTEGER NOT NULL,
+                        starts_at INTEGER,
+                        outcome TEXT CHECK (outcome IN ('kept', 'broken', 'forfeited')),
+                        decided_at INTEGER,
+                        decided_day INTEGER
+                    ) WITHOUT ROWID;
+                    -- Append-only: one entry per cause, so a cause replayed books nothing.
+                    CREATE TABLE coin_transaction (
+                        cause TEXT PRIMARY KEY NOT NULL,
+                        asked INTEGER NOT NULL,
+                        amount INTEGER NOT NULL,
+                        reason TEXT NOT NULL,
+                        at INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE badge (
+                        kind TEXT PRIMARY KEY NOT NULL,
+                        earned_day INTEGER NOT NULL,
+                        earned_at INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -76,9 +76,10 @@ extension LocalStore {
         }
     }
 
-    /// Forgets what this home has recorded — usage events, day history, notices, the leaderboard
-    /// cache — and the profile's name, apps, group and settings, in one transaction; a new
-    /// profile starts on `trackingStart` with `apps`, as on a first run. The user id and the
+    /// Forgets what this home has recorded — usage events, day history, notices, challenges,
+    /// coins and badges, the leaderboard cache — and the profile's name, apps, group and
+    /// settings, in one transaction; a new profile starts on `trackingStart` with `apps`, as on
+    /// a first run. The user id and the
     /// member version stay: the group store still knows this user, and takes their next report
     /// as newer than the last one it has. Returns the new settings.
     public func clearLocalData(trackingStart: LocalDate, apps: [TrackedApp], now: Date) throws(StoreError)
@@ -97,6 +98,9 @@ extension LocalStore {
                     DELETE FROM notice;
                     DELETE FROM group_cache;
                     DELETE FROM seen_app;
+                    DELETE FROM challenge;
+                    DELETE FROM coin_transaction;
+                    DELETE FROM badge;
                     DELETE FROM profile;
                     """)
             try db.execute(
@@ -112,8 +116,8 @@ extension LocalStore {
         }
     }
 
-    /// Starts a demo's usage anew: the usage events, the day history, the notices and a
-    /// published clock go, and the days begin again on `trackingStart`; the profile — user id,
+    /// Starts a demo's usage anew: the usage events, the day history, the notices, the
+    /// challenges, coins and badges (all derived from the usage) and a published clock go, and the days begin again on `trackingStart`; the profile — user id,
     /// name, apps, settings, group and member version — stays, so the demo keeps the person the
     /// first run set up. The caller makes sure no other process has the store open.
     public func startAfresh(trackingStart: LocalDate) throws(StoreError) {
@@ -123,6 +127,9 @@ extension LocalStore {
                     DELETE FROM usage_event;
                     DELETE FROM day_history;
                     DELETE FROM notice;
+                    DELETE FROM challenge;
+                    DELETE FROM coin_transaction;
+                    DELETE FROM badge;
                     DELETE FROM published_clock;
                     """)
             try db.execute(

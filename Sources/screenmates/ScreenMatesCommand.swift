@@ -18,7 +18,8 @@ struct ScreenMatesCommand: AsyncParsableCommand {
         subcommands: [
             DashboardCommand.self, SetupCommand.self, StatusCommand.self, GroupCommand.self, SyncCommand.self,
             MonitorCommand.self, DemoCommand.self, NotifyCommand.self, RecoverCommand.self, ExportCommand.self,
-            ConfigCommand.self, ImportCommand.self, AppsCommand.self,
+            ConfigCommand.self, ImportCommand.self, AppsCommand.self, ChallengeCommand.self, CoinsCommand.self,
+            BadgesCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self)
 

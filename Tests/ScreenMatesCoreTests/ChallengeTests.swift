@@ -83,6 +83,21 @@ import Testing
                 == .notStarted)
     }
 
+    @Test func aChallengeStartedNowCountsOnlyBlocksFromThen() {
+        let morning = Self.block("youtube", .vice, day: 0, 9, 0)
+        let noon = Self.block("youtube", .vice, day: 0, 12, 0)
+        var c = Self.challenge(.dailyBlocks(max: 0, target: .allVice), days: 1)
+        c.startsAt = Self.calendar.instant(on: Self.first, hour: 10, minute: 0)
+        let eleven = Self.calendar.instant(on: Self.first, hour: 11, minute: 0)
+        #expect(Self.judge.verdict(c, events: [morning], goal: { _ in 8 }, now: eleven) == .running)
+        #expect(
+            Self.judge.verdict(c, events: [morning, noon], goal: { _ in 8 }, now: Self.afterSpan)
+                == .broken(at: noon.occurredAt, day: Self.first))
+        #expect(
+            Self.judge.verdict(c, events: [], goal: { _ in 8 }, now: eleven.addingTimeInterval(-3600 * 2))
+                == .notStarted)
+    }
+
     @Test func aStreakChallengeFollowsEachDaysGoal() {
         let c = Self.challenge(.streak)
         let threeVice = (0..<3).map { Self.block("tiktok", .vice, day: 1, 9 + $0, 0) }

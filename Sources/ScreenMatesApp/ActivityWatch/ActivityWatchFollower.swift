@@ -37,7 +37,8 @@ public final class ActivityWatchFollower: Sendable {
         catalogue = try assets.appCatalogue()
         self.options = options
         self.logger = logger
-        sink = ReopeningEventSink(store: store)
+        let referee = ChallengeReferee(clock: SystemClock(), timeZone: { TimeZone.current }, logger: logger)
+        sink = ReopeningEventSink(store: store, afterRecording: { referee.settleSoon($0) })
         _ = try options.client()
     }
 

@@ -58,19 +58,25 @@ public struct Challenge: Hashable, Sendable, Codable, Identifiable {
     public var reward: Int
     /// Coins lost when the rule is broken or the challenge is given up.
     public var penalty: Int
+    /// For a challenge started "now": blocks before this instant of its first day do not count.
+    public var startsAt: Date?
 
     /// The limits a challenge must stay within to be accepted.
     public static let daysRange = 1...365
     public static let coinsRange = 0...10_000
     public static let maxBlocksRange = 0...96
 
-    public init(id: String, rule: ChallengeRule, firstDay: LocalDate, days: Int, reward: Int, penalty: Int) {
+    public init(
+        id: String, rule: ChallengeRule, firstDay: LocalDate, days: Int, reward: Int, penalty: Int,
+        startsAt: Date? = nil
+    ) {
         self.id = id
         self.rule = rule
         self.firstDay = firstDay
         self.days = days
         self.reward = reward
         self.penalty = penalty
+        self.startsAt = startsAt
     }
 
     public var lastDay: LocalDate { firstDay.adding(days: days - 1) }

@@ -39,8 +39,8 @@ public struct ChallengeJudge: Sendable {
     public func verdict(
         _ challenge: Challenge, events: some Sequence<UsageEvent>, goal: (LocalDate) -> Int, now: Date
     ) -> Verdict {
-        let start = calendar.start(of: challenge.firstDay)
         let end = calendar.start(of: challenge.lastDay.adding(days: 1))
+        let start = max(calendar.start(of: challenge.firstDay), min(challenge.startsAt ?? .distantPast, end))
         guard now >= start else { return .notStarted }
         let horizon = min(now, end)
         var byDay: [LocalDate: [UsageEvent]] = [:]

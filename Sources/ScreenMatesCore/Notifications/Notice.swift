@@ -16,6 +16,10 @@ public struct Notice: Hashable, Sendable, Codable {
         case eveningSummary
         /// Asked for by the user.
         case test
+        /// A challenge was decided: kept, broken or given up.
+        case challenge(id: String, outcome: String)
+        /// A badge was earned.
+        case badge(String)
 
         /// A short stable name, used in keys, the log and `status --json`.
         public var name: String {
@@ -31,13 +35,15 @@ public struct Notice: Hashable, Sendable, Codable {
             case .mateOver(let userID): "mate-over-\(userID)"
             case .eveningSummary: "evening-summary"
             case .test: "test"
+            case .challenge(let id, let outcome): "challenge-\(id)-\(outcome)"
+            case .badge(let kind): "badge-\(kind)"
             }
         }
 
         /// How the notice looks: calm, a warning or an alarm.
         public var severity: Severity {
             switch self {
-            case .threshold(.over), .mateOver: .alarm
+            case .threshold(.over), .mateOver, .challenge(_, "broken"): .alarm
             case .threshold(.warning), .threshold(.critical): .warning
             default: .info
             }
