@@ -27,9 +27,9 @@ public enum ChildProcess {
         }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-        defer { envp?.forEach { free($0) } }
+        defer { for pointer in envp ?? [] { free(pointer) } }
         var attributes = Self.attributes()
         defer { posix_spawnattr_destroy(&attributes) }
         var pid: pid_t = 0
@@ -92,9 +92,9 @@ public enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
+        defer { for pointer in envp { free(pointer) } }
         var attributes = Self.attributes()
         defer { posix_spawnattr_destroy(&attributes) }
         var pid: pid_t = 0

@@ -86,7 +86,8 @@ public struct X11Probe: FocusProbe {
 
         /// The focused client window, as the window manager publishes it.
         func activeWindow() -> UInt? {
-            guard let bytes = property(root, activeAtom, type: 33 /* XA_WINDOW */), bytes.count >= 8 else {
+            // 33 is XA_WINDOW.
+            guard let bytes = property(root, activeAtom, type: 33), bytes.count >= 8 else {
                 return nil
             }
             let window = bytes.withUnsafeBytes { $0.load(as: UInt.self) }
