@@ -34,7 +34,7 @@ import Testing
             written.formUnion(printed)
             let stored = try storedEvents(home)
             #expect(Set(stored.map(\.id)) == written)
-            #expect(stored.allSatisfy { $0.appID == "sleep" && $0.seconds == 60 })
+            #expect(stored.allSatisfy { $0.appID == "custom-sleep" && $0.seconds == 60 }, "\(stored)")
         }
         #expect(written.count >= 2)
         _ = client
