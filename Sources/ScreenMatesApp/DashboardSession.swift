@@ -81,6 +81,15 @@ public final class DashboardSession {
     private var groupActionsRunning = 0
     /// When a store opened read-only may next be opened again (see `reopenIfWritable`).
     private var nextReopen = ContinuousClock.now
+    /// How desktop notices reach the desktop from this terminal; found out at the first notice
+    /// sent there (inside tmux that asks tmux once).
+    private lazy var noticeTerminal: NoticeTerminal = {
+        let found = NoticeTerminal.detect(environment: ProcessInfo.processInfo.environment)
+        logger.info(
+            "desktop notices", metadata: ["terminal": "\(found.kind.rawValue)", "tmux": "\(found.throughTmux)"])
+        if let advice = found.advice { logger.warning("\(advice)") }
+        return found
+    }()
 
     /// What the leaderboards depend on; they are ranked again only when it changes.
     private struct LeaderboardKey: Equatable {
@@ -277,9 +286,11 @@ public final class DashboardSession {
                 for notice in delivered { logger.info("notice shown", metadata: ["key": "\(notice.key)"]) }
                 if options.bell || feed.settings.notificationBell { terminal.bell() }
                 if options.desktop || feed.settings.notificationDesktop {
+                    let carrier = noticeTerminal
                     terminal.writeSequence(
-                        delivered.map { DesktopNotifier.sequences(for: $0, asciiOnly: terminal.glyphs.asciiOnly) }
-                            .joined())
+                        delivered.map {
+                            DesktopNotifier.sequences(for: $0, terminal: carrier, asciiOnly: terminal.glyphs.asciiOnly)
+                        }.joined())
                     DesktopNotifier.notifySend(delivered)
                 }
             }
@@ -649,6 +660,10 @@ public final class DashboardSession {
             ("notices today", "\(recorded.shown) shown, \(recorded.keys.count - recorded.shown) counted as sent"),
             ("next notice due", notices?.nextDue.map(TimeFormat.iso8601) ?? "-"),
         ]
+        if options.desktop || feed.settings.notificationDesktop {
+            let carrier = noticeTerminal
+            lines.append(("desktop notices", carrier.summary))
+        }
         lines += recorded.keys.sorted().map { ("  recorded", $0) }
         return lines.map { DashboardData.DebugLine(label: $0.0, value: $0.1) }
     }

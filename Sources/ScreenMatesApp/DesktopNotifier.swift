@@ -7,18 +7,19 @@ import ScreenMatesCore
 /// Terminal and others), and through `notify-send` where it is installed and a desktop session is
 /// there to show it.
 enum DesktopNotifier {
-    /// The escape sequences for one notice. The text is made safe first: no control character
+    /// The escape sequences for one notice, as `terminal` understands them (none where it is
+    /// not known to: see `NoticeTerminal`). The text is made safe first: no control character
     /// can end the sequence early or smuggle another one in, and no ";" can start another field
     /// (OSC 777 separates title and body with it; some terminals read `OSC 9;4;…` as a command).
     /// Where the terminal is not UTF-8 (`asciiOnly`), every other character becomes "?": such a
     /// terminal may take a byte of a UTF-8 character (0x9B, 0x9C) for an 8-bit control.
-    static func sequences(for notice: Notice, asciiOnly: Bool = false) -> String {
-        let title = field(notice.title, asciiOnly: asciiOnly)
-        let body = field(notice.body, asciiOnly: asciiOnly)
-        // OSC 777 carries title and body apart; OSC 9 has one text.
-        let osc777 = "\u{1B}]777;notify;\(title);\(body)\u{1B}\\"
-        let osc9 = "\u{1B}]9;\(title): \(body)\u{1B}\\"
-        return osc777 + osc9
+    static func sequences(for notice: Notice, terminal: NoticeTerminal, asciiOnly: Bool = false) -> String {
+        terminal.sequences(
+            title: field(notice.title, asciiOnly: asciiOnly), body: field(notice.body, asciiOnly: asciiOnly),
+            id: String(
+                notice.key.unicodeScalars.filter {
+                    $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-")
+                }.prefix(40)))
     }
 
     /// One field of a sequence: plain text without ";".

@@ -14,6 +14,12 @@ extension GroupStoreError {
             return .unusable(
                 location: location, detail: "\(error.table).\(error.column) holds a value that cannot be right")
         }
+        if let error = error as? RowDecodingError {
+            return .unusable(location: location, detail: "a stored value cannot be read: \(error)")
+        }
+        if error is DecodingError {
+            return .unusable(location: location, detail: "a stored value cannot be read: \(error)")
+        }
         if error is CancellationError {
             return .unavailable(location: location, detail: "the operation was cancelled")
         }

@@ -92,28 +92,27 @@ public final class SQLiteGroupStore: GroupStore {
     {
         try GroupStoreRules.check(dailyGoalBlocks: dailyGoalBlocks)
         try GroupStoreRules.check(creator)
-        let createdAt = try Self.milliseconds(now)
+        let createdAt = try SQLiteInstant.milliseconds(now)
         return try await write { db in
             var generator = SystemRandomNumberGenerator()
             var code = GroupCode.random(using: &generator)
-            while try Self.fetchGroup(db, code: code) != nil { code = GroupCode.random(using: &generator) }
-            try db.execute(
-                sql: "INSERT INTO group_info (code, daily_goal_blocks, created_at, change_seq) VALUES (?, ?, ?, 1)",
-                arguments: [code.value, dailyGoalBlocks, createdAt])
-            try Self.insertMember(db, creator, code: code, joinedAt: createdAt)
+            while try GroupInfoRecord.find(db, code: code) != nil { code = GroupCode.random(using: &generator) }
+            try GroupInfoRecord(code: code.value, dailyGoalBlocks: dailyGoalBlocks, createdAt: createdAt, changeSeq: 1)
+                .insert(db)
+            try Self.insert(db, MemberRecord(creator, code: code, joinedAt: createdAt))
             return Group(
                 code: code, dailyGoalBlocks: dailyGoalBlocks, memberCount: 1,
-                createdAt: Self.date(milliseconds: createdAt))
+                createdAt: SQLiteInstant.date(milliseconds: createdAt))
         }
     }
 
     public func group(code: GroupCode, userID: String, now: Date) async throws(GroupStoreError) -> Group? {
         try GroupStoreRules.check(userID: userID)
-        let at = try Self.milliseconds(now)
+        let at = try SQLiteInstant.milliseconds(now)
         // A right code is only read; a wrong one is written down, which needs a write.
         let seen: Lookup = try await read { db in
             if let seconds = try Self.retryAfter(db, userID: userID, at: at) { return Lookup.limited(seconds) }
-            return try Self.fetchGroup(db, code: code).map(Lookup.found) ?? .unknown
+            return try GroupInfoRecord.group(db, code: code).map(Lookup.found) ?? .unknown
         }
         let outcome: Lookup
         if case .unknown = seen {
@@ -132,20 +131,21 @@ public final class SQLiteGroupStore: GroupStore {
 
     public func join(code: GroupCode, member: MemberProfile, now: Date) async throws(GroupStoreError) -> Group {
         try GroupStoreRules.check(member)
-        let at = try Self.milliseconds(now)
+        let at = try SQLiteInstant.milliseconds(now)
+        let record = try MemberRecord(member, code: code, joinedAt: at)
         let outcome: Lookup = try await write { db in
             let found = try Self.lookUp(db, code: code, userID: member.userID, at: at)
             guard case .found = found else { return found }
-            if try Self.storedVersion(db, userID: member.userID, code: code) != nil {
-                try Self.apply(db, member, code: code)
+            if let stored = try MemberRecord.find(db, code: code, userID: member.userID) {
+                try Self.apply(db, member, to: stored)
             } else {
                 if try Self.nameIsTaken(db, member.displayName, code: code, byOtherThan: member.userID) {
                     throw GroupStoreError.nameTaken(member.displayName)
                 }
-                try Self.insertMember(db, member, code: code, joinedAt: at)
+                try Self.insert(db, record)
                 try Self.bump(db, code: code)
             }
-            return try Self.fetchGroup(db, code: code).map(Lookup.found) ?? .unknown
+            return try GroupInfoRecord.group(db, code: code).map(Lookup.found) ?? .unknown
         }
         switch outcome {
         case .found(let group): return group
@@ -159,12 +159,13 @@ public final class SQLiteGroupStore: GroupStore {
     public func leave(code: GroupCode, userID: String) async throws(GroupStoreError) {
         try GroupStoreRules.check(userID: userID)
         try await write { db in
-            guard try Self.fetchGroup(db, code: code) != nil else { throw GroupStoreError.unknownCode(code) }
-            try db.execute(
-                sql: "DELETE FROM member WHERE code = ? AND user_id = ?", arguments: [code.value, userID])
-            guard db.changesCount > 0 else { return }
-            try db.execute(
-                sql: "DELETE FROM day_total WHERE code = ? AND user_id = ?", arguments: [code.value, userID])
+            try Self.requireGroup(db, code: code)
+            let removed = try MemberRecord.inGroup(code).filter(MemberRecord.Columns.userID == userID).deleteAll(db)
+            guard removed > 0 else { return }
+            try DayTotalRecord.filter(
+                DayTotalRecord.Columns.code == code.value && DayTotalRecord.Columns.userID == userID
+            )
+            .deleteAll(db)
             try Self.bump(db, code: code)
         }
     }
@@ -177,19 +178,21 @@ public final class SQLiteGroupStore: GroupStore {
     public func upsertProfile(_ profile: MemberProfile) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(profile)
         return try await write { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT code FROM member WHERE user_id = ? ORDER BY code", arguments: [profile.userID])
-            let codes = try rows.map { row throws in try Self.code(row, in: "member") }
-            guard !codes.isEmpty else {
-                let last = try Row.fetchOne(
-                    db, sql: "SELECT code FROM last_group WHERE user_id = ?", arguments: [profile.userID])
-                if let last { throw GroupStoreError.notAMember(code: try Self.code(last, in: "last_group")) }
+            let memberships = try MemberRecord.filter(MemberRecord.Columns.userID == profile.userID)
+                .order(MemberRecord.Columns.code).fetchAll(db)
+            guard !memberships.isEmpty else {
+                if let last = try LastGroupRecord.fetchOne(db, key: profile.userID) {
+                    guard let code = try? GroupCode(validating: last.code) else {
+                        throw UnreadableValue(table: LastGroupRecord.databaseTableName, column: "code")
+                    }
+                    throw GroupStoreError.notAMember(code: code)
+                }
                 throw GroupStoreError.invalidValue(
                     "User \(profile.userID) has not joined a group in this group store; join one first.")
             }
             var stored = false
-            for code in codes {
-                if try Self.apply(db, profile, code: code) { stored = true }
+            for membership in memberships {
+                if try Self.apply(db, profile, to: membership) { stored = true }
             }
             return stored
         }
@@ -198,10 +201,9 @@ public final class SQLiteGroupStore: GroupStore {
     /// Every member of the group, in the order they joined.
     public func members(code: GroupCode) async throws(GroupStoreError) -> [MemberProfile] {
         try await read { db in
-            guard try Self.fetchGroup(db, code: code) != nil else { throw GroupStoreError.unknownCode(code) }
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM member WHERE code = ? ORDER BY joined_at, user_id", arguments: [code.value])
-            return try rows.map(Self.profile)
+            try Self.requireGroup(db, code: code)
+            return try MemberRecord.inGroup(code).order(MemberRecord.Columns.joinedAt, MemberRecord.Columns.userID)
+                .fetchAll(db).map { record throws in try record.profile }
         }
     }
 
@@ -210,24 +212,23 @@ public final class SQLiteGroupStore: GroupStore {
         for total in totals { try GroupStoreRules.check(total) }
         guard !totals.isEmpty else { return }
         try await write { db in
-            guard try Self.fetchGroup(db, code: code) != nil else { throw GroupStoreError.unknownCode(code) }
-            let rows = try Row.fetchAll(db, sql: "SELECT user_id FROM member WHERE code = ?", arguments: [code.value])
-            let members = Set(try rows.map { row throws -> String in try row.checked("user_id", in: "member") })
+            try Self.requireGroup(db, code: code)
+            let members = Set(
+                try MemberRecord.inGroup(code).select(MemberRecord.Columns.userID, as: String.self).fetchAll(db))
             var changed = false
             for total in totals where members.contains(total.userID) {
+                // An upsert that keeps the highest version (GRDB's own upsert has no condition).
+                let record = DayTotalRecord(total, code: code)
                 try db.execute(
-                    sql: """
+                    literal: """
                         INSERT INTO day_total (code, user_id, date, vice_blocks, goal_blocks, version)
-                        VALUES (?, ?, ?, ?, ?, ?)
+                        VALUES (\(record.code), \(record.userID), \(record.date), \(record.viceBlocks),
+                            \(record.goalBlocks), \(record.version))
                         ON CONFLICT (code, user_id, date) DO UPDATE SET
                             vice_blocks = excluded.vice_blocks, goal_blocks = excluded.goal_blocks,
                             version = excluded.version
                         WHERE excluded.version > day_total.version
-                        """,
-                    arguments: [
-                        code.value, total.userID, total.date.dayNumber, total.viceBlocks, total.goalBlocks,
-                        total.version,
-                    ])
+                        """)
                 if db.changesCount > 0 { changed = true }
             }
             if changed { try Self.bump(db, code: code) }
@@ -239,21 +240,10 @@ public final class SQLiteGroupStore: GroupStore {
         let first = GroupStoreRules.clampedDayNumber(days.lowerBound)
         let last = GroupStoreRules.clampedDayNumber(days.upperBound)
         return try await read { db in
-            guard try Self.fetchGroup(db, code: code) != nil else { throw GroupStoreError.unknownCode(code) }
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT user_id, date, vice_blocks, goal_blocks, version FROM day_total
-                    WHERE code = ? AND date BETWEEN ? AND ? ORDER BY date, user_id
-                    """, arguments: [code.value, first, last])
-            return try rows.map { row throws in
-                let table = "day_total"
-                return DayTotal(
-                    userID: try row.checked("user_id", in: table), date: try Self.localDate(row, "date", in: table),
-                    viceBlocks: try row.checked("vice_blocks", in: table),
-                    goalBlocks: try row.checked("goal_blocks", in: table),
-                    version: try row.checked("version", in: table))
-            }
+            try Self.requireGroup(db, code: code)
+            return try DayTotalRecord.inGroup(code, days: first...last)
+                .order(DayTotalRecord.Columns.date, DayTotalRecord.Columns.userID)
+                .fetchAll(db).map { record throws in try record.dayTotal }
         }
     }
 
@@ -262,13 +252,12 @@ public final class SQLiteGroupStore: GroupStore {
         let first = GroupStoreRules.clampedDayNumber(days.lowerBound)
         let last = GroupStoreRules.clampedDayNumber(days.upperBound)
         return try await read { db in
-            guard try Self.fetchGroup(db, code: code) != nil else { throw GroupStoreError.unknownCode(code) }
+            try Self.requireGroup(db, code: code)
             let rows = try Row.fetchAll(
                 db,
-                sql: """
-                    SELECT user_id, SUM(vice_blocks) AS blocks FROM day_total
-                    WHERE code = ? AND date BETWEEN ? AND ? GROUP BY user_id
-                    """, arguments: [code.value, first, last])
+                DayTotalRecord.inGroup(code, days: first...last)
+                    .select(DayTotalRecord.Columns.userID, sum(DayTotalRecord.Columns.viceBlocks).forKey("blocks"))
+                    .group(DayTotalRecord.Columns.userID))
             var sums: [String: Int] = [:]
             for row in rows {
                 sums[try row.checked("user_id", in: "day_total")] = try row.checked("blocks", in: "day_total")
@@ -309,12 +298,8 @@ public final class SQLiteGroupStore: GroupStore {
     /// What SQLite's integrity check finds wrong with the file; empty when it is sound.
     public func integrityProblems() async throws(GroupStoreError) -> [String] {
         try await read { db in
-            let rows = try Row.fetchAll(db, sql: "PRAGMA integrity_check")
-            let lines = try rows.map { row throws -> String in
-                guard let line = String.fromDatabaseValue(row[0] as DatabaseValue) else {
-                    throw UnreadableValue(table: "integrity_check", column: "result")
-                }
-                return line
+            let lines = try Row.fetchAll(db, sql: "PRAGMA integrity_check").map { row throws in
+                try row.decode(String.self, atIndex: 0)
             }
             return lines == ["ok"] ? [] : lines
         }
@@ -351,153 +336,65 @@ public final class SQLiteGroupStore: GroupStore {
     /// as a failed attempt of the user.
     private static func lookUp(_ db: Database, code: GroupCode, userID: String, at: Int64) throws -> Lookup {
         if let seconds = try retryAfter(db, userID: userID, at: at) { return .limited(seconds) }
-        if let group = try fetchGroup(db, code: code) { return .found(group) }
+        if let group = try GroupInfoRecord.group(db, code: code) { return .found(group) }
         let window = Int64(GroupStoreRules.attemptWindow * 1000)
-        try db.execute(
-            sql: "DELETE FROM failed_attempt WHERE user_id = ? AND at <= ?", arguments: [userID, at - window])
-        try db.execute(sql: "INSERT INTO failed_attempt (user_id, at) VALUES (?, ?)", arguments: [userID, at])
+        try FailedAttemptRecord.filter(
+            FailedAttemptRecord.Columns.userID == userID && FailedAttemptRecord.Columns.at <= at - window
+        ).deleteAll(db)
+        try FailedAttemptRecord(userID: userID, at: at).insert(db)
         return .unknown
     }
 
     private static func retryAfter(_ db: Database, userID: String, at: Int64) throws -> Int? {
         let window = Int64(GroupStoreRules.attemptWindow * 1000)
-        let rows = try Row.fetchAll(
-            db, sql: "SELECT at FROM failed_attempt WHERE user_id = ? AND at > ? AND at <= ?",
-            arguments: [userID, at - window, at])
-        let failures = try rows.map { row throws in date(milliseconds: try row.checked("at", in: "failed_attempt")) }
-        return GroupStoreRules.retryAfter(failures: failures, now: date(milliseconds: at))
+        let failures = try FailedAttemptRecord.filter(
+            FailedAttemptRecord.Columns.userID == userID && FailedAttemptRecord.Columns.at > at - window
+                && FailedAttemptRecord.Columns.at <= at
+        ).fetchAll(db).map { SQLiteInstant.date(milliseconds: $0.at) }
+        return GroupStoreRules.retryAfter(failures: failures, now: SQLiteInstant.date(milliseconds: at))
     }
 
-    /// Stores `profile` in the group if its version is newer than the stored one.
+    /// Stores `profile` over the member's row `stored` if its version is newer.
     @discardableResult
-    private static func apply(_ db: Database, _ profile: MemberProfile, code: GroupCode) throws -> Bool {
-        guard let stored = try storedVersion(db, userID: profile.userID, code: code) else {
-            throw GroupStoreError.notAMember(code: code)
-        }
-        guard profile.version > stored else { return false }
+    private static func apply(_ db: Database, _ profile: MemberProfile, to stored: MemberRecord) throws -> Bool {
+        guard profile.version > stored.version else { return false }
+        let code = try stored.groupCode
         if try nameIsTaken(db, profile.displayName, code: code, byOtherThan: profile.userID) {
             throw GroupStoreError.nameTaken(profile.displayName)
         }
-        try db.execute(
-            sql: """
-                UPDATE member SET display_name = ?, name_key = ?, blocks_today = ?, day = ?, streak = ?,
-                    last_active = ?, last_updated = ?, version = ?
-                WHERE code = ? AND user_id = ?
-                """,
-            arguments: [
-                profile.displayName.value, profile.displayName.uniquenessKey, profile.blocksToday,
-                profile.day.dayNumber, profile.streak, try profile.lastActive.map(milliseconds),
-                try milliseconds(profile.lastUpdated), profile.version, code.value, profile.userID,
-            ])
+        var updated = stored
+        try updated.take(profile)
+        try updated.update(db)
         try bump(db, code: code)
         return true
     }
 
-    private static func insertMember(_ db: Database, _ profile: MemberProfile, code: GroupCode, joinedAt: Int64)
-        throws
-    {
-        try db.execute(
-            sql: """
-                INSERT INTO member (code, user_id, display_name, name_key, blocks_today, day, streak, last_active,
-                    last_updated, version, joined_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                code.value, profile.userID, profile.displayName.value, profile.displayName.uniquenessKey,
-                profile.blocksToday, profile.day.dayNumber, profile.streak, try profile.lastActive.map(milliseconds),
-                try milliseconds(profile.lastUpdated), profile.version, joinedAt,
-            ])
-        try db.execute(
-            sql: """
-                INSERT INTO last_group (user_id, code) VALUES (?, ?)
-                ON CONFLICT (user_id) DO UPDATE SET code = excluded.code
-                """, arguments: [profile.userID, code.value])
+    /// A new member, and the group they joined last.
+    private static func insert(_ db: Database, _ member: MemberRecord) throws {
+        try member.insert(db)
+        try LastGroupRecord(userID: member.userID, code: member.code).insert(db, onConflict: .replace)
     }
 
     /// Every write to a group moves its change mark, in the writing transaction.
     private static func bump(_ db: Database, code: GroupCode) throws {
-        try db.execute(sql: "UPDATE group_info SET change_seq = change_seq + 1 WHERE code = ?", arguments: [code.value])
+        try GroupInfoRecord.filter(GroupInfoRecord.Columns.code == code.value)
+            .updateAll(db, GroupInfoRecord.Columns.changeSeq.set(to: GroupInfoRecord.Columns.changeSeq + 1))
     }
 
-    // MARK: - Rows
-
-    private static func fetchGroup(_ db: Database, code: GroupCode) throws -> Group? {
-        let row = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT daily_goal_blocks, created_at, (SELECT count(*) FROM member WHERE member.code = group_info.code)
-                    AS member_count
-                FROM group_info WHERE code = ?
-                """, arguments: [code.value])
-        guard let row else { return nil }
-        let table = "group_info"
-        return Group(
-            code: code, dailyGoalBlocks: try row.checked("daily_goal_blocks", in: table),
-            memberCount: try row.checked("member_count", in: table),
-            createdAt: date(milliseconds: try row.checked("created_at", in: table)))
+    private static func requireGroup(_ db: Database, code: GroupCode) throws {
+        guard try GroupInfoRecord.find(db, code: code) != nil else { throw GroupStoreError.unknownCode(code) }
     }
 
     private static func changeMark(_ db: Database, code: GroupCode) throws -> Int64 {
-        let row = try Row.fetchOne(db, sql: "SELECT change_seq FROM group_info WHERE code = ?", arguments: [code.value])
-        guard let row else { throw GroupStoreError.unknownCode(code) }
-        return try row.checked("change_seq", in: "group_info")
-    }
-
-    private static func storedVersion(_ db: Database, userID: String, code: GroupCode) throws -> Int64? {
-        let row = try Row.fetchOne(
-            db, sql: "SELECT version FROM member WHERE code = ? AND user_id = ?", arguments: [code.value, userID])
-        return try row.map { row throws in try row.checked("version", in: "member") }
+        guard let info = try GroupInfoRecord.find(db, code: code) else { throw GroupStoreError.unknownCode(code) }
+        return info.changeSeq
     }
 
     private static func nameIsTaken(_ db: Database, _ name: DisplayName, code: GroupCode, byOtherThan userID: String)
         throws -> Bool
     {
-        try Row.fetchOne(
-            db, sql: "SELECT 1 FROM member WHERE code = ? AND name_key = ? AND user_id <> ?",
-            arguments: [code.value, name.uniquenessKey, userID]) != nil
-    }
-
-    private static func profile(_ row: Row) throws -> MemberProfile {
-        let table = "member"
-        let name: String = try row.checked("display_name", in: table)
-        guard let displayName = try? DisplayName(validating: name) else {
-            throw UnreadableValue(table: table, column: "display_name")
-        }
-        let lastActive: Int64? = try row.checkedIfPresent("last_active", in: table)
-        return MemberProfile(
-            userID: try row.checked("user_id", in: table), displayName: displayName,
-            blocksToday: try row.checked("blocks_today", in: table), day: try localDate(row, "day", in: table),
-            streak: try row.checked("streak", in: table), lastActive: lastActive.map(date(milliseconds:)),
-            lastUpdated: date(milliseconds: try row.checked("last_updated", in: table)),
-            version: try row.checked("version", in: table))
-    }
-
-    private static func code(_ row: Row, in table: String) throws -> GroupCode {
-        let text: String = try row.checked("code", in: table)
-        guard let code = try? GroupCode(validating: text) else { throw UnreadableValue(table: table, column: "code") }
-        return code
-    }
-
-    /// A day number read back as a date; one outside the years any engine keeps is damage.
-    private static func localDate(_ row: Row, _ column: String, in table: String) throws -> LocalDate {
-        let number: Int = try row.checked(column, in: table)
-        let range = GroupStoreRules.storableDates
-        guard (range.lowerBound.dayNumber...range.upperBound.dayNumber).contains(number) else {
-            throw UnreadableValue(table: table, column: column)
-        }
-        return LocalDate(dayNumber: number)
-    }
-
-    // MARK: - Instants
-
-    private static func milliseconds(_ instant: Date) throws(GroupStoreError) -> Int64 {
-        guard GroupStoreRules.isStorable(instant) else {
-            throw .invalidValue("\(instant) is not an instant the group store can keep.")
-        }
-        return Int64((instant.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    private static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        try MemberRecord.inGroup(code)
+            .filter(MemberRecord.Columns.nameKey == name.uniquenessKey && MemberRecord.Columns.userID != userID)
+            .fetchCount(db) > 0
     }
 }

@@ -22,15 +22,18 @@ struct ScreenMatesCommand: AsyncParsableCommand {
         ],
         defaultSubcommand: DashboardCommand.self)
 
-    /// Parses the command line (global options may come before the subcommand) and runs it.
+    /// The global options, declared here too so that they may come before the subcommand
+    /// (`screenmates --home DIR status`, as the README shows them): ArgumentParser hands an
+    /// option group decoded for a command on to its subcommands that declare the same group.
+    @OptionGroup var global: GlobalOptions
+
+    /// Parses the command line and runs it.
     /// On the main actor, so the dashboard's loop — which owns ncurses — runs on the main
     /// thread and does not hold a thread of the shared pool the monitor tasks run on.
     @MainActor
     static func start() async {
-        let arguments = GlobalOptionPlacement.movingGlobalsAfterSubcommand(
-            Array(CommandLine.arguments.dropFirst()), root: ScreenMatesCommand.self)
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -39,59 +42,5 @@ struct ScreenMatesCommand: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
-    }
-}
-
-/// Lets global options come before the subcommand (`screenmates --home DIR status`), as the
-/// README shows them, by moving them after it (after the innermost one: `group join`), where
-/// each subcommand declares them.
-enum GlobalOptionPlacement {
-    static let globalsWithValue: Set<String> = ["--home", "--group-store"]
-
-    static func movingGlobalsAfterSubcommand(_ arguments: [String], root: any ParsableCommand.Type) -> [String] {
-        var command = root
-        var path: [String] = []
-        var rest = arguments
-        var globals: [String] = []
-        // Globals before the subcommands, then the chain of subcommand names.
-        while let first = rest.first {
-            let name = first.split(separator: "=", maxSplits: 1).first.map(String.init) ?? first
-            if globalsWithValue.contains(name) {
-                globals.append(rest.removeFirst())
-                if !first.contains("="), let value = rest.first {
-                    globals.append(value)
-                    rest.removeFirst()
-                }
-                continue
-            }
-            guard
-                let next = command.configuration.subcommands.first(where: { $0._commandName == first })
-            else { break }
-            path.append(first)
-            command = next
-            rest.removeFirst()
-        }
-        guard !globals.isEmpty, !path.isEmpty else { return arguments }
-        return path + globals + rest
-    }
-
-    static func movingGlobalsAfterSubcommand(_ arguments: [String], subcommands: [String]) -> [String] {
-        var globals: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            guard globalsWithValue.contains(name) else { break }
-            globals.append(argument)
-            if !argument.contains("=") && index + 1 < arguments.count {
-                globals.append(arguments[index + 1])
-                index += 1
-            }
-            index += 1
-        }
-        guard !globals.isEmpty, index < arguments.count, subcommands.contains(arguments[index]) else {
-            return arguments
-        }
-        return [arguments[index]] + globals + arguments[(index + 1)...]
     }
 }

@@ -10,6 +10,8 @@ import Testing
 /// field. The only control characters written are the sequences' own framing.
 @Suite struct DesktopNotifierTests {
     private static let day = LocalDate(iso8601: "2026-11-21")!
+    /// A terminal that shows OSC 777 and OSC 9, without tmux.
+    private static let osc = NoticeTerminal(kind: .osc777AndOsc9, throughTmux: false)
 
     private static func notice(title: String, body: String) -> Notice {
         Notice(kind: .mateOver(userID: "bo234567"), day: day, title: title, body: body)
@@ -100,7 +102,7 @@ import Testing
     @Test func hostileTitlesAndBodiesNeverReachTheTerminalAsControls() async {
         await propertyCheck(count: 300, input: Self.textGen, Self.textGen) { title, body in
             let notice = Self.notice(title: title, body: body)
-            let output = DesktopNotifier.sequences(for: notice)
+            let output = DesktopNotifier.sequences(for: notice, terminal: Self.osc)
             // Only the framing: four ESC (two introducers, two string terminators).
             let controls = output.unicodeScalars.filter(Self.isForbidden).map(\.value)
             #expect(controls == [0x1B, 0x1B, 0x1B, 0x1B], "\(output.debugDescription)")
@@ -111,7 +113,7 @@ import Testing
 
             // A terminal that is not UTF-8 may read bytes 0x80-0x9F of a UTF-8 character as 8-bit
             // controls: there, only ASCII is written, each other character shown as "?".
-            let ascii = DesktopNotifier.sequences(for: notice, asciiOnly: true)
+            let ascii = DesktopNotifier.sequences(for: notice, terminal: Self.osc, asciiOnly: true)
             let bytes = ascii.utf8.filter { !(0x20...0x7E).contains($0) }
             #expect(bytes == [0x1B, 0x1B, 0x1B, 0x1B], "\(ascii.debugDescription)")
             guard let asciiFields = Self.fields(of: ascii) else { return }
@@ -122,19 +124,21 @@ import Testing
     }
 
     @Test func examples() {
-        let plain = DesktopNotifier.sequences(for: Self.notice(title: "bo went over the limit", body: "9 of 8 blocks"))
+        let plain = DesktopNotifier.sequences(
+            for: Self.notice(title: "bo went over the limit", body: "9 of 8 blocks"), terminal: Self.osc)
         #expect(
             plain
                 == "\u{1B}]777;notify;bo went over the limit;9 of 8 blocks\u{1B}\\"
                 + "\u{1B}]9;bo went over the limit: 9 of 8 blocks\u{1B}\\")
         let hostile = DesktopNotifier.sequences(
-            for: Self.notice(title: "4;3;bo\u{1B}]0;pwned\u{7}\u{202E}x", body: "a\u{9C}b\u{9B}2J\nc"))
+            for: Self.notice(title: "4;3;bo\u{1B}]0;pwned\u{7}\u{202E}x", body: "a\u{9C}b\u{9B}2J\nc"),
+            terminal: Self.osc)
         #expect(
             hostile
                 == "\u{1B}]777;notify;4,3,bo\u{FFFD}]0,pwned\u{FFFD}x;a\u{FFFD}b\u{FFFD}2J c\u{1B}\\"
                 + "\u{1B}]9;4,3,bo\u{FFFD}]0,pwned\u{FFFD}x: a\u{FFFD}b\u{FFFD}2J c\u{1B}\\")
         let ascii = DesktopNotifier.sequences(
-            for: Self.notice(title: "Ŝ漢 went over", body: "Û2J"), asciiOnly: true)
+            for: Self.notice(title: "Ŝ漢 went over", body: "Û2J"), terminal: Self.osc, asciiOnly: true)
         #expect(ascii == "\u{1B}]777;notify;?? went over;?2J\u{1B}\\" + "\u{1B}]9;?? went over: ?2J\u{1B}\\")
     }
 }

@@ -44,6 +44,17 @@ import Testing
         #expect(before.status == 0 && after.status == 0)
         #expect(before.stdout.contains("\"ana\""))
         #expect(after.stdout.contains("\"ana\""))
+
+        // Before a nested subcommand too, in either spelling, and both of them.
+        let store = home.path + "/shared-groups.sqlite"
+        let created = try await Binary.run([
+            "--home", home.path, "--group-store=\(store)", "group", "create", "--goal", "5",
+        ])
+        #expect(created.status == 0, "\(created.stderr)")
+        let code = try #require(created.stdout.split(separator: " ").last.map { String($0.prefix(6)) })
+        let shown = try await Binary.run(["group", "show", "--group-store", store, "--home=\(home.path)"])
+        #expect(shown.status == 0 && shown.stdout.contains("Group \(code)"), "\(shown.stdout)\(shown.stderr)")
+        #expect(FileManager.default.fileExists(atPath: store), "the store named before the subcommand is used")
     }
 
     @Test func theHomeComesFromTheEnvironmentWhenNotGiven() async throws {

@@ -56,6 +56,34 @@ import Testing
         try await tmux.keys("q")
     }
 
+    /// Desktop notices inside tmux: the panel names the sequence for the terminal tmux's client
+    /// runs in and says that tmux drops it unless `allow-passthrough` is on; with it on, it
+    /// says nothing more. (The terminal is kitty by the variable kitty sets for its windows,
+    /// which a tmux server started there hands down.)
+    @Test func insideTmuxThePanelSaysHowDesktopNoticesGoAndWhatTmuxNeeds() async throws {
+        let home = Binary.Home()
+        #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        let dashboard = "\(Binary.path) --home \(home.path) dashboard --desktop-notify"
+
+        let closed = try await Tmux(environment: ["KITTY_WINDOW_ID": "1"])
+        try await closed.type(dashboard)
+        _ = try await closed.waitFor("q quit")
+        try await closed.openDebugPanel()
+        let said = try await closed.waitFor("desktop notices")
+        #expect(said.contains("kitty's OSC 99 through tmux"), "\(said)")
+        #expect(said.contains("allow-passthrough"), "\(said)")
+        try await closed.keys("q")
+
+        let open = try await Tmux(environment: ["KITTY_WINDOW_ID": "1"])
+        try await open.type("tmux set-option -g allow-passthrough on && \(dashboard)")
+        _ = try await open.waitFor("q quit")
+        try await open.openDebugPanel()
+        let quiet = try await open.waitFor("desktop notices")
+        #expect(quiet.contains("kitty's OSC 99 through tmux"), "\(quiet)")
+        #expect(!quiet.contains("allow-passthrough"), "\(quiet)")
+        try await open.keys("q")
+    }
+
     /// `x` asks first; any key but `y` keeps everything. `y` clears the events, the notices and
     /// the profile (keeping the user id), moves config.toml aside and starts the first run.
     @Test func clearingLocalDataAsksFirstThenStartsOver() async throws {

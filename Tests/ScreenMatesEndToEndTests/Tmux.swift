@@ -248,9 +248,18 @@ final class Tmux {
         var last = try await paneState()
         while !condition(last) && clock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
+            if last.dead && last.exitStatus == nil { try await nudgeServer() }
             last = try await paneState()
         }
         return last
+    }
+
+    /// tmux 3.3a sometimes misses the SIGCHLD of a pane's program that closed its terminal just
+    /// before it ended: the program stays a zombie and the pane dead without an exit status.
+    /// Another SIGCHLD makes the server reap it (and record the status); it does nothing else.
+    private func nudgeServer() async throws {
+        let text = try await run(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        if let server = pid_t(text) { kill(server, SIGCHLD) }
     }
 
     /// tmux starts from a small, explicit environment: the test runner's own (which `swift test`
