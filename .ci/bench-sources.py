@@ -47,9 +47,10 @@ def setup_home(binary, home, env):
 
 
 def follow(binary, home, env, source, seconds, peer_pid, poke):
+    said = open(os.path.join(home, "bench-monitor.err"), "w+")
     monitor = subprocess.Popen(
-        [binary, "monitor", "--home", home, "--source", source, "--quiet"], env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [binary, "monitor", "--home", home, "--source", source], env=env,
+        stdout=subprocess.DEVNULL, stderr=said)
     time.sleep(3)  # start-up is not following
     start_cpu, start_peer, start = cpu_seconds(monitor.pid), cpu_seconds(peer_pid, False), time.monotonic()
     while time.monotonic() - start < seconds:
@@ -62,6 +63,9 @@ def follow(binary, home, env, source, seconds, peer_pid, poke):
     rss = rss_mib(monitor.pid)
     monitor.terminate()
     status = monitor.wait(timeout=30)
+    said.seek(0)
+    following = [line.strip() for line in said if "following" in line]
+    print(f"  {following[-1] if following else 'it followed nothing'}", flush=True)
     return used, peer, elapsed, rss, status
 
 
@@ -81,8 +85,14 @@ def bench_terminal(binary, seconds, work):
     setup_home(binary, home, env)
     subprocess.run(["tmux", "-f", "/dev/null", "new-session", "-d", "-s", "work", "sleep 100000"], env=env, check=True)
     subprocess.run(["tmux", "-f", "/dev/null", "-L", "outer", "new-session", "-d", "-x", "100", "-y", "30",
-                    "tmux attach -t work"], env=env, check=True)
-    time.sleep(1)
+                    "env -u TMUX tmux attach -t work"], env=env, check=True)
+    for _ in range(100):
+        clients = subprocess.run(["tmux", "list-clients"], env=env, capture_output=True, text=True).stdout
+        if clients.strip():
+            break
+        time.sleep(0.1)
+    else:
+        raise SystemExit("the tmux client did not attach")
     server = int(subprocess.run(["tmux", "display", "-p", "#{pid}"], env=env, check=True,
                                 capture_output=True, text=True).stdout)
     try:

@@ -84,6 +84,14 @@ struct X11ProbeTests {
     static let start = Date(timeIntervalSince1970: 1_780_000_000)
     static let calendar = DayCalendar(timeZone: TimeZone(identifier: "UTC")!, dayStartHour: 0)
 
+    /// The window manager publishes the new focus a moment after xdotool asked for it.
+    static func waitForFocus(on app: String, _ probe: inout X11Probe) throws {
+        for _ in 0..<400 where try probe.sample(wallClock: Date()).app != app {
+            usleep(25_000)
+        }
+        try #require(try probe.sample(wallClock: Date()).app == app)
+    }
+
     @Test func theFocusedWindowsClassHasTheTimeAndSwitchingFocusMovesIt() throws {
         let desktop = try XDesktop()
         let alpha = try desktop.window(class: "Alpha")
@@ -92,12 +100,14 @@ struct X11ProbeTests {
         #expect(probe.knowsIdle, "Xvfb has the XScreenSaver extension")
         var timeline = SampledTimeline(idleThreshold: 180, maxGap: 10)
         try desktop.xdotool(["windowactivate", "--sync", alpha])
+        try Self.waitForFocus(on: "Alpha", &probe)
         for second in 0...90 {
             timeline.add(try probe.sample(wallClock: Date()), at: Self.start.addingTimeInterval(Double(second)))
         }
         let seen = try probe.sample(wallClock: Date())
         #expect(seen.app == "Alpha" && seen.title == "Alpha window")
         try desktop.xdotool(["windowactivate", "--sync", beta])
+        try Self.waitForFocus(on: "Beta", &probe)
         for second in 91...200 {
             timeline.add(try probe.sample(wallClock: Date()), at: Self.start.addingTimeInterval(Double(second)))
         }
