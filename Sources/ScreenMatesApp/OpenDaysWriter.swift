@@ -14,10 +14,14 @@ struct OpenDaysWriter {
     let quiet: Bool
     /// Ids committed, per day (only the open days are kept).
     private var written: [LocalDate: Set<UUID>] = [:]
-    private var seenWritten: [LocalDate: [String: Int]] = [:]
+    private var seenWritten: [LocalDate: (seconds: [String: Int], at: Date)] = [:]
+    /// How long the active time of apps already seen may grow before it is written again (a
+    /// name not seen before is written at once): a sampling source's grows every second.
+    let seenInterval: TimeInterval
 
-    init(store: LocalStore, logger: Logger, quiet: Bool) {
+    init(store: LocalStore, logger: Logger, quiet: Bool, seenInterval: TimeInterval = 0) {
         self.store = store
+        self.seenInterval = seenInterval
         sink = ReopeningEventSink(store: store)
         self.logger = logger
         self.quiet = quiet
@@ -50,9 +54,13 @@ struct OpenDaysWriter {
                 }
             }
             let seen = usage.unplacedMilliseconds.mapValues { Int($0 / 1000) }.filter { $0.value > 0 }
-            if seen != seenWritten[day] ?? [:] {
+            let last = seenWritten[day]
+            let due =
+                last.map { Set($0.seconds.keys) != Set(seen.keys) || abs(now.timeIntervalSince($0.at)) >= seenInterval }
+                ?? !seen.isEmpty
+            if due, seen != last?.seconds ?? [:] {
                 try store.recordSeenApps(day: day, source: deriver.source, seconds: seen, seenAt: now)
-                seenWritten[day] = seen
+                seenWritten[day] = (seen, now)
             }
         }
     }

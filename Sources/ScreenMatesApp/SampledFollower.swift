@@ -78,11 +78,11 @@ public final class SampledFollower: Sendable {
             return 1
         }
         var timeline = SampledTimeline(idleThreshold: options.idleThreshold, maxGap: options.maxGap)
-        var writer = OpenDaysWriter(store: store, logger: logger, quiet: options.quiet)
+        var writer = OpenDaysWriter(store: store, logger: logger, quiet: options.quiet, seenInterval: 60)
         var earlier: [LocalDate: [String: Int]]?
         var problem: String?
         var following = ""
-        var settings: (value: UserSettings, readAt: Date)?
+        var deriver: (value: BlockDeriver, madeAt: Date)?
         logger.info("following \(probe.sourceName)")
         while true {
             let stopping = stopRequested() != nil
@@ -94,15 +94,17 @@ public final class SampledFollower: Sendable {
                     following = probe.following
                     if !options.quiet { say("following \(following).") }
                 }
-                // The settings (apps, block length) are read again every half minute.
-                if settings.map({ now < $0.readAt || now.timeIntervalSince($0.readAt) >= 30 }) ?? true,
-                    let value = try store.settings()
+                // The settings (apps, block length) are read again every half minute, and the
+                // deriver (its matcher indexes the catalogue) made again only then.
+                if deriver.map({ now < $0.madeAt || now.timeIntervalSince($0.madeAt) >= 30 }) ?? true,
+                    let settings = try store.settings()
                 {
-                    settings = (value, now)
+                    deriver = (
+                        blockDeriver(settings: settings, catalogue: catalogue, source: probe.sourceName, host: host),
+                        now
+                    )
                 }
-                if let settings {
-                    let deriver = blockDeriver(
-                        settings: settings.value, catalogue: catalogue, source: probe.sourceName, host: host)
+                if let deriver = deriver?.value {
                     if earlier == nil { earlier = try writer.blocksInStore(deriver, now: now) }
                     timeline.drop(
                         endingBefore: deriver.calendar.start(of: OpenDaysWriter.openDays(deriver, now: now)[0]))
