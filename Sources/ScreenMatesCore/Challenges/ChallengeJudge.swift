@@ -1,0 +1,80 @@
+import Foundation
+
+/// Decides a challenge from usage events: a pure function of the challenge, the blocks known,
+/// the daily goals and the present instant.
+///
+/// The events may come in any order, late ones included (a block dated in the span that
+/// arrives after others): the verdict depends on the set alone. A rule is broken at the
+/// instant of the first block that breaks it — the (N+1)th block of a day for "at most N", a
+/// block completed inside quiet hours, the vice block past the day's goal for a streak — and
+/// kept when the span's last day ends with none. Events after `now` (a clock set back) do not
+/// count yet. Knowing more blocks can only turn "running" or "kept" into "broken", never the
+/// other way: whoever records verdicts records the first one and keeps it.
+public struct ChallengeJudge: Sendable {
+    public let calendar: DayCalendar
+
+    public init(calendar: DayCalendar) {
+        self.calendar = calendar
+    }
+
+    public enum Verdict: Hashable, Sendable {
+        /// Its first day has not begun.
+        case notStarted
+        /// Begun, nothing broken yet, the span not over.
+        case running
+        /// Broken by a block completed at `at`, on `day`.
+        case broken(at: Date, day: LocalDate)
+        /// The span ended (at `at`) with the rule kept every day.
+        case kept(at: Date)
+
+        public var isDecided: Bool {
+            switch self {
+            case .broken, .kept: true
+            case .notStarted, .running: false
+            }
+        }
+    }
+
+    /// - Parameter goal: the daily goal in force on a day (for a streak challenge).
+    public func verdict(
+        _ challenge: Challenge, events: some Sequence<UsageEvent>, goal: (LocalDate) -> Int, now: Date
+    ) -> Verdict {
+        let start = calendar.start(of: challenge.firstDay)
+        let end = calendar.start(of: challenge.lastDay.adding(days: 1))
+        guard now >= start else { return .notStarted }
+        let horizon = min(now, end)
+        var byDay: [LocalDate: [UsageEvent]] = [:]
+        for event in events where event.occurredAt >= start && event.occurredAt < horizon {
+            byDay[calendar.day(containing: event.occurredAt), default: []].append(event)
+        }
+        var first: (at: Date, day: LocalDate)?
+        for (day, dayEvents) in byDay {
+            let ordered = dayEvents.sorted { ($0.occurredAt, $0.id.uuidString) < ($1.occurredAt, $1.id.uuidString) }
+            guard let breaking = breakingEvent(challenge.rule, ordered: ordered, goal: goal(day)) else { continue }
+            if first == nil || breaking.occurredAt < first!.at { first = (breaking.occurredAt, day) }
+        }
+        if let first { return .broken(at: first.at, day: first.day) }
+        return now >= end ? .kept(at: end) : .running
+    }
+
+    /// The first of one day's blocks (in time order) that breaks `rule`, if any.
+    private func breakingEvent(_ rule: ChallengeRule, ordered: [UsageEvent], goal: Int) -> UsageEvent? {
+        switch rule {
+        case .dailyBlocks(let max, let target):
+            let matching = ordered.filter(target.matches)
+            return matching.count > max ? matching[max] : nil
+        case .quietHours(let target, let from, let until):
+            return ordered.first { event in
+                guard target.matches(event) else { return false }
+                let wall = calendar.hourAndMinute(of: event.occurredAt)
+                let minute = wall.hour * 60 + wall.minute
+                return from < until
+                    ? (from.minutes..<until.minutes).contains(minute)
+                    : minute >= from.minutes || minute < until.minutes
+            }
+        case .streak:
+            let vice = ordered.filter { $0.category == .vice }
+            return vice.count > max(0, goal) ? vice[max(0, goal)] : nil
+        }
+    }
+}
