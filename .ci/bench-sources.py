@@ -121,6 +121,12 @@ def bench_x11(binary, seconds, work):
                 break
             time.sleep(0.05)
         children.append(subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        # Windows mapped before openbox is up are not managed: wait for its check window.
+        for _ in range(400):
+            check = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=env, capture_output=True, text=True)
+            if "window id" in check.stdout:
+                break
+            time.sleep(0.025)
         children.append(subprocess.Popen(["xterm", "-class", "btop", "-e", "sleep", "100000"], env=env))
         window = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--class", "btop"], env=env,
                                 check=True, capture_output=True, text=True).stdout.split()[0]
