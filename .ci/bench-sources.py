@@ -10,7 +10,7 @@ the monitor's resident memory (VmRSS) at the end, and prints one line per run wi
 per hour of following.
 
     swift build -c release --scratch-path .build-ci
-    python3 .ci/bench-sources.py --binary .build-ci/release/screenmates [--seconds 300]
+    python3 .ci/bench-sources.py --binary .build-ci/release/screenmates [--seconds 300] [--only terminal|x11]
 """
 import argparse
 import os
