@@ -72,10 +72,15 @@ let package = Package(
         .target(
             name: "ScreenMatesActivityWatch",
             dependencies: [
-                "ScreenMatesCore", "ScreenMatesMonitor", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "ScreenMatesCore", "ScreenMatesMonitor",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+
+        // Sampling sources that look at the machine itself: the terminal's foreground program
+        // (tmux, /proc) and the focused X11 window (libX11/libXss, loaded at run time).
+        .target(name: "ScreenMatesSources", dependencies: ["ScreenMatesMonitor"]),
 
         // Frames (grids of styled cells), views, key table and the dashboard model. No terminal.
         .target(name: "ScreenMatesUI", dependencies: ["ScreenMatesCore"]),
@@ -89,7 +94,7 @@ let package = Package(
             dependencies: [
                 "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesSQLiteGroupStore",
                 "ScreenMatesPostgresGroupStore",
-                "ScreenMatesMonitor", "ScreenMatesActivityWatch", "ScreenMatesUI",
+                "ScreenMatesMonitor", "ScreenMatesActivityWatch", "ScreenMatesSources", "ScreenMatesUI",
                 "ScreenMatesTerminal", .product(name: "Logging", package: "swift-log"),
                 .product(name: "CSV", package: "CSV.swift"),
             ],
@@ -100,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "screenmates",
             dependencies: [
-                "ScreenMatesApp", "ScreenMatesCore",
+                "ScreenMatesApp", "ScreenMatesCore", "ScreenMatesSources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -130,7 +135,8 @@ let package = Package(
         .testTarget(
             name: "ScreenMatesGroupStoreTests",
             dependencies: [
-                "ScreenMatesGroupStore", "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore", "ScreenMatesCore",
+                "ScreenMatesGroupStore", "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore",
+                "ScreenMatesCore",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
@@ -138,7 +144,8 @@ let package = Package(
         .testTarget(
             name: "ScreenMatesMonitorTests",
             dependencies: [
-                "ScreenMatesMonitor", "ScreenMatesCore", .product(name: "PropertyBased", package: "swift-property-based"),
+                "ScreenMatesMonitor", "ScreenMatesCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(
             name: "ScreenMatesActivityWatchTests",
@@ -146,6 +153,9 @@ let package = Package(
                 "ScreenMatesActivityWatch", "ScreenMatesMonitor", "ScreenMatesCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
+        .testTarget(
+            name: "ScreenMatesSourcesTests",
+            dependencies: ["ScreenMatesSources", "ScreenMatesMonitor", "ScreenMatesCore"]),
         .testTarget(
             name: "ScreenMatesUITests",
             dependencies: ["ScreenMatesUI", "ScreenMatesCore"],

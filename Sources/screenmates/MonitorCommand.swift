@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
 import ScreenMatesApp
+import ScreenMatesSources
 
 struct MonitorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "monitor",
-        abstract: "Run the usage monitor: follow ActivityWatch, or simulate usage.",
+        abstract:
+            "Run the usage monitor: follow ActivityWatch, the focused X11 window or the terminal, or simulate usage.",
         discussion: """
             Writes usage blocks for your apps into the local database, which an open dashboard picks \
             up within a second. Each event's id is printed on standard output once it is committed. \
@@ -13,10 +15,15 @@ struct MonitorCommand: AsyncParsableCommand {
 
             --source activitywatch follows a running ActivityWatch server (--url, --host): a block is \
             one block length of one tracked app's active time (focused, and you not away), written \
-            once however often it is read. --source simulated makes usage up: without --rate at a \
-            realistic pace on the app clock; without --count until stopped. --seed, --rate, \
-            --scenario, --count, --speed and --start-at imply it. With no source and none of those, \
-            ActivityWatch is followed when it answers.
+            once however often it is read. --source x11 samples the focused window's class and the \
+            idle time of an X11 desktop ($DISPLAY) every second; --source terminal the foreground \
+            program of tmux's active pane (or of your terminals) and the time since you last typed. \
+            Input older than 3 minutes, a locked screen or a sleeping machine counts nothing. \
+            --source simulated makes usage up: without --rate at a realistic pace on the app clock; \
+            without --count until stopped. --seed, --rate, --scenario, --count, --speed and \
+            --start-at imply it. With no source and none of those (or --source auto), the first that \
+            answers of ActivityWatch, the X11 desktop and the terminal is followed, and the monitor \
+            says which.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -43,7 +50,8 @@ struct MonitorCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Where usage comes from: activitywatch or simulated (default: see below).", valueName: "source"))
+            "Where usage comes from: auto, activitywatch, x11, terminal or simulated (default: auto, see below).",
+            valueName: "source"))
     var source: String?
 
     @Option(
@@ -64,7 +72,7 @@ struct MonitorCommand: AsyncParsableCommand {
     func validate() throws {
         if let source, UsageSourceKind(rawValue: source.lowercased()) == nil {
             throw ValidationError(
-                "--source takes activitywatch or simulated; \"\(source)\" is not one.")
+                "--source takes \(UsageSourceKind.names); \"\(source)\" is not one.")
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1; \(count) is not.") }
         if let rate, Self.parseRate(rate) == nil {
@@ -112,7 +120,12 @@ struct MonitorCommand: AsyncParsableCommand {
         } catch {
             return .failure(error)
         }
-        if kind == .activitywatch { return await follow(activityWatch) }
+        switch kind {
+        case .activitywatch: return await follow(activityWatch)
+        case .terminal: return await sample { () throws(FocusProbeError) -> any FocusProbe in TerminalProbe() }
+        case .x11: return await sample { () throws(FocusProbeError) -> any FocusProbe in try X11Probe() }
+        case .simulated, .auto: break
+        }
         let session: MonitorSession
         do {
             let home = try global.resolveHome(demo: clock.isSimulated)
@@ -142,6 +155,24 @@ struct MonitorCommand: AsyncParsableCommand {
             let logger = LogSetup.bootstrap(home: home)
             StopSignals.install()
             follower = try ActivityWatchFollower(home: home, assets: assets, options: options, logger: logger)
+        } catch {
+            return .failure(AppError(error))
+        }
+        return .success(await follower.run(stopRequested: StopSignals.requestedExitStatus))
+    }
+
+    /// `--source terminal|x11`: samples the focus on the real clock.
+    private func sample(_ probe: @escaping SampledFollower.ProbeMaker) async -> Result<Int32, AppError> {
+        let follower: SampledFollower
+        do {
+            let home = try global.resolveHome()
+            let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
+            try home.requireData()
+            try home.prepareWarning()
+            let logger = LogSetup.bootstrap(home: home)
+            StopSignals.install()
+            follower = try SampledFollower(
+                home: home, assets: assets, options: SamplingOptions(quiet: quiet), logger: logger, probe: probe)
         } catch {
             return .failure(AppError(error))
         }

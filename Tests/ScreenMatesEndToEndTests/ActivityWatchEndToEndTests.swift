@@ -12,7 +12,7 @@ import Testing
 /// `followedMorning`) or, for imports, two and three days ago, so every span lies whole inside
 /// one day in the past whatever the time of day the tests run at, midnight included.
 @Suite(.enabled(if: ActivityWatchServer.available, ActivityWatchServer.skipReason), .serialized)
-struct ActivityWatchEndToEndTests {
+struct ActivityWatchEndToEndTests: RealUsageTests {
     static let host = "e2e-desk"
     static let windows = "aw-watcher-window_e2e-desk"
     static let afk = "aw-watcher-afk_e2e-desk"
@@ -48,17 +48,6 @@ struct ActivityWatchEndToEndTests {
         ActivityWatchServer.event(minutes(base, from), seconds: (to - from) * 60, ["status": status])
     }
 
-    func setUp(_ home: Binary.Home, vice: [String], productive: [String]) async throws {
-        let setup = try await Binary.run(
-            ["setup", "--home", home.path, "--name", "ana", "--vice"] + vice + ["--productive"] + productive)
-        #expect(setup.status == 0, "\(setup.stderr)")
-    }
-
-    func storedEvents(_ home: Binary.Home) throws -> [UsageEvent] {
-        let store = try LocalStore.open(at: home.path + "/local.sqlite")
-        return try store.events(in: Date(timeIntervalSince1970: 0)..<Date().addingTimeInterval(86400))
-    }
-
     func follow(_ home: Binary.Home, _ server: ActivityWatchServer) throws -> SpawnedProcess {
         try SpawnedProcess(
             Binary.path,
@@ -66,27 +55,6 @@ struct ActivityWatchEndToEndTests {
     }
 
     /// Waits until the follower has printed `count` distinct ids (each a committed block).
-    func waitForIDs(_ process: SpawnedProcess, _ count: Int, timeout: Duration = .seconds(60)) async throws -> Set<UUID>
-    {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline, !process.hasEnded {
-            let ids = Set(process.lines.compactMap(UUID.init(uuidString:)))
-            if ids.count >= count { return ids }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return Set(process.lines.compactMap(UUID.init(uuidString:)))
-    }
-
-    func waitForError(_ process: SpawnedProcess, _ text: String, timeout: Duration = .seconds(60)) async throws -> Bool
-    {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline, !process.hasEnded {
-            if process.standardError.contains(text) { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return process.standardError.contains(text)
-    }
-
     /// Every byte of every file in the home.
     func homeBytes(_ home: Binary.Home) throws -> Data {
         var all = Data()
@@ -321,12 +289,18 @@ struct ActivityWatchEndToEndTests {
         let home = Binary.Home()
         try await setUp(home, vice: ["YouTube"], productive: ["vscode"])
         let port = try ActivityWatchServer.freePort()
+        // No desktop, and a tmux directory holding no server: nothing else to follow.
+        let noTmux = NSTemporaryDirectory() + "sm-no-tmux-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: noTmux, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: noTmux) }
         let result = try await Binary.run(
-            ["monitor", "--home", home.path], environment: ["SCREENMATES_ACTIVITYWATCH_URL": "http://127.0.0.1:\(port)"]
-        )
+            ["monitor", "--home", home.path],
+            environment: ["SCREENMATES_ACTIVITYWATCH_URL": "http://127.0.0.1:\(port)", "TMUX_TMPDIR": noTmux],
+            removing: ["DISPLAY", "TMUX", "WAYLAND_DISPLAY", "SWAYSOCK", "HYPRLAND_INSTANCE_SIGNATURE"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("http://127.0.0.1:\(port)"), "\(result.stderr)")
         #expect(result.stderr.contains("--source simulated") && result.stderr.contains("--source activitywatch"))
+        #expect(result.stderr.contains("DISPLAY is not set") && result.stderr.contains("no terminal is in use"))
 
         let imported = try await Binary.run(
             ["import", "activitywatch", "--home", home.path, "--url", "http://127.0.0.1:\(port)"])
@@ -336,7 +310,9 @@ struct ActivityWatchEndToEndTests {
         for (arguments, expected) in [
             (["--source", "activitywatch", "--seed", "3"], "--seed belongs to the simulated monitor"),
             (["--source", "simulated", "--url", "http://127.0.0.1:1"], "--url is for --source activitywatch"),
-            (["--source", "x11"], "--source takes activitywatch or simulated"),
+            (["--source", "carrier-pigeon"], "--source takes auto, activitywatch, x11, terminal, simulated"),
+            (["--source", "terminal", "--url", "http://127.0.0.1:1"], "--url is for --source activitywatch"),
+            (["--source", "x11", "--rate", "3"], "--rate belongs to the simulated monitor"),
             (["--source", "activitywatch", "--url", "localhost:5600"], "is not an http:// URL"),
         ] {
             let refused = try await Binary.run(["monitor", "--home", home.path] + arguments)

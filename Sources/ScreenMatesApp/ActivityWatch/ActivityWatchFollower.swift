@@ -18,7 +18,6 @@ public final class ActivityWatchFollower: Sendable {
     private let catalogue: AppCatalogue
     private let options: ActivityWatchOptions
     private let logger: Logger
-    private let sink: ReopeningEventSink
 
     /// `home` must exist and have a profile.
     public init(home: HomeDirectory, assets: AssetCatalog, options: ActivityWatchOptions, logger: Logger)
@@ -37,8 +36,6 @@ public final class ActivityWatchFollower: Sendable {
         catalogue = try assets.appCatalogue()
         self.options = options
         self.logger = logger
-        let referee = ChallengeReferee(clock: SystemClock(), timeZone: { TimeZone.current }, logger: logger)
-        sink = ReopeningEventSink(store: store, afterRecording: { referee.settleSoon($0) })
         _ = try options.client()
     }
 
@@ -63,7 +60,7 @@ public final class ActivityWatchFollower: Sendable {
 
     private func follow() async {
         guard let client = try? options.client() else { return }
-        var state = FollowState()
+        var state = FollowState(writer: OpenDaysWriter(store: store, logger: logger, quiet: options.quiet))
         logger.info("following activitywatch", metadata: ["url": "\(client.baseURL)"])
         while !Task.isCancelled {
             var wait = options.pollInterval
@@ -93,9 +90,7 @@ public final class ActivityWatchFollower: Sendable {
 
     private struct FollowState {
         var reader: (any ActivitySource)?
-        /// Ids committed, per day (only the open days are kept).
-        var written: [LocalDate: Set<UUID>] = [:]
-        var seenWritten: [LocalDate: [String: Int]] = [:]
+        var writer: OpenDaysWriter
         var problem: String?
         var failures = 0
     }
@@ -117,31 +112,11 @@ public final class ActivityWatchFollower: Sendable {
         guard var reader = state.reader, let settings = try store.settings() else { return }
         let now = Date()
         let deriver = blockDeriver(settings: settings, catalogue: catalogue, source: reader.name, host: reader.host)
-        let today = deriver.calendar.day(containing: now)
-        let days = [today.adding(days: -1), today]
-        let from = deriver.calendar.start(of: days[0])
+        let from = deriver.calendar.start(of: OpenDaysWriter.openDays(deriver, now: now)[0])
         guard from < now else { return }
         let timeline = try await reader.timeline(of: from..<now, now: now)
         state.reader = reader
-        state.written = state.written.filter { days.contains($0.key) }
-        state.seenWritten = state.seenWritten.filter { days.contains($0.key) }
-        for day in days {
-            let usage = deriver.derive(timeline, day: day, until: now)
-            let fresh = usage.events.filter { !(state.written[day]?.contains($0.id) ?? false) }
-            if !fresh.isEmpty {
-                _ = try sink.record(fresh)
-                state.written[day, default: []].formUnion(fresh.map(\.id))
-                logger.info("activitywatch blocks written", metadata: ["day": "\(day)", "count": "\(fresh.count)"])
-                if !options.quiet {
-                    FileHandle.standardOutput.write(Data(fresh.map { $0.id.uuidString + "\n" }.joined().utf8))
-                }
-            }
-            let seen = usage.unplacedMilliseconds.mapValues { Int($0 / 1000) }.filter { $0.value > 0 }
-            if seen != state.seenWritten[day] ?? [:] {
-                try store.recordSeenApps(day: day, source: reader.name, seconds: seen, seenAt: now)
-                state.seenWritten[day] = seen
-            }
-        }
+        try state.writer.write(timeline, deriver: deriver, now: now)
     }
 
     /// Says a problem once, until it changes or goes away.

@@ -40,7 +40,13 @@ public struct BlockDeriver: Sendable {
 
     /// The blocks of `day` from `timeline`, counting only time before `horizon` (now: a source
     /// never counts time that has not passed, whatever a clock or a hostile duration says).
-    public func derive(_ timeline: ActivityTimeline, day: LocalDate, until horizon: Date) -> DayUsage {
+    ///
+    /// `earlier` holds, per tracked app id, the blocks of this day an earlier run already wrote
+    /// from time `timeline` does not hold (a sampling source restarted: what it saw before is
+    /// gone with the process); this timeline's blocks are numbered after them.
+    public func derive(
+        _ timeline: ActivityTimeline, day: LocalDate, until horizon: Date, earlier: [String: Int] = [:]
+    ) -> DayUsage {
         let interval = calendar.interval(of: day)
         let window = TimeSpan(
             start: TimeSpan.milliseconds(interval.lowerBound),
@@ -72,6 +78,7 @@ public struct BlockDeriver: Sendable {
             case .tracked(let app):
                 usage.trackedMilliseconds[app.id, default: 0] += total
                 var number = 0
+                let offset = max(0, earlier[app.id] ?? 0)
                 var accumulated: Int64 = 0
                 for span in spans {
                     var cursor = span.start
@@ -83,7 +90,8 @@ public struct BlockDeriver: Sendable {
                         usage.events.append(
                             UsageEvent(
                                 id: BlockID.make(
-                                    source: source, host: host, day: day.iso8601, appID: app.id, number: number),
+                                    source: source, host: host, day: day.iso8601, appID: app.id,
+                                    number: offset + number),
                                 appID: app.id, category: app.category, seconds: blockSeconds,
                                 // The instant the block's last millisecond passed, inside the day.
                                 occurredAt: TimeSpan.date(min(cursor - 1, lastMoment))))

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""The monitor's cost while it follows the terminal and an X11 desktop, for the README.
+
+Runs `screenmates monitor --source terminal` against a private tmux server with a client
+attached (from a pane of a second tmux server), and `--source x11` against Xvfb + openbox + an
+xterm, each for --seconds (default 300), once with nobody typing and once with a key pressed
+every second. It reads the monitor's CPU from /proc/PID/stat (its own time and that of the
+tmux clients it ran and reaped), the peer's CPU (the tmux server, Xvfb) over the same time, and
+the monitor's resident memory (VmRSS) at the end, and prints one line per run with CPU seconds
+per hour of following.
+
+    swift build -c release --scratch-path .build-ci
+    python3 .ci/bench-sources.py --binary .build-ci/release/screenmates [--seconds 300] [--only terminal|x11]
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid, children=True):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    # utime stime cutime cstime: fields 14-17 of the line, 12-15 after "state".
+    used = int(fields[11]) + int(fields[12])
+    if children:
+        used += int(fields[13]) + int(fields[14])
+    return used / TICKS
+
+
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def setup_home(binary, home, env):
+    subprocess.run(
+        [binary, "setup", "--home", home, "--name", "Bench", "--vice", "btop", "--productive", "neovim"],
+        env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+def follow(binary, home, env, source, seconds, peer_pid, poke):
+    said = open(os.path.join(home, "bench-monitor.err"), "w+")
+    monitor = subprocess.Popen(
+        [binary, "monitor", "--home", home, "--source", source], env=env,
+        stdout=subprocess.DEVNULL, stderr=said)
+    time.sleep(3)  # start-up is not following
+    start_cpu, start_peer, start = cpu_seconds(monitor.pid), cpu_seconds(peer_pid, False), time.monotonic()
+    while time.monotonic() - start < seconds:
+        time.sleep(1)
+        if poke:
+            poke()
+    elapsed = time.monotonic() - start
+    used = cpu_seconds(monitor.pid) - start_cpu
+    peer = cpu_seconds(peer_pid, False) - start_peer
+    rss = rss_mib(monitor.pid)
+    monitor.terminate()
+    status = monitor.wait(timeout=30)
+    said.seek(0)
+    following = [line.strip() for line in said if "following" in line]
+    print(f"  {following[-1] if following else 'it followed nothing'}", flush=True)
+    return used, peer, elapsed, rss, status
+
+
+def report(name, used, peer, elapsed, rss, status):
+    print(
+        f"{name}: monitor {used:.2f} s CPU over {elapsed:.0f} s = {used / elapsed * 3600:.1f} s/h "
+        f"({used / elapsed * 100:.3f} %); peer {peer:.2f} s ({peer / elapsed * 3600:.1f} s/h); "
+        f"RSS {rss:.1f} MiB; exit {status}", flush=True)
+
+
+def bench_terminal(binary, seconds, work):
+    tmux_dir = os.path.join(work, "tmux")
+    os.makedirs(tmux_dir)
+    env = dict(os.environ, TMUX_TMPDIR=tmux_dir, LANG="C.UTF-8", TERM="xterm-256color")
+    env.pop("TMUX", None)
+    home = os.path.join(work, "home-terminal")
+    setup_home(binary, home, env)
+    subprocess.run(["tmux", "-f", "/dev/null", "new-session", "-d", "-s", "work", "sleep 100000"], env=env, check=True)
+    subprocess.run(["tmux", "-f", "/dev/null", "-L", "outer", "new-session", "-d", "-x", "100", "-y", "30",
+                    "env -u TMUX tmux attach -t work"], env=env, check=True)
+    for _ in range(100):
+        clients = subprocess.run(["tmux", "list-clients"], env=env, capture_output=True, text=True).stdout
+        if clients.strip():
+            break
+        time.sleep(0.1)
+    else:
+        raise SystemExit("the tmux client did not attach")
+    server = int(subprocess.run(["tmux", "display", "-p", "#{pid}"], env=env, check=True,
+                                capture_output=True, text=True).stdout)
+    try:
+        for typing in (False, True):
+            def poke():
+                subprocess.run(["tmux", "-L", "outer", "send-keys", "x"], env=env, check=True)
+            result = follow(binary, home, env, "terminal", seconds, server, poke if typing else None)
+            report(f"terminal ({'a key every second' if typing else 'nobody typing'})", *result)
+    finally:
+        subprocess.run(["tmux", "-L", "outer", "kill-server"], env=env)
+        subprocess.run(["tmux", "kill-server"], env=env)
+
+
+def bench_x11(binary, seconds, work):
+    number = 250
+    while os.path.exists(f"/tmp/.X{number}-lock"):
+        number += 1
+    display = f":{number}"
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "800x600x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = dict(os.environ, DISPLAY=display)
+    children = [xvfb]
+    try:
+        for _ in range(200):
+            if os.path.exists(f"/tmp/.X11-unix/X{number}"):
+                break
+            time.sleep(0.05)
+        children.append(subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        # Windows mapped before openbox is up are not managed: wait for its check window.
+        for _ in range(400):
+            check = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=env, capture_output=True, text=True)
+            if "window id" in check.stdout:
+                break
+            time.sleep(0.025)
+        children.append(subprocess.Popen(["xterm", "-class", "btop", "-e", "sleep", "100000"], env=env))
+        window = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--class", "btop"], env=env,
+                                check=True, capture_output=True, text=True).stdout.split()[0]
+        subprocess.run(["xdotool", "windowactivate", "--sync", window], env=env, check=True)
+        home = os.path.join(work, "home-x11")
+        setup_home(binary, home, env)
+        for typing in (False, True):
+            def poke():
+                subprocess.run(["xdotool", "mousemove_relative", "1", "1"], env=env, check=True)
+            result = follow(binary, home, env, "x11", seconds, xvfb.pid, poke if typing else None)
+            report(f"x11 ({'input every second' if typing else 'nobody typing'})", *result)
+    finally:
+        for child in reversed(children):
+            child.terminate()
+            child.wait(timeout=30)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--binary", default=".build-ci/release/screenmates")
+    parser.add_argument("--seconds", type=float, default=300)
+    parser.add_argument("--only", choices=["terminal", "x11"])
+    arguments = parser.parse_args()
+    binary = os.path.abspath(arguments.binary)
+    work = tempfile.mkdtemp(prefix="sm-bench-sources-")
+    try:
+        if arguments.only in (None, "terminal"):
+            bench_terminal(binary, arguments.seconds, work)
+        if arguments.only in (None, "x11"):
+            bench_x11(binary, arguments.seconds, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

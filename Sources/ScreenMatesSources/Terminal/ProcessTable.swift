@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+
+/// What `/proc` tells about processes and terminals, read directly (no `ps`, no tool).
+public enum ProcessTable {
+    /// The fields of `/proc/PID/stat` a terminal source needs.
+    public struct Stat: Hashable, Sendable {
+        public var pid: Int32
+        public var comm: String
+        public var parent: Int32
+        public var group: Int32
+        public var session: Int32
+        /// The controlling terminal as the kernel numbers it (0: none).
+        public var terminal: Int32
+        /// The terminal's foreground process group (-1: none).
+        public var foregroundGroup: Int32
+    }
+
+    public static func processStat(_ pid: Int32) -> Stat? {
+        guard let text = read("/proc/\(pid)/stat"), let open = text.firstIndex(of: "("),
+            let close = text.lastIndex(of: ")")
+        else { return nil }
+        let comm = String(text[text.index(after: open)..<close])
+        // After ")": state ppid pgrp session tty_nr tpgid …
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 5, let parent = Int32(fields[1]), let group = Int32(fields[2]),
+            let session = Int32(fields[3]), let terminal = Int32(fields[4]), let foreground = Int32(fields[5])
+        else { return nil }
+        return Stat(
+            pid: pid, comm: comm, parent: parent, group: group, session: session, terminal: terminal,
+            foregroundGroup: foreground)
+    }
+
+    /// The program's name as a person would say it: the last path component of its first
+    /// argument (what tmux shows as a pane's command), without a login shell's `-`; else its
+    /// kernel name.
+    public static func programName(_ pid: Int32) -> String? {
+        if let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+            let first = data.split(separator: 0, omittingEmptySubsequences: false).first, !first.isEmpty
+        {
+            var name = String(decoding: first, as: UTF8.self)
+            if let slash = name.lastIndex(of: "/") { name = String(name[name.index(after: slash)...]) }
+            if name.hasPrefix("-") { name.removeFirst() }
+            if !name.isEmpty, !name.contains(" ") { return name }
+        }
+        return processStat(pid)?.comm
+    }
+
+    /// The program in the foreground of the terminal `pid` runs on (its foreground process
+    /// group's leader), or `nil`.
+    public static func foregroundProgram(onTerminalOf pid: Int32) -> String? {
+        guard let stat = processStat(pid), stat.terminal != 0, stat.foregroundGroup > 0 else { return nil }
+        return programName(stat.foregroundGroup) ?? programName(pid)
+    }
+
+    /// The device path of a kernel terminal number: `/dev/pts/N` or `/dev/ttyN`.
+    public static func terminalPath(_ number: Int32) -> String? {
+        let major = (Int(number) >> 8) & 0xFFF
+        let minor = (Int(number) & 0xFF) | ((Int(number) >> 12) & 0xFFF00)
+        switch major {
+        case 136...143: return "/dev/pts/\(minor + (major - 136) * 256)"
+        case 4 where minor < 64: return "/dev/tty\(minor)"
+        default: return nil
+        }
+    }
+
+    /// When someone last typed on the terminal at `path`: the kernel stamps a terminal's access
+    /// time when its input is read (to 8 seconds), as `w` shows.
+    public static func lastInput(_ path: String) -> Date? {
+        var info = Glibc.stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Date(
+            timeIntervalSince1970: Double(info.st_atim.tv_sec) + Double(info.st_atim.tv_nsec) / 1_000_000_000)
+    }
+
+    /// The numeric entries of `/proc` owned by `uid`.
+    public static func processes(ownedBy uid: uid_t) -> [Int32] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry) else { return nil }
+            var info = Glibc.stat()
+            guard stat("/proc/\(entry)", &info) == 0, info.st_uid == uid else { return nil }
+            return pid
+        }
+    }
+
+    private static func read(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
