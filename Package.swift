@@ -45,11 +45,15 @@ let package = Package(
         // The group store: the protocol every implementation keeps, its values, errors and rules.
         .target(name: "ScreenMatesGroupStore", dependencies: ["ScreenMatesCore"]),
 
+        // Waking a loop that sleeps in poll(2): notices of files written by other processes
+        // (inotify), the wake-up pipe, and when to look again after a notice.
+        .target(name: "ScreenMatesWatch"),
+
         // The group store in a SQLite file shared by everyone on a host.
         .target(
             name: "ScreenMatesSQLiteGroupStore",
             dependencies: [
-                "ScreenMatesGroupStore", "ScreenMatesCore", "ScreenMatesSQLiteRows",
+                "ScreenMatesGroupStore", "ScreenMatesCore", "ScreenMatesSQLiteRows", "ScreenMatesWatch",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -86,7 +90,7 @@ let package = Package(
         .target(name: "ScreenMatesUI", dependencies: ["ScreenMatesCore"]),
 
         // The one module that talks to ncurses.
-        .target(name: "ScreenMatesTerminal", dependencies: ["CNcursesw", "ScreenMatesUI"]),
+        .target(name: "ScreenMatesTerminal", dependencies: ["CNcursesw", "ScreenMatesUI", "ScreenMatesWatch"]),
 
         // Application services: home directory, clock, status report, the dashboard session.
         .target(
@@ -95,7 +99,7 @@ let package = Package(
                 "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesSQLiteGroupStore",
                 "ScreenMatesPostgresGroupStore",
                 "ScreenMatesMonitor", "ScreenMatesActivityWatch", "ScreenMatesSources", "ScreenMatesUI",
-                "ScreenMatesTerminal", .product(name: "Logging", package: "swift-log"),
+                "ScreenMatesTerminal", "ScreenMatesWatch", .product(name: "Logging", package: "swift-log"),
                 .product(name: "CSV", package: "CSV.swift"),
             ],
             exclude: []
@@ -161,12 +165,15 @@ let package = Package(
             dependencies: ["ScreenMatesUI", "ScreenMatesCore"],
             exclude: ["Goldens"]
         ),
-        .testTarget(name: "ScreenMatesTerminalTests", dependencies: ["ScreenMatesTerminal", "ScreenMatesUI"]),
+        .testTarget(
+            name: "ScreenMatesTerminalTests", dependencies: ["ScreenMatesTerminal", "ScreenMatesUI", "ScreenMatesWatch"]),
+        .testTarget(name: "ScreenMatesWatchTests", dependencies: ["ScreenMatesWatch"]),
         .testTarget(
             name: "ScreenMatesAppTests",
             dependencies: [
-                "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore",
-                .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log"),
+                "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore", "ScreenMatesUI",
+                "ScreenMatesWatch", .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(

@@ -2,44 +2,56 @@ import Foundation
 import ScreenMatesCore
 import ScreenMatesUI
 
-/// Gathers what the dashboard shows from the feed and the group link. Without a group the
-/// leaderboard lists the user alone, built from a list of members like a group's.
+/// Gathers what the dashboard shows from the usage figures and the group link's status.
+/// Without a group the leaderboard lists the user alone, built from a list of members like a
+/// group's.
 public enum DashboardDataBuilder {
     public static func make(
-        feed: UsageFeed, now: Date, group: GroupLink.Status? = nil,
+        numbers: UsageNumbers, clockSpeed: Double, now: Date, group: GroupLink.Status? = nil,
         leaderboards: [LeaderboardPeriod: [LeaderboardEntry]]? = nil, warning: String? = nil, source: String? = nil
     ) -> DashboardData {
-        let name = feed.settings.displayName?.value ?? "you"
-        let groupLine = feed.settings.group.map { membership in
+        let name = numbers.settings.displayName?.value ?? "you"
+        let groupLine = numbers.settings.group.map { membership in
             DashboardData.GroupSummary(
                 code: membership.code.value, memberCount: max(group?.snapshot?.members.count ?? 1, 1))
         }
         let notes = [source, group.flatMap { syncNote($0, now: now) }].compactMap { $0 }
         var data = DashboardData(
             userName: name, group: groupLine,
-            calendar: feed.calendar, now: now, clockSpeed: feed.clock.speed, today: feed.summary,
-            leaderboards: leaderboards ?? Self.leaderboards(feed: feed, group: group),
+            calendar: numbers.calendar, now: now, clockSpeed: clockSpeed, today: numbers.summary,
+            leaderboards: leaderboards ?? Self.leaderboards(numbers: numbers, group: group),
             warning: warning ?? group?.problem, source: notes.isEmpty ? nil : notes.joined(separator: " · "))
         data.history = HistoryOverview(
-            history: feed.history, today: feed.summary, trackingStart: feed.dayState.trackingStart)
-        data.settings = feed.settings
+            history: numbers.history, today: numbers.summary, trackingStart: numbers.dayState.trackingStart)
+        data.settings = numbers.settings
         return data
     }
 
+    /// The same, from a feed's figures on its clock.
+    public static func make(
+        feed: UsageFeed, now: Date, group: GroupLink.Status? = nil,
+        leaderboards: [LeaderboardPeriod: [LeaderboardEntry]]? = nil, warning: String? = nil, source: String? = nil
+    ) -> DashboardData {
+        make(
+            numbers: feed.numbers, clockSpeed: feed.clock.speed, now: now, group: group, leaderboards: leaderboards,
+            warning: warning, source: source)
+    }
+
     /// The ranked leaderboards: the group's when there is a snapshot, the user alone otherwise.
-    public static func leaderboards(feed: UsageFeed, group: GroupLink.Status?) -> [LeaderboardPeriod:
+    public static func leaderboards(numbers: UsageNumbers, group: GroupLink.Status?) -> [LeaderboardPeriod:
         [LeaderboardEntry]]
     {
         let me = LeaderboardMember(
-            id: feed.settings.userID, name: feed.settings.displayName?.value ?? "you", blocks: feed.ledger.viceBlocks,
-            streak: feed.summary.streak.current, lastActive: feed.lastActive, isMe: true)
+            id: numbers.settings.userID, name: numbers.settings.displayName?.value ?? "you",
+            blocks: numbers.ledger.viceBlocks, streak: numbers.summary.streak.current, lastActive: numbers.lastActive,
+            isMe: true)
         if let snapshot = group?.snapshot {
-            return GroupLeaderboards.make(snapshot: snapshot, today: feed.today, me: me, myHistory: feed.history)
+            return GroupLeaderboards.make(snapshot: snapshot, today: numbers.today, me: me, myHistory: numbers.history)
         }
         var result: [LeaderboardPeriod: [LeaderboardEntry]] = [:]
         for period in LeaderboardPeriod.allCases {
             var mine = me
-            mine.blocks = feed.blocks(in: period)
+            mine.blocks = numbers.blocks(in: period)
             result[period] = Leaderboard.rank([mine])
         }
         return result

@@ -5,51 +5,71 @@ import ScreenMatesStore
 import Synchronization
 
 /// The simulated monitor running inside the dashboard (`--demo`): it writes events to the local
-/// store through the same path a separate monitor process uses, then wakes the screen.
-public final class DemoMonitor: Sendable {
-    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
-    private let problem: Mutex<String?> = Mutex(nil)
+/// store through the same path a separate monitor process uses, and says so after each write.
+///
+/// Its task belongs to the session's `BackgroundTasks`. `stop()` returns at once and, once it
+/// has, no event of this run lands in the store any more (a write in hand ends first): the
+/// dashboard may then move the clock or clear the home.
+final class DemoMonitor: Sendable {
+    private struct Run: Sendable {
+        var task: Task<Void, Never>
+        var gate: LocalWriteGate
+    }
 
-    public init() {}
+    private let current = Mutex<Run?>(nil)
 
-    /// Starts writing events from the app clock's current time on.
-    public func start(
+    init() {}
+
+    /// Starts writing events from the app clock's current time on. `onRecorded` is told after
+    /// each write, `onProblem` when writes fail (and are retried) or work again (nil).
+    func start(
         store: LocalStore, clock: any AppClock, settings: UserSettings, scenario: UsageScenario, seed: UInt64,
-        calendar: DayCalendar, wake: @escaping @Sendable () -> Void
+        calendar: DayCalendar, owner: BackgroundTasks, onRecorded: @escaping @Sendable () -> Void,
+        onProblem: @escaping @Sendable (String?) -> Void
     ) {
+        stop()
         let source = scenario.source(
             seed: seed, apps: settings.apps, blockMinutes: settings.rules.blockMinutes, calendar: calendar,
             start: clock.now())
+        let gate = LocalWriteGate()
         let runner = MonitorRunner(
-            sink: store, clock: clock,
-            onRecorded: { _ in wake() },
-            onError: { [self] error in
-                problem.withLock { $0 = error.map { ($0 as? StoreError)?.message ?? String(describing: $0) } }
-                wake()
+            sink: GatedEventSink(sink: store, gate: gate), clock: clock,
+            onRecorded: { _ in onRecorded() },
+            onError: { error in
+                // Refused because the demo stopped: not a problem to show.
+                if error is GatedEventSink.Closed { return }
+                onProblem(error.map { ($0 as? StoreError)?.message ?? String(describing: $0) })
             })
-        let newTask = Task.detached { _ = await runner.run(source) }
-        task.withLock { $0 = newTask }
+        let task = owner.start { _ = await runner.run(source) }
+        current.withLock { $0 = Run(task: task, gate: gate) }
     }
 
-    public func stop() {
-        task.withLock {
-            $0?.cancel()
-            $0 = nil
-        }
-    }
-
-    /// Stops the demo and waits (on a thread outside the tasks' pool) until the write in hand,
-    /// if any, has ended, so nothing it recorded lands after this returns.
-    public func stopAndWait(timeout: Double = 2) {
-        let running = task.withLock { $0 }
-        stop()
-        if let running { _ = running.waitForEnd(timeout: timeout) }
+    /// Stops the demo: nothing it records lands after this returns.
+    func stop() {
+        guard
+            let run = current.withLock({ running -> Run? in
+                defer { running = nil }
+                return running
+            })
+        else { return }
+        run.gate.close()
+        run.task.cancel()
     }
 
     /// Whether a demo is running.
-    public var isRunning: Bool { task.withLock { $0 != nil } }
+    var isRunning: Bool { current.withLock { $0 != nil } }
+}
 
-    /// The monitor's current problem (the store refused an event and it is retrying), if any.
-    public var currentProblem: String? { problem.withLock { $0 } }
+/// An event sink that stops passing events on once its gate is closed (they are refused, so a
+/// monitor retries them until it is cancelled, and none is counted as stored).
+struct GatedEventSink: UsageEventSink {
+    let sink: any UsageEventSink
+    let gate: LocalWriteGate
 
+    struct Closed: Error {}
+
+    func record(_ events: [UsageEvent]) throws -> Int {
+        guard let recorded = try gate.pass({ try sink.record(events) }) else { throw Closed() }
+        return recorded
+    }
 }

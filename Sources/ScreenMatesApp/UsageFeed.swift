@@ -66,6 +66,13 @@ public final class UsageFeed {
         try reloadAll()
     }
 
+    /// Opens the feed with the time zone read from `timeZone`.
+    public convenience init(
+        store: LocalStore, clock: any AppClock, timeZone: TimeZoneSource, writes: Bool = true
+    ) throws(StoreError) {
+        try self.init(store: store, clock: clock, timeZone: { timeZone.current() }, writes: writes)
+    }
+
     /// Brings the figures up to date. Returns true when anything visible may have changed.
     /// `checkTimeZone` asks the system again for its time zone (it is cached otherwise).
     @discardableResult
@@ -88,9 +95,14 @@ public final class UsageFeed {
     }
 
     /// Vice blocks in each leaderboard period, from history and today.
-    public func blocks(in period: LeaderboardPeriod) -> Int {
-        let first = period.firstDay(containing: today)
-        return history.filter { $0.date >= first && $0.date < today }.reduce(ledger.viceBlocks) { $0 + $1.viceBlocks }
+    public func blocks(in period: LeaderboardPeriod) -> Int { numbers.blocks(in: period) }
+
+    /// The figures as they stand, as a value.
+    public var numbers: UsageNumbers {
+        UsageNumbers(
+            settings: settings, dayState: dayState, calendar: calendar, today: today, todayInterval: todayInterval,
+            ledger: ledger, history: history, summary: summary, eventsApplied: eventsApplied, lastActive: lastActive,
+            notWritable: notWritable)
     }
 
     /// Runs the daily reset if due, then reloads everything from the store.

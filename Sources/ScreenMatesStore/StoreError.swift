@@ -1,8 +1,9 @@
 import GRDB
+import ScreenMatesCore
 import ScreenMatesSQLiteRows
 
 /// Why the local store could not do what was asked, with the file involved and what to do.
-public enum StoreError: Error, Hashable, Sendable {
+public enum StoreError: ExplainedError, Hashable, Sendable {
     /// The file is not a database, or its pages are damaged.
     case damaged(path: String, detail: String)
     /// The file or its directory cannot be written (permissions, read-only file system).

@@ -1,9 +1,11 @@
 import CNcursesw
 import Glibc
+import ScreenMatesCore
 import ScreenMatesUI
+import ScreenMatesWatch
 
 /// Why the dashboard cannot use this terminal, with what to do about it.
-public enum TerminalError: Error, Hashable, Sendable {
+public enum TerminalError: ExplainedError, Hashable, Sendable {
     case notATerminal
     case noTerminalType
     case unknownTerminal(String)

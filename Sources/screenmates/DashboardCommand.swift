@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ScreenMatesApp
 
-struct DashboardCommand: ParsableCommand {
+struct DashboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dashboard",
         abstract: "Show the live dashboard (the default command; the first run asks for your name).")
@@ -50,8 +50,8 @@ struct DashboardCommand: ParsableCommand {
     )
     var desktopNotify = false
 
-    func run() throws {
-        try runReportingErrors { () throws(AppError) -> Int32 in
+    func run() async throws {
+        try await reporting { () async throws(AppError) -> Int32 in
             let home = try global.resolveHome(demo: demo || clock.isSimulated)
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
             let noColorEnv = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
@@ -70,7 +70,7 @@ struct DashboardCommand: ParsableCommand {
                         "screenmates: the demo starts afresh in \(home.path): usage, history and notices are new each run; your apps, name and group stay (give --home DIR to keep a demo's days).\n"
                             .utf8))
             }
-            return try session.run()
+            return try await session.run()
         }
     }
 }

@@ -13,7 +13,8 @@ import Testing
         let path = NSTemporaryDirectory() + "screenmates-group-link-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let calendar = DayCalendar(timeZone: .current, dayStartHour: 4)
+        let zone = TimeZone(identifier: "America/Chicago")!
+        let calendar = DayCalendar(timeZone: zone, dayStartHour: 4)
         let yesterday = LocalDate(iso8601: "2026-11-21")!
         let clock = ManualClock(calendar.instant(on: yesterday.adding(days: 1), hour: 2, minute: 0))
         let local = try LocalStore.open(at: path + "/local.sqlite")
@@ -31,14 +32,16 @@ import Testing
         clock.advance(by: 60)
         let link = GroupLink(
             local: local, location: location, membership: membership, userID: settings.userID, clock: clock,
-            logger: Logger(label: "test"), wake: {})
-        link.start()
-        defer { link.stop() }
+            timeZone: .fixed(zone), logger: Logger(label: "test"), onChange: { _ in })
+        let running = Task { await link.run() }
         let deadline = ContinuousClock.now + .seconds(30)
         while link.status.snapshot?.fetchedAt != clock.now() && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(link.status.snapshot?.fetchedAt == clock.now(), "the link read the group")
         #expect(link.status.snapshot?.day == yesterday, "\(String(describing: link.status.snapshot?.day))")
+        // Stopped, the link's worker ends, with the tasks it started (the change stream).
+        link.stop()
+        await running.value
     }
 }

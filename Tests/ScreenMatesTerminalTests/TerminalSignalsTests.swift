@@ -1,4 +1,5 @@
 import Glibc
+import ScreenMatesWatch
 import Testing
 
 @testable import ScreenMatesTerminal

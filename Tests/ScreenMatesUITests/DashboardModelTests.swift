@@ -19,7 +19,7 @@ import Testing
 
     /// Applies `keys` in order and returns the effects they asked for.
     @discardableResult
-    private func press(_ keys: [KeyInput], on model: inout DashboardModel) -> [DashboardEffect?] {
+    private func press(_ keys: [KeyInput], on model: inout DashboardModel) -> [DashboardRequest?] {
         keys.map { model.handle($0) }
     }
 

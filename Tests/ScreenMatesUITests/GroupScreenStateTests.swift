@@ -11,7 +11,7 @@ import Testing
     private func keys(_ text: String) -> [KeyInput] { SetupFixtures.keys(text) }
 
     @discardableResult
-    private func press(_ keys: [KeyInput], on model: inout DashboardModel) -> [DashboardEffect?] {
+    private func press(_ keys: [KeyInput], on model: inout DashboardModel) -> [DashboardRequest?] {
         SetupFixtures.press(keys, on: &model)
     }
 

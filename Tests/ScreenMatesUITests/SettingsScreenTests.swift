@@ -13,7 +13,7 @@ import Testing
     }
 
     @discardableResult
-    private func press(_ keys: [KeyInput], on model: inout DashboardModel) -> [DashboardEffect?] {
+    private func press(_ keys: [KeyInput], on model: inout DashboardModel) -> [DashboardRequest?] {
         keys.map { model.handle($0) }
     }
 

@@ -32,12 +32,12 @@ enum SetupFixtures {
 
     /// Applies `keys` in order and returns the effects they asked for.
     @discardableResult
-    static func press(_ keys: [KeyInput], on flow: inout SetupFlow) -> [DashboardEffect?] {
+    static func press(_ keys: [KeyInput], on flow: inout SetupFlow) -> [DashboardRequest?] {
         keys.map { flow.handle($0) }
     }
 
     @discardableResult
-    static func press(_ keys: [KeyInput], on model: inout DashboardModel) -> [DashboardEffect?] {
+    static func press(_ keys: [KeyInput], on model: inout DashboardModel) -> [DashboardRequest?] {
         keys.map { model.handle($0) }
     }
 

@@ -11,7 +11,7 @@ import Testing
     private func keys(_ text: String) -> [KeyInput] { Fixtures.keys(text) }
 
     @discardableResult
-    private func press(_ keys: [KeyInput], on flow: inout SetupFlow) -> [DashboardEffect?] {
+    private func press(_ keys: [KeyInput], on flow: inout SetupFlow) -> [DashboardRequest?] {
         Fixtures.press(keys, on: &flow)
     }
 

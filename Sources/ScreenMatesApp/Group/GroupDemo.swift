@@ -102,20 +102,17 @@ public final class GroupDemo {
         for mate in mates {
             if let pid = spawnMonitor(for: mate, appNow: opened.clock.clock.now()) { monitors.append(pid) }
         }
-        // Each reporter sleeps in poll(2), so each has a thread of its own rather than a task
-        // holding one of the few threads that run every task.
-        let finished = DispatchSemaphore(value: 0)
-        for mate in mates {
-            Thread.detachNewThread {
-                mate.report(until: stopRequested)
-                finished.signal()
+        // The reporters belong to this task group: each watches its home on a thread of its own
+        // (it sleeps in poll(2)) and ends within a second of the stop, before the group does.
+        await withDiscardingTaskGroup { reporters in
+            for mate in mates {
+                reporters.addTask { await mate.report(until: stopRequested) }
             }
+            while stopRequested() == nil {
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            for pid in monitors { kill(pid, SIGTERM) }
         }
-        while stopRequested() == nil {
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        for pid in monitors { kill(pid, SIGTERM) }
-        for _ in mates { finished.wait() }
         for pid in monitors {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
@@ -134,7 +131,7 @@ public final class GroupDemo {
         let seed: UInt64
 
         /// Reports the mate's numbers whenever its monitor writes, as its dashboard would.
-        func report(until stop: @escaping @Sendable () -> Int32?) { reporter.run(until: stop) }
+        func report(until stop: @escaping @Sendable () -> Int32?) async { await reporter.run(until: stop) }
     }
 
     private func makeMate(_ index: Int, code: GroupCode, location: GroupStoreLocation, clock: any AppClock)

@@ -14,7 +14,12 @@ import Synchronization
 /// at once. When the store cannot be reached it works from the cache, marked offline, and sends
 /// the newest profile when the store is back: a profile is never queued stale, it is made from
 /// the current numbers with a new, higher version.
-public final class GroupLink: Sendable {
+///
+/// An actor: its worker (`run`) and the tasks it starts (the store's change stream, a retry)
+/// live inside it and end with it; whoever starts `run` awaits it. `stop()` may be called from
+/// any thread and returns at once: from then on the link writes nothing more to the local store
+/// (a write in hand ends first), even while a call to the group store is still on its way back.
+public actor GroupLink {
     /// What the dashboard shows about the group.
     public struct Status: Hashable, Sendable {
         public var snapshot: GroupSnapshot?
@@ -48,29 +53,40 @@ public final class GroupLink: Sendable {
     private let local: LocalStore
     private let reporter: GroupReporter
     private let clock: any AppClock
+    private let timeZone: TimeZoneSource
     private let logger: Logger
-    private let wake: @Sendable () -> Void
-    private let state: Mutex<Status>
-    private let draft = Mutex<ProfileDraft?>(nil)
+    private let onChange: @Sendable (Status) -> Void
+    private nonisolated let state: Mutex<Status>
+    private nonisolated let draft = Mutex<ProfileDraft?>(nil)
+    private nonisolated let gate = LocalWriteGate()
     private let triggers: AsyncStream<Trigger>
-    private let trigger: AsyncStream<Trigger>.Continuation
-    private let worker = Mutex<Task<Void, Never>?>(nil)
-    private let retry = Mutex<Task<Void, Never>?>(nil)
+    private nonisolated let trigger: AsyncStream<Trigger>.Continuation
+
+    // The worker's own state.
+    private var store: (any GroupStore)?
+    private var watcher: Task<Void, Never>?
+    private var retry: Task<Void, Never>?
+    private var lastMark: Int64?
+    private var reported: ProfileDraft?
+    private var retryDelay = 1.0
 
     /// How long to wait before trying an unreachable store again, at most.
     static let maximumRetryDelay = 30.0
 
+    /// `onChange` is told each new status (from the link's own task).
     public init(
         local: LocalStore, location: GroupStoreLocation, membership: GroupMembership, userID: String,
-        clock: any AppClock, logger: Logger, wake: @escaping @Sendable () -> Void
+        clock: any AppClock, timeZone: TimeZoneSource, logger: Logger,
+        onChange: @escaping @Sendable (Status) -> Void
     ) {
         self.location = location
         self.membership = membership
         self.local = local
         self.reporter = GroupReporter(local: local, membership: membership, userID: userID, clock: clock)
         self.clock = clock
+        self.timeZone = timeZone
         self.logger = logger
-        self.wake = wake
+        self.onChange = onChange
         let cached = (try? local.groupCache(code: membership.code)).flatMap { GroupSnapshot.decoded($0.snapshot) }
         let sync = try? local.syncState()
         state = Mutex(
@@ -80,17 +96,10 @@ public final class GroupLink: Sendable {
         (triggers, trigger) = AsyncStream.makeStream(of: Trigger.self, bufferingPolicy: .bufferingNewest(8))
     }
 
-    public var status: Status { state.withLock { $0 } }
-
-    /// Starts reporting and watching.
-    public func start() {
-        let task = Task.detached { [self] in await work() }
-        worker.withLock { $0 = task }
-        trigger.yield(.changed)
-    }
+    public nonisolated var status: Status { state.withLock { $0 } }
 
     /// Asks for the profile to be reported; the newest draft wins. Never blocks.
-    public func report(_ newDraft: ProfileDraft) {
+    public nonisolated func report(_ newDraft: ProfileDraft) {
         let changed = draft.withLock { current -> Bool in
             defer { current = newDraft }
             return current != newDraft
@@ -99,102 +108,99 @@ public final class GroupLink: Sendable {
     }
 
     /// Reports and fetches the group now, whether or not anything seems to have changed.
-    public func syncNow() {
+    public nonisolated func syncNow() {
         trigger.yield(.sync)
     }
 
-    /// Stops and waits (on a thread outside the tasks' pool) until the exchange in hand has
-    /// ended, so nothing it writes to the local store lands after this returns; a group store
-    /// that does not answer is given up on after `timeout` seconds.
-    public func stopAndWait(timeout: Double = 2) {
-        let running = worker.withLock { $0 }
-        stop()
-        if let running { _ = running.waitForEnd(timeout: timeout) }
-    }
-
-    public func stop() {
+    /// Stops the link: `run` returns soon after, and nothing more is written to the local store
+    /// from the moment this returns. Safe to call more than once, from any thread.
+    public nonisolated func stop() {
+        gate.close()
         trigger.finish()
-        worker.withLock {
-            $0?.cancel()
-            $0 = nil
-        }
-        retry.withLock {
-            $0?.cancel()
-            $0 = nil
-        }
     }
 
     // MARK: - The worker
 
-    private func work() async {
-        var store: (any GroupStore)?
-        var watcher: Task<Void, Never>?
-        var lastMark: Int64?
-        var reported: ProfileDraft?
-        var retryDelay = 1.0
+    /// Reports and watches until `stop` or cancellation; returns when the tasks it started have
+    /// ended too.
+    public func run() async {
+        trigger.yield(.changed)
         for await next in triggers {
-            guard !Task.isCancelled else { break }
-            if next == .sync {
-                lastMark = nil
-                reported = nil
-            }
-            do {
-                if store == nil {
-                    let opened = try location.open()
-                    store = opened
-                    watcher?.cancel()
-                    watcher = watch(opened)
-                    lastMark = nil
-                }
-                guard let store else { continue }
-                let wanted = draft.withLock { $0 }
-                if let wanted, wanted != reported {
-                    try await reporter.send(wanted, to: store)
-                    reported = wanted
-                    update {
-                        $0.problem = nil
-                        $0.lastSyncedAt = self.clock.now()
-                    }
-                }
-                if try await reporter.sendDays(to: store) > 0 { update { $0.unsyncedDays = 0 } }
-                let mark = try await store.changeMark(code: membership.code)
-                if mark != lastMark {
-                    let today = wanted?.day ?? self.today()
-                    let snapshot = try await reporter.snapshot(from: store, today: today)
-                    update { $0.snapshot = snapshot }
-                    lastMark = mark
-                    // After the screen has it: a large group takes a moment to write.
-                    reporter.cache(snapshot)
-                }
-                retryDelay = 1
-                update { $0.offline = false }
-            } catch {
-                if error.isTransient {
-                    if !status.offline { logger.warning("group store unreachable: \(error.message)") }
-                    store = nil
-                    update { $0.offline = true }
-                    scheduleRetry(after: retryDelay)
-                    retryDelay = min(retryDelay * 2, Self.maximumRetryDelay)
-                } else {
-                    logger.error("group store: \(error.message)")
-                    update { $0.problem = error.message }
-                }
-            }
+            guard !Task.isCancelled, gate.isOpen else { break }
+            await handle(next)
         }
         watcher?.cancel()
+        retry?.cancel()
+        await watcher?.value
+        await retry?.value
+    }
+
+    private func handle(_ next: Trigger) async {
+        if next == .sync {
+            lastMark = nil
+            reported = nil
+        }
+        do {
+            if store == nil {
+                let opened = try location.open()
+                store = opened
+                watcher?.cancel()
+                watcher = watch(opened)
+                lastMark = nil
+            }
+            guard let store else { return }
+            let wanted = draft.withLock { $0 }
+            if let wanted, wanted != reported {
+                let version = try await reporter.upload(wanted, to: store)
+                gate.pass { reporter.recordSent(version: version) }
+                reported = wanted
+                update {
+                    $0.problem = nil
+                    $0.lastSyncedAt = self.clock.now()
+                }
+            }
+            let days = try await reporter.uploadDays(to: store)
+            if !days.isEmpty {
+                gate.pass { reporter.markSent(days) }
+                update { $0.unsyncedDays = 0 }
+            }
+            let mark = try await store.changeMark(code: membership.code)
+            if mark != lastMark {
+                let today = wanted?.day ?? self.today()
+                let snapshot = try await reporter.snapshot(from: store, today: today)
+                update { $0.snapshot = snapshot }
+                lastMark = mark
+                // After the screen has it: a large group takes a moment to write.
+                gate.pass { reporter.cache(snapshot) }
+            }
+            retryDelay = 1
+            update { $0.offline = false }
+        } catch {
+            if error.isTransient {
+                if !status.offline { logger.warning("group store unreachable: \(error.message)") }
+                store = nil
+                update { $0.offline = true }
+                scheduleRetry(after: retryDelay)
+                retryDelay = min(retryDelay * 2, Self.maximumRetryDelay)
+            } else {
+                logger.error("group store: \(error.message)")
+                update { $0.problem = error.message }
+            }
+        }
     }
 
     /// The user's day now, on their calendar (day-start hour included), for a snapshot read
     /// before anything was reported.
     private func today() -> LocalDate {
         let hour = (try? local.settings())?.dayStartHour ?? 0
-        return DayCalendar(timeZone: .current, dayStartHour: hour).day(containing: clock.now())
+        return DayCalendar(timeZone: timeZone.current(), dayStartHour: hour).day(containing: clock.now())
     }
 
+    /// Turns the store's change stream into triggers, in a task the link owns.
     private func watch(_ store: any GroupStore) -> Task<Void, Never> {
         let code = membership.code
         let trigger = self.trigger
-        return Task.detached {
+        return Task {
             for await _ in store.changes(code: code) {
                 if Task.isCancelled { break }
                 trigger.yield(.changed)
@@ -204,22 +210,19 @@ public final class GroupLink: Sendable {
 
     private func scheduleRetry(after seconds: Double) {
         let trigger = self.trigger
-        let task = Task.detached {
-            try? await Task.sleep(for: .seconds(seconds))
+        retry?.cancel()
+        retry = Task {
+            guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
             trigger.yield(.retry)
-        }
-        retry.withLock {
-            $0?.cancel()
-            $0 = task
         }
     }
 
     private func update(_ change: (inout Status) -> Void) {
-        let changed = state.withLock { status -> Bool in
+        let changed = state.withLock { status -> Status? in
             let before = status
             change(&status)
-            return status != before
+            return status != before ? status : nil
         }
-        if changed { wake() }
+        if let changed { onChange(changed) }
     }
 }

@@ -21,6 +21,19 @@ public struct GroupReporter: Sendable {
     /// Sends the profile with a fresh version, higher than any sent before from this machine;
     /// joins again if the store has forgotten the member (a store that was reset).
     func send(_ draft: ProfileDraft, to store: any GroupStore) async throws(GroupStoreError) {
+        recordSent(version: try await upload(draft, to: store))
+    }
+
+    /// Sends every finished day not yet synced, in one batch; returns how many.
+    @discardableResult
+    func sendDays(to store: any GroupStore) async throws(GroupStoreError) -> Int {
+        let sent = try await uploadDays(to: store)
+        markSent(sent)
+        return sent.count
+    }
+
+    /// The network half of `send`: returns the version sent, for `recordSent`.
+    func upload(_ draft: ProfileDraft, to store: any GroupStore) async throws(GroupStoreError) -> Int64 {
         let version = try nextVersion()
         let profile = draft.profile(userID: userID, version: version, now: clock.now())
         do {
@@ -29,21 +42,30 @@ public struct GroupReporter: Sendable {
             guard case .notAMember = error else { throw error }
             _ = try await store.join(code: membership.code, member: profile, now: clock.now())
         }
+        return version
+    }
+
+    /// Notes in the local store that the profile of `version` reached the group.
+    func recordSent(version: Int64) {
         try? local.recordProfileSynced(version: version, at: clock.now())
     }
 
-    /// Sends every finished day not yet synced, in one batch; returns how many.
-    @discardableResult
-    func sendDays(to store: any GroupStore) async throws(GroupStoreError) -> Int {
-        guard let days = try? local.unsyncedDays(), !days.isEmpty else { return 0 }
+    /// The network half of `sendDays`: returns the days sent, for `markSent`.
+    func uploadDays(to store: any GroupStore) async throws(GroupStoreError) -> [LocalDate] {
+        guard let days = try? local.unsyncedDays(), !days.isEmpty else { return [] }
         let version = try nextVersion()
         let totals = days.map {
             DayTotal(
                 userID: userID, date: $0.date, viceBlocks: $0.viceBlocks, goalBlocks: $0.goalBlocks, version: version)
         }
         try await store.upsertDayTotals(totals, code: membership.code)
-        try? local.markSynced(days.map(\.date))
-        return days.count
+        return days.map(\.date)
+    }
+
+    /// Notes in the local store that these days reached the group.
+    func markSent(_ days: [LocalDate]) {
+        guard !days.isEmpty else { return }
+        try? local.markSynced(days)
     }
 
     /// Fetches the group, its members and the sums the weekly and monthly leaderboards need.

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import ScreenMatesCore
 import ScreenMatesStore
+import ScreenMatesWatch
 
 /// Reports a home's numbers to its group whenever the home's local store changes, without a
 /// screen: what an open dashboard does for its group, for a home whose usage a monitor records
@@ -16,34 +17,54 @@ public struct LiveReporter: Sendable {
     let store: LocalStore
     let link: GroupLink
     let clock: any AppClock
+    let timeZone: TimeZoneSource
 
     /// Longest sleep without a change: the day may end, and a change notice may be missed.
     static let wakeInterval: Int32 = 1000
 
     public init(
         home: HomeDirectory, store: LocalStore, location: GroupStoreLocation, membership: GroupMembership,
-        userID: String, clock: any AppClock, logger: Logger
+        userID: String, clock: any AppClock, timeZone: TimeZoneSource = .system, logger: Logger
     ) {
         self.home = home
         self.store = store
         self.clock = clock
+        self.timeZone = timeZone
         link = GroupLink(
-            local: store, location: location, membership: membership, userID: userID, clock: clock, logger: logger,
-            wake: {})
+            local: store, location: location, membership: membership, userID: userID, clock: clock,
+            timeZone: timeZone, logger: logger, onChange: { _ in })
     }
 
     /// What the group has seen of this home: when it last reported, and the finished days not
     /// sent yet.
     public var status: GroupLink.Status { link.status }
 
-    /// Reports until `stop` gives a status, returning within a second of it. Blocks its thread
-    /// in `poll(2)`: run it on a thread of its own.
-    public func run(until stop: @escaping @Sendable () -> Int32?) {
-        guard let feed = try? UsageFeed(store: store, clock: clock, timeZone: { .current }),
-            let watcher = DirectoryWatcher(directory: home.path, prefix: home.databaseFileName)
+    /// Reports until `stop` gives a status, returning within a second of it, once the group
+    /// link has stopped too. The home is watched on a thread of its own (it sleeps in `poll`),
+    /// which this call owns and awaits.
+    public func run(until stop: @escaping @Sendable () -> Int32?) async {
+        await withDiscardingTaskGroup { tasks in
+            tasks.addTask { await link.run() }
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                Thread.detachNewThread {
+                    watchHome(until: stop)
+                    done.resume()
+                }
+            }
+            link.stop()
+        }
+    }
+
+    /// The same as `run(until:)`.
+    public func runInBackground(until stop: @escaping @Sendable () -> Int32?) async {
+        await run(until: stop)
+    }
+
+    /// Reads the home's numbers whenever its database changes, and hands them to the link.
+    private func watchHome(until stop: @escaping @Sendable () -> Int32?) {
+        guard let feed = try? UsageFeed(store: store, clock: clock, timeZone: timeZone),
+            let watcher = FileNotices(directory: home.path, prefix: home.databaseFileName)
         else { return }
-        link.start()
-        defer { link.stop() }
         while stop() == nil {
             if (try? feed.refresh(checkTimeZone: false)) != nil, let name = feed.settings.displayName {
                 link.report(
@@ -54,16 +75,6 @@ public struct LiveReporter: Sendable {
             var descriptor = pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, Self.wakeInterval)
             _ = watcher.drain()
-        }
-    }
-
-    /// Runs `run(until:)` on a thread of its own and returns when it has stopped.
-    public func runInBackground(until stop: @escaping @Sendable () -> Int32?) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                run(until: stop)
-                done.resume()
-            }
         }
     }
 }

@@ -1,30 +1,6 @@
 import ScreenMatesCore
 
-/// What the application must do after a key: effects are values, performed by the runtime.
-public enum DashboardEffect: Hashable, Sendable {
-    case quit
-    case refresh
-    /// Setup: track these apps (vice and productive).
-    case saveApps([TrackedApp])
-    case saveName(DisplayName)
-    case createGroup(goal: Int)
-    case joinGroup(GroupCode)
-    case leaveGroup
-    /// Setup is over: show the dashboard.
-    case finishSetup
-    /// Settings screen: save this change (database and config file).
-    case changeSettings(SettingsChange)
-    /// Debug panel: send a test notice.
-    case sendTestNotice
-    /// Debug panel: report to the group store now.
-    case syncNow
-    /// Debug panel: move the simulated clock to the day's reset.
-    case simulateEndOfDay
-    /// Debug panel: forget this home's data and start the first run again (confirmed).
-    case clearLocalData
-}
-
-/// The dashboard's state and its update function: keys in, state and effects out. Pure, so
+/// The screens' state and how a key changes it: keys in, state and requests out. Pure, so
 /// every screen transition is tested without a terminal.
 public struct DashboardModel: Hashable, Sendable {
     /// Which screen fills the terminal. The "too small" screen is not one of them: it depends
@@ -102,7 +78,7 @@ public struct DashboardModel: Hashable, Sendable {
     }
 
     /// Applies one key.
-    public mutating func handle(_ key: KeyInput) -> DashboardEffect? {
+    public mutating func handle(_ key: KeyInput) -> DashboardRequest? {
         if key == .resize { return nil }
         if screen == .setup && !isTooSmall, var flow = setup {
             let effect = flow.handle(key)

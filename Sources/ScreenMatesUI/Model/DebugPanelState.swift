@@ -12,7 +12,7 @@ public struct DebugPanelState: Hashable, Sendable {
     public init() {}
 
     /// Keys while the confirmation is open: `y` clears, any other key keeps everything.
-    mutating func handleConfirmation(_ key: KeyInput) -> DashboardEffect? {
+    mutating func handleConfirmation(_ key: KeyInput) -> DashboardRequest? {
         confirmingClear = false
         if key == .character("y") || key == .character("Y") {
             message = nil

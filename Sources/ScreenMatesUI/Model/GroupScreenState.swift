@@ -31,7 +31,7 @@ public struct GroupScreenState: Hashable, Sendable {
     /// Keys while a mode other than the overview is open (the overview's keys come from the key
     /// table). Esc, or any key but `y` when confirming a leave, closes the mode; a message about
     /// the input closes with it.
-    mutating func handleMode(_ key: KeyInput) -> DashboardEffect? {
+    mutating func handleMode(_ key: KeyInput) -> DashboardRequest? {
         switch mode {
         case .overview:
             return nil

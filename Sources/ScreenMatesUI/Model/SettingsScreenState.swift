@@ -92,7 +92,7 @@ public struct SettingsScreenState: Hashable, Sendable {
     }
 
     /// Keys while a new app's name is being typed.
-    mutating func handleTyping(_ key: KeyInput) -> DashboardEffect? {
+    mutating func handleTyping(_ key: KeyInput) -> DashboardRequest? {
         guard let category = adding else { return nil }
         switch key {
         case .escape:
@@ -115,7 +115,7 @@ public struct SettingsScreenState: Hashable, Sendable {
     }
 
     /// A settings action from the key table; the period keys (←/→) step the selected value.
-    mutating func handle(_ action: Action) -> DashboardEffect? {
+    mutating func handle(_ action: Action) -> DashboardRequest? {
         message = nil
         let row = selectedRow
         switch action {
@@ -147,7 +147,7 @@ public struct SettingsScreenState: Hashable, Sendable {
 
     /// Enter (`toggling`) flips a switch, opens the new app's name, or steps a number up
     /// (the hour wraps round); the arrows step numbers and the theme either way.
-    private mutating func change(_ row: Row, by step: Int, toggling: Bool) -> DashboardEffect? {
+    private mutating func change(_ row: Row, by step: Int, toggling: Bool) -> DashboardRequest? {
         switch row {
         case .app(let id, _):
             guard toggling, let app = settings.apps.first(where: { $0.id == id }) else { return nil }
@@ -190,7 +190,7 @@ public struct SettingsScreenState: Hashable, Sendable {
 
     /// Shows the change at once and hands it to the application; a change that changes nothing
     /// (a number at the end of its range) is not sent.
-    private mutating func send(_ change: SettingsChange) -> DashboardEffect? {
+    private mutating func send(_ change: SettingsChange) -> DashboardRequest? {
         var changed = settings
         change.apply(to: &changed)
         guard changed != settings else { return nil }

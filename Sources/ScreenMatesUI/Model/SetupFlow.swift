@@ -83,7 +83,7 @@ public struct SetupFlow: Hashable, Sendable {
     }
 
     /// Applies one key. Esc goes back a step (and quits from the first one).
-    public mutating func handle(_ key: KeyInput) -> DashboardEffect? {
+    public mutating func handle(_ key: KeyInput) -> DashboardRequest? {
         guard !busy else { return nil }
         switch step {
         case .apps: return handleApps(key)
@@ -116,7 +116,7 @@ public struct SetupFlow: Hashable, Sendable {
 
     // MARK: - Steps
 
-    private mutating func handleApps(_ key: KeyInput) -> DashboardEffect? {
+    private mutating func handleApps(_ key: KeyInput) -> DashboardRequest? {
         if adding != nil { return handleAdding(key) }
         let addRow = choices.count
         switch key {
@@ -152,7 +152,7 @@ public struct SetupFlow: Hashable, Sendable {
         error = nil
     }
 
-    private mutating func handleAdding(_ key: KeyInput) -> DashboardEffect? {
+    private mutating func handleAdding(_ key: KeyInput) -> DashboardRequest? {
         switch key {
         case .escape:
             adding = nil
@@ -181,7 +181,7 @@ public struct SetupFlow: Hashable, Sendable {
         return nil
     }
 
-    private mutating func finishApps() -> DashboardEffect? {
+    private mutating func finishApps() -> DashboardRequest? {
         guard pickedApps.contains(where: { $0.category == .vice }) else {
             error = "Pick at least one vice app: the daily limit counts their blocks."
             return nil
@@ -191,7 +191,7 @@ public struct SetupFlow: Hashable, Sendable {
         return .saveApps(pickedApps)
     }
 
-    private mutating func handleName(_ key: KeyInput) -> DashboardEffect? {
+    private mutating func handleName(_ key: KeyInput) -> DashboardRequest? {
         switch key {
         case .escape:
             step = .apps
@@ -213,7 +213,7 @@ public struct SetupFlow: Hashable, Sendable {
         return nil
     }
 
-    private mutating func handleGroup(_ key: KeyInput) -> DashboardEffect? {
+    private mutating func handleGroup(_ key: KeyInput) -> DashboardRequest? {
         let options = GroupOption.allCases
         switch key {
         case .up, .character("k"):
@@ -244,7 +244,7 @@ public struct SetupFlow: Hashable, Sendable {
         return nil
     }
 
-    private mutating func handleCode(_ key: KeyInput) -> DashboardEffect? {
+    private mutating func handleCode(_ key: KeyInput) -> DashboardRequest? {
         switch key {
         case .escape:
             step = .group

@@ -1,6 +1,6 @@
 import Glibc
 
-/// A self-pipe that wakes the main loop's wait from any thread or signal handler: the monitor
+/// A self-pipe that wakes a loop's wait (in `poll`) from any thread or signal handler: the monitor
 /// writes when it stored an event, a handler when a signal arrived. Both ends are
 /// non-blocking, so a wake-up never blocks the writer and many wake-ups collapse into one.
 public final class WakePipe: Sendable {

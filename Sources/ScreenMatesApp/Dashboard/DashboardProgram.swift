@@ -1,0 +1,309 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesUI
+import ScreenMatesWatch
+
+/// The dashboard's decisions: how each event changes the state, and which effects it asks for.
+/// Pure — no store, clock, terminal or thread — so every flow (setup, group actions, settings,
+/// notices, clearing local data) is tested without a terminal.
+///
+/// One rule it keeps: the screen (`state.model.data`) is derived from the rest of the state by
+/// `present` after every event, so nothing on screen can disagree with what the state holds.
+enum DashboardProgram {
+    /// Longest sleep without a reason to wake, as a safety net should a change notification be
+    /// missed (a network file system).
+    static let safetyInterval = 5.0
+    /// Shortest sleep, which caps the redraw rate when the app clock runs very fast.
+    static let minimumInterval = 0.1
+    /// How often the system is asked again for its time zone.
+    static let timeZoneCheckInterval: Duration = .seconds(60)
+
+    /// The first screen and what to do before the first wait: the first-run screens for a home
+    /// without a name, else the dashboard (and the demo's monitor); the group, the figures and
+    /// any notice already due, at once.
+    static func start(_ state: inout DashboardState) -> [DashboardEffect] {
+        var effects: [DashboardEffect] = [.connectGroup, .refresh(checkTimeZone: false)]
+        if state.numbers.settings.displayName == nil {
+            beginSetup(&state)
+        } else if state.setting.demo {
+            effects.append(.startDemo)
+        }
+        present(&state)
+        return effects
+    }
+
+    static func update(_ state: inout DashboardState, _ event: DashboardEvent) -> [DashboardEffect] {
+        // Nothing happens after the end (a key read with the signal that ends the program).
+        guard state.exitStatus == nil else { return [] }
+        let effects = decide(&state, event)
+        present(&state)
+        return effects
+    }
+
+    private static func decide(_ state: inout DashboardState, _ event: DashboardEvent) -> [DashboardEffect] {
+        switch event {
+        case .key(let key):
+            return handle(key, &state)
+        case .resized(let width, let height):
+            state.model.resize(width: width, height: height)
+            return []
+        case .resumed:
+            state.lastZoneCheck = state.moment.instant
+            return [.refresh(checkTimeZone: true)]
+        case .ended(let ending):
+            state.exitStatus = ending.exitStatus
+            return []
+        case .tick(let moment, let timedOut):
+            return tick(moment, timedOut: timedOut, &state)
+        case .databaseWritten:
+            // A look now, and again on the schedule (the commit may show a moment later).
+            state.rechecks.noticed(at: state.moment.instant)
+            _ = state.rechecks.take(at: state.moment.instant)
+            return [.refresh(checkTimeZone: false)]
+        case .demoRecorded:
+            return [.refresh(checkTimeZone: false)]
+        case .demoProblem(let problem):
+            state.demoProblem = problem
+            return [.refresh(checkTimeZone: false)]
+        case .groupChanged(let status):
+            state.group = status
+            return [.refresh(checkTimeZone: false)]
+        case .groupConnected(let status):
+            state.group = status
+            return status != nil ? state.numbers.profileDraft.map { [.reportProfile($0)] } ?? [] : []
+        case .groupActionFinished(let outcome):
+            return groupActionFinished(outcome, &state)
+        case .numbersRead(let numbers, let warning):
+            state.numbers = numbers
+            state.storeWarning = warning
+            var effects: [DashboardEffect] = []
+            if state.group != nil, let draft = numbers.profileDraft { effects.append(.reportProfile(draft)) }
+            if state.model.screen != .setup { effects.append(.lookAtNotices(mates: state.mates)) }
+            return effects
+        case .noticesLooked(let outcome):
+            return noticesLooked(outcome, &state)
+        case .debugFacts(let lines):
+            state.debugLines = lines
+            return []
+        case .seenApps(let apps):
+            state.seenApps = apps
+            return []
+        case .writeFailed(let warning):
+            state.storeWarning = warning
+            return []
+        case .testNoticeSent:
+            state.model.debugPanel.finished("Sent a test notice: it shows on the dashboard (esc).", error: false)
+            return [.refresh(checkTimeZone: false)]
+        case .settingsSaved(let message):
+            if let message { state.model.settingsScreen?.finished(message, error: false) }
+            return [.refresh(checkTimeZone: false)]
+        case .settingsRefused(let message):
+            state.model.settingsScreen?.finished(message, error: true)
+            return []
+        case .dayEnded(let message):
+            state.model.debugPanel.finished(message, error: false)
+            return [.refresh(checkTimeZone: false)]
+        case .dayNotEnded(let message):
+            state.model.debugPanel.finished(message, error: true)
+            return []
+        case .localDataCleared(let numbers, let configProblems):
+            state.numbers = numbers
+            state.configProblems = configProblems
+            state.group = nil
+            state.leaderboards = nil
+            state.toasts = ToastQueue()
+            state.noticeLines = []
+            state.nextNoticeDue = nil
+            state.model.debugPanel = DebugPanelState()
+            beginSetup(&state)
+            return [.refresh(checkTimeZone: false)]
+        case .localDataKept(let message):
+            state.model.debugPanel.finished(message, error: true)
+            return [.refresh(checkTimeZone: false)]
+        }
+    }
+
+    /// Time passed: the toasts move on; the figures are read again when nothing but time woke
+    /// the loop (a minute turned, the day may have ended), when a look after another process's
+    /// write is due, and every minute with the time zone.
+    private static func tick(_ moment: DashboardMoment, timedOut: Bool, _ state: inout DashboardState)
+        -> [DashboardEffect]
+    {
+        state.moment = moment
+        let recheckDue = state.rechecks.take(at: moment.instant)
+        let checkZone = moment.instant - state.lastZoneCheck >= timeZoneCheckInterval
+        if checkZone { state.lastZoneCheck = moment.instant }
+        var effects: [DashboardEffect] = []
+        if timedOut || recheckDue || checkZone { effects.append(.refresh(checkTimeZone: checkZone)) }
+        return effects + panelFacts(state)
+    }
+
+    /// What the open panel shows is gathered on every wake while it is open.
+    private static func panelFacts(_ state: DashboardState) -> [DashboardEffect] {
+        switch state.model.screen {
+        case .debug: [.gatherDebugFacts(nextNoticeDue: state.nextNoticeDue)]
+        case .settings: [.gatherSeenApps]
+        default: []
+        }
+    }
+
+    private static func handle(_ key: KeyInput, _ state: inout DashboardState) -> [DashboardEffect] {
+        let before = state.model.screen
+        let request = state.model.handle(key)
+        var effects = state.model.screen != before ? panelFacts(state) : []
+        guard let request else { return effects }
+        switch request {
+        case .quit:
+            state.exitStatus = 0
+        case .refresh:
+            // Every cell again: something else may have written on the terminal.
+            state.lastZoneCheck = state.moment.instant
+            effects += [.repaintAll, .refresh(checkTimeZone: true)]
+        case .saveApps(let apps):
+            effects += [.saveApps(apps), .refresh(checkTimeZone: false)]
+        case .saveName(let name):
+            effects += [.saveName(name), .refresh(checkTimeZone: false)]
+        case .createGroup(let goal):
+            state.groupActionsRunning += 1
+            effects.append(.startGroupAction(.create(goal: goal)))
+        case .joinGroup(let code):
+            state.groupActionsRunning += 1
+            effects.append(.startGroupAction(.join(code)))
+        case .leaveGroup:
+            state.groupActionsRunning += 1
+            effects.append(.startGroupAction(.leave))
+        case .finishSetup:
+            effects += [.releaseClock, .refresh(checkTimeZone: false), .connectGroup]
+            if state.setting.demo { effects.append(.startDemo) }
+        case .changeSettings(let change):
+            effects.append(.changeSettings(change))
+        case .sendTestNotice:
+            effects.append(.sendTestNotice)
+        case .syncNow:
+            effects.append(.syncNow)
+        case .simulateEndOfDay:
+            effects.append(.endDay)
+        case .clearLocalData:
+            // What a group action writes when it ends would land in the cleared home.
+            if state.groupActionsRunning > 0 {
+                state.model.debugPanel.finished(
+                    "A group action is still running; nothing was cleared. Try again in a moment.", error: true)
+            } else {
+                effects.append(.clearLocalData)
+            }
+        }
+        return effects
+    }
+
+    /// A group action ended: its outcome shows where it was asked for (the first-run screens or
+    /// the group screen); a group joined, created or left is connected to (or left) at once.
+    private static func groupActionFinished(_ outcome: GroupActionOutcome, _ state: inout DashboardState)
+        -> [DashboardEffect]
+    {
+        state.groupActionsRunning = max(0, state.groupActionsRunning - 1)
+        switch outcome {
+        case .created(let group), .joined(let group):
+            let created: Bool
+            if case .created = outcome { created = true } else { created = false }
+            if state.model.screen == .setup {
+                state.model.setup?.groupSucceeded(
+                    code: group.code.value, created: created, memberCount: group.memberCount)
+            } else {
+                state.model.groupScreen.finished(
+                    created
+                        ? "Created group \(group.code). Share the code."
+                        : "Joined group \(group.code): \(group.memberCount) members.",
+                    error: false)
+            }
+            return [.refresh(checkTimeZone: false), .connectGroup]
+        case .left(let code):
+            state.model.groupScreen.finished("Left group \(code).", error: false)
+            return [.refresh(checkTimeZone: false), .connectGroup]
+        case .failed(let message, let nameTaken):
+            if state.model.screen == .setup {
+                if nameTaken {
+                    state.model.setup?.nameRejected(message)
+                } else {
+                    state.model.setup?.groupFailed(message)
+                }
+            } else {
+                state.model.groupScreen.finished(message, error: true)
+            }
+            return []
+        }
+    }
+
+    /// New notices join the toasts and the log; the bell and the desktop hear of them at once
+    /// (they do not wait for the toasts).
+    private static func noticesLooked(_ outcome: NoticeCenter.Outcome, _ state: inout DashboardState)
+        -> [DashboardEffect]
+    {
+        state.nextNoticeDue = outcome.nextDue
+        if let lines = outcome.lines { state.noticeLines = lines }
+        guard !outcome.shown.isEmpty else { return [] }
+        state.toasts.add(outcome.shown.map(NoticeCenter.line))
+        let bell = state.setting.bell || state.numbers.settings.notificationBell
+        let desktop = state.setting.desktop || state.numbers.settings.notificationDesktop
+        guard bell || desktop else { return [] }
+        return [.deliver(outcome.shown.map(\.notice), bell: bell, desktop: desktop)]
+    }
+
+    private static func beginSetup(_ state: inout DashboardState) {
+        state.model.beginSetup(
+            SetupFlow(catalogue: state.setting.catalogue, current: state.numbers.settings.apps, name: nil))
+    }
+
+    // MARK: - The screen, from the state
+
+    /// Brings `model.data` in step with the state: the figures, the group, the notices and the
+    /// toast on screen now, the open panel's facts.
+    static func present(_ state: inout DashboardState) {
+        let instant = state.moment.instant
+        state.toasts.visible = state.model.screen == .dashboard && !state.model.isTooSmall
+        state.toasts.advance(to: instant)
+        let now = state.moment.now
+        let minute = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)
+        let key = leaderboardKey(state)
+        if state.leaderboards?.key != key {
+            state.leaderboards = DashboardState.LeaderboardMemo(
+                key: key, boards: DashboardDataBuilder.leaderboards(numbers: state.numbers, group: state.group))
+        }
+        let monitorProblem = state.demoProblem.map { _ in "demo monitor cannot write; retrying" }
+        var data = DashboardDataBuilder.make(
+            numbers: state.numbers, clockSpeed: state.setting.clockSpeed, now: minute, group: state.group,
+            leaderboards: state.leaderboards?.boards,
+            warning: state.storeWarning ?? monitorProblem ?? state.configWarning,
+            source: state.setting.demo ? "demo monitor" : nil)
+        data.notices = state.noticeLines
+        data.toast = state.toasts.toast(at: instant)
+        if state.model.screen == .settings { data.seenApps = state.seenApps }
+        if state.model.screen == .debug { data.debugLines = state.debugLines }
+        state.model.update(data)
+    }
+
+    private static func leaderboardKey(_ state: DashboardState) -> DashboardState.LeaderboardMemo.Key {
+        let numbers = state.numbers
+        let snapshot = state.group?.snapshot
+        return DashboardState.LeaderboardMemo.Key(
+            fetchedAt: snapshot?.fetchedAt, memberCount: snapshot?.members.count ?? 0, today: numbers.today,
+            blocks: numbers.ledger.viceBlocks, streak: numbers.summary.streak.current,
+            history: numbers.history.suffix(31).map(\.viceBlocks), name: numbers.settings.displayName?.value,
+            lastActive: numbers.lastActive)
+    }
+
+    /// Real seconds from `moment` until the screen must change even if nothing else happens:
+    /// the next minute on the app clock, the daily reset, a toast, the next notice, a look
+    /// after another process's write.
+    static func secondsUntilWake(_ state: DashboardState, at moment: DashboardMoment) -> Double {
+        let speed = state.setting.clockSpeed
+        let now = moment.now
+        func real(until instant: Date) -> Double { max(0, instant.timeIntervalSince(now) / speed) }
+        let intoMinute = now.timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
+        let nextMinute = (60 - intoMinute) / speed
+        let reset = real(until: state.numbers.todayInterval.upperBound)
+        let toast = state.toasts.secondsUntilChange(at: moment.instant) ?? .infinity
+        let notice = state.nextNoticeDue.map(real(until:)) ?? .infinity
+        let recheck = state.rechecks.next.map { max(0, ($0 - moment.instant) / .seconds(1)) } ?? .infinity
+        return min(max(minimumInterval, min(nextMinute, reset, safetyInterval, toast, notice)), recheck)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesUI
+import ScreenMatesWatch
+
+/// Everything the running dashboard knows, as a value: the screens' own state, the figures as
+/// last read, the group as last seen, the notices, and what is under way. Only
+/// `DashboardProgram.update` changes it; the screen is drawn from `model`, which `present`
+/// keeps in step with the rest.
+struct DashboardState: Hashable, Sendable {
+    /// What stays the same for the whole run.
+    struct Setting: Hashable, Sendable {
+        /// How many app-clock seconds pass per real second.
+        var clockSpeed: Double
+        /// A demo: the simulated monitor runs inside the dashboard.
+        var demo: Bool
+        /// `--bell` and `--desktop-notify` (the settings can turn them on too).
+        var bell: Bool
+        var desktop: Bool
+        /// The apps the first-run screens offer.
+        var catalogue: [TrackedApp]
+    }
+
+    var setting: Setting
+    /// The screens' state; `model.data` is derived (see `present`).
+    var model: DashboardModel
+    var numbers: UsageNumbers
+    /// The group link's status, while connected to a group.
+    var group: GroupLink.Status?
+    /// The time at the last wake.
+    var moment: DashboardMoment
+    /// Why the numbers may be stale or new usage waits (the database is busy, the disk full…).
+    var storeWarning: String?
+    /// The demo monitor cannot write.
+    var demoProblem: String?
+    /// Lines of the config file that could not be used.
+    var configProblems: [String]
+    var toasts = ToastQueue()
+    /// Every notice shown so far, newest first.
+    var noticeLines: [DashboardData.NoticeLine] = []
+    /// When the next notice that depends on time is due (app clock).
+    var nextNoticeDue: Date?
+    /// Group actions started and not finished yet.
+    var groupActionsRunning = 0
+    /// After another process's write is noticed, when to look again (the notice can come a
+    /// moment before SQLite publishes the commit).
+    var rechecks = Rechecks()
+    /// When the system was last asked for its time zone.
+    var lastZoneCheck: ContinuousClock.Instant
+    /// The debug panel's facts and the settings screen's seen apps, while those are open.
+    var debugLines: [DashboardData.DebugLine]?
+    var seenApps: [SettingsScreenState.SeenApp]?
+    /// The ranked leaderboards and what they were ranked from (ranking thousands of members
+    /// again only when that changes).
+    var leaderboards: LeaderboardMemo?
+    /// Set when the dashboard is to end, with the exit status.
+    var exitStatus: Int32?
+
+    struct LeaderboardMemo: Hashable, Sendable {
+        var key: Key
+        var boards: [LeaderboardPeriod: [LeaderboardEntry]]
+
+        /// What the leaderboards depend on, cheap to compare: a snapshot is told by when it was
+        /// fetched, not member by member.
+        struct Key: Hashable, Sendable {
+            var fetchedAt: Date?
+            var memberCount: Int
+            var today: LocalDate
+            var blocks: Int
+            var streak: Int
+            var history: [Int]
+            var name: String?
+            var lastActive: Date?
+        }
+    }
+
+    init(
+        setting: Setting, numbers: UsageNumbers, moment: DashboardMoment, width: Int, height: Int,
+        configProblems: [String]
+    ) {
+        self.setting = setting
+        self.numbers = numbers
+        self.moment = moment
+        self.lastZoneCheck = moment.instant
+        self.configProblems = configProblems
+        model = DashboardModel(screen: .dashboard, width: width, height: height)
+    }
+
+    /// The footer's word on a config file with lines it could not use (the log has each one).
+    var configWarning: String? {
+        guard !configProblems.isEmpty else { return nil }
+        let count = configProblems.count
+        return
+            "\(SettingsFile.fileName): \(count) line\(count == 1 ? "" : "s") not used - see `screenmates config check`"
+    }
+
+    /// The other members of the user's group with today's figures, for group notices.
+    var mates: [NotificationScheduler.Mate]? {
+        guard numbers.settings.group != nil, let snapshot = group?.snapshot else { return nil }
+        return snapshot.members.filter { $0.userID != numbers.settings.userID }.map { profile in
+            NotificationScheduler.Mate(
+                userID: profile.userID, name: profile.displayName.value,
+                blocksToday: profile.day == numbers.today ? profile.blocksToday : nil)
+        }
+    }
+}

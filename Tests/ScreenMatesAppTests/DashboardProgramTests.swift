@@ -1,0 +1,340 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesGroupStore
+import ScreenMatesUI
+import ScreenMatesWatch
+import Testing
+
+@testable import ScreenMatesApp
+
+/// The dashboard's decisions, event by event, without a terminal: the flows that only the tmux
+/// tests drove before (setup, group actions, settings, notices, clearing local data) and the
+/// rules for time.
+@Suite struct DashboardProgramTests {
+    /// A dashboard state on a real home's figures (a named user, no group), at a fixed moment.
+    static func state(named: Bool = true, demo: Bool = false, bell: Bool = false) throws -> DashboardState {
+        let scenario = try Scenario(timeZone: "UTC", start: "2026-11-21T12:00:30", trackingStart: "2026-11-21")
+        var numbers = scenario.feed.numbers
+        if !named { numbers.settings.displayName = nil }
+        return DashboardState(
+            setting: .init(clockSpeed: 1, demo: demo, bell: bell, desktop: false, catalogue: numbers.settings.apps),
+            numbers: numbers, moment: moment(0), width: 120, height: 40, configProblems: [])
+    }
+
+    static let origin = ContinuousClock.now
+
+    /// The moment `seconds` into the test, on an app clock that started at 12:00:30 UTC.
+    static func moment(_ seconds: Double) -> DashboardMoment {
+        DashboardMoment(
+            now: TimeFormat.parseInstant("2026-11-21T12:00:30", timeZone: TimeZone(identifier: "UTC")!)!
+                .addingTimeInterval(seconds),
+            instant: origin + .seconds(seconds))
+    }
+
+    static func keys(_ keys: [KeyInput], _ state: inout DashboardState) -> [DashboardEffect] {
+        keys.flatMap { DashboardProgram.update(&state, .key($0)) }
+    }
+
+    static let group = Group(
+        code: try! GroupCode(validating: "K7Q2XM"), dailyGoalBlocks: 8, memberCount: 3,
+        createdAt: Date(timeIntervalSince1970: 1_800_000_000))
+
+    // MARK: - Start
+
+    @Test func aHomeWithoutANameStartsOnTheFirstRunScreensAndReadsTheFiguresAtOnce() throws {
+        var state = try Self.state(named: false, demo: true)
+        let effects = DashboardProgram.start(&state)
+        #expect(state.model.screen == .setup)
+        #expect(effects.contains(.refresh(checkTimeZone: false)), "a notice due at launch is not left for later")
+        #expect(!effects.contains(.startDemo), "the demo waits for the first run to finish")
+    }
+
+    @Test func aDemoStartsItsMonitorOnTheDashboard() throws {
+        var state = try Self.state(demo: true)
+        let effects = DashboardProgram.start(&state)
+        #expect(state.model.screen == .dashboard)
+        #expect(effects == [.connectGroup, .refresh(checkTimeZone: false), .startDemo])
+        #expect(state.model.data?.source == "demo monitor")
+    }
+
+    @Test func finishingTheFirstRunReleasesTheClockThenConnectsAndStartsTheDemo() throws {
+        var state = try Self.state(named: false, demo: true)
+        _ = DashboardProgram.start(&state)
+        state.model.setup?.step = .done(code: "K7Q2XM", created: true, memberCount: 1)
+        let effects = Self.keys([.enter], &state)
+        #expect(state.model.screen == .dashboard)
+        #expect(effects == [.releaseClock, .refresh(checkTimeZone: false), .connectGroup, .startDemo])
+    }
+
+    // MARK: - Clearing local data
+
+    @Test func clearingIsAskedOnlyAfterTheConfirmation() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        #expect(
+            Self.keys([.character("D"), .character("x")], &state) == [.gatherDebugFacts(nextNoticeDue: nil)],
+            "opening the panel gathers its facts; x only asks")
+        #expect(state.model.debugPanel.confirmingClear)
+        #expect(Self.keys([.character("n")], &state).isEmpty, "any other key keeps everything")
+        #expect(state.model.debugPanel.message == "Nothing was cleared.")
+        #expect(Self.keys([.character("x"), .character("y")], &state) == [.clearLocalData])
+    }
+
+    @Test func clearingIsRefusedWhileAGroupActionRuns() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        state.groupActionsRunning = 1
+        let effects = Self.keys([.character("D"), .character("x"), .character("y")], &state)
+        #expect(!effects.contains(.clearLocalData))
+        #expect(state.model.debugPanel.messageIsError)
+        #expect(state.model.debugPanel.message?.contains("group action is still running") == true)
+    }
+
+    @Test func aClearedHomeStartsTheFirstRunWithNothingOfTheOldOne() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        state.group = GroupLink.Status(snapshot: nil, offline: false, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)
+        state.noticeLines = [.init(at: Self.moment(0).now, title: "old", body: "notice", severity: .warning)]
+        state.toasts.add(state.noticeLines)
+        var fresh = state.numbers
+        fresh.settings.displayName = nil
+        let effects = DashboardProgram.update(&state, .localDataCleared(fresh, configProblems: []))
+        #expect(state.model.screen == .setup)
+        #expect(state.model.setup?.step == .apps)
+        #expect(state.group == nil)
+        #expect(state.noticeLines.isEmpty)
+        #expect(state.model.data?.toast == nil)
+        #expect(effects == [.refresh(checkTimeZone: false)])
+    }
+
+    @Test func aRefusedClearKeepsEverythingAndSaysWhy() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        _ = Self.keys([.character("D")], &state)
+        _ = DashboardProgram.update(&state, .localDataKept("Nothing was cleared: disk full."))
+        #expect(state.model.screen == .debug)
+        #expect(state.model.debugPanel.message == "Nothing was cleared: disk full.")
+        #expect(state.model.debugPanel.messageIsError)
+    }
+
+    // MARK: - Group actions
+
+    @Test func creatingAGroupRunsInTheBackgroundAndItsOutcomeShowsOnTheGroupScreen() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        let effects = Self.keys([.character("g"), .character("c"), .enter], &state)
+        #expect(effects == [.startGroupAction(.create(goal: 8))])
+        #expect(state.groupActionsRunning == 1)
+        let after = DashboardProgram.update(&state, .groupActionFinished(.created(Self.group)))
+        #expect(state.groupActionsRunning == 0)
+        #expect(after == [.refresh(checkTimeZone: false), .connectGroup])
+        #expect(state.model.groupScreen.message == "Created group K7Q2XM. Share the code.")
+        #expect(!state.model.groupScreen.messageIsError)
+    }
+
+    @Test func aNameTakenInTheGroupSendsTheFirstRunBackToTheName() throws {
+        var state = try Self.state(named: false)
+        _ = DashboardProgram.start(&state)
+        state.model.setup?.step = .group
+        state.groupActionsRunning = 1
+        let effects = DashboardProgram.update(
+            &state, .groupActionFinished(.failed(message: "The name ana is taken in this group.", nameTaken: true)))
+        #expect(effects.isEmpty)
+        #expect(state.model.setup?.step == .name)
+        #expect(state.model.setup?.error == "The name ana is taken in this group.")
+    }
+
+    @Test func aRefusedJoinIsAnErrorOnTheGroupScreen() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        _ = Self.keys([.character("g")], &state)
+        state.groupActionsRunning = 1
+        _ = DashboardProgram.update(
+            &state, .groupActionFinished(.failed(message: "No group has that code.", nameTaken: false)))
+        #expect(state.model.groupScreen.message == "No group has that code.")
+        #expect(state.model.groupScreen.messageIsError)
+    }
+
+    @Test func leavingConnectsToNoGroupAndTheHeaderForgetsIt() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        state.group = GroupLink.Status(snapshot: nil, offline: true, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)
+        let effects = DashboardProgram.update(&state, .groupActionFinished(.left(Self.group.code)))
+        #expect(effects == [.refresh(checkTimeZone: false), .connectGroup])
+        _ = DashboardProgram.update(&state, .groupConnected(nil))
+        #expect(state.group == nil)
+        #expect(state.model.data?.source == nil, "no sync note without a group")
+    }
+
+    @Test func newFiguresAreReportedToTheGroupOnlyWhileConnected() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        let alone = DashboardProgram.update(&state, .numbersRead(state.numbers, warning: nil))
+        #expect(!alone.contains { if case .reportProfile = $0 { true } else { false } })
+        _ = DashboardProgram.update(
+            &state,
+            .groupConnected(.init(snapshot: nil, offline: false, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)))
+        let linked = DashboardProgram.update(&state, .numbersRead(state.numbers, warning: nil))
+        #expect(linked.contains(.reportProfile(state.numbers.profileDraft!)))
+    }
+
+    // MARK: - Settings
+
+    @Test func aSettingsChangeIsSavedAndItsOutcomeShown() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        _ = Self.keys([.character("s")], &state)
+        #expect(state.model.screen == .settings)
+        let effects = Self.keys([.enter], &state)
+        #expect(effects.contains { if case .changeSettings = $0 { true } else { false } }, "\(effects)")
+        #expect(
+            DashboardProgram.update(&state, .settingsSaved(message: "Added Chess.")) == [.refresh(checkTimeZone: false)]
+        )
+        #expect(state.model.settingsScreen?.message == "Added Chess.")
+        _ = DashboardProgram.update(&state, .settingsRefused("Chess is already on your lists."))
+        #expect(state.model.settingsScreen?.message == "Chess is already on your lists.")
+        #expect(state.model.settingsScreen?.messageIsError == true)
+    }
+
+    @Test func theSettingsScreenGathersTheAppsSeenWhenItOpensAndOnEveryWake() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        #expect(Self.keys([.character("s")], &state) == [.gatherSeenApps])
+        _ = DashboardProgram.update(&state, .seenApps([.init(name: "Zed", seconds: 600)]))
+        #expect(state.model.settingsScreen?.seen == [.init(name: "Zed", seconds: 600)])
+        #expect(DashboardProgram.update(&state, .tick(Self.moment(1), timedOut: false)) == [.gatherSeenApps])
+    }
+
+    // MARK: - Notices
+
+    static func outcome(_ titles: [String], at seconds: Double) -> NoticeCenter.Outcome {
+        let records = titles.map { title in
+            NoticeRecord(
+                notice: Notice(
+                    kind: .threshold(.warning), day: LocalDate(iso8601: "2026-11-21")!, title: title, body: "body"),
+                at: moment(seconds).now, shown: true)
+        }
+        return NoticeCenter.Outcome(shown: records, lines: records.reversed().map(NoticeCenter.line), nextDue: nil)
+    }
+
+    @Test func aNoticeShowsAsAToastThatFadesAndGoes() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        _ = DashboardProgram.update(&state, .noticesLooked(Self.outcome(["threshold75"], at: 0)))
+        #expect(state.model.data?.toast?.notice.title == "threshold75")
+        #expect(state.model.data?.toast?.fading == false)
+        #expect(state.model.data?.notices.count == 1)
+        _ = DashboardProgram.update(&state, .tick(Self.moment(4.5), timedOut: true))
+        #expect(state.model.data?.toast?.fading == true)
+        _ = DashboardProgram.update(&state, .tick(Self.moment(5), timedOut: true))
+        #expect(state.model.data?.toast == nil)
+    }
+
+    @Test func toastsWaitWhileAnotherScreenIsOpenButTheBellDoesNot() throws {
+        var state = try Self.state(bell: true)
+        _ = DashboardProgram.start(&state)
+        _ = Self.keys([.character("h")], &state)
+        let effects = DashboardProgram.update(&state, .noticesLooked(Self.outcome(["threshold90"], at: 0)))
+        #expect(effects.contains { if case .deliver(_, true, false) = $0 { true } else { false } })
+        #expect(state.model.data?.toast == nil)
+        _ = DashboardProgram.update(&state, .tick(Self.moment(30), timedOut: true))
+        #expect(state.model.data?.toast == nil, "still on the history screen")
+        _ = Self.keys([.escape], &state)
+        #expect(state.model.data?.toast?.notice.title == "threshold90", "shown, whole, on coming back")
+    }
+
+    @Test func withoutBellOrDesktopNothingIsDeliveredBeyondTheScreen() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        #expect(DashboardProgram.update(&state, .noticesLooked(Self.outcome(["threshold75"], at: 0))).isEmpty)
+    }
+
+    @Test func theFiguresBringALookAtTheNoticesExceptDuringTheFirstRun() throws {
+        var named = try Self.state()
+        _ = DashboardProgram.start(&named)
+        #expect(
+            DashboardProgram.update(&named, .numbersRead(named.numbers, warning: nil)) == [.lookAtNotices(mates: nil)])
+        var unnamed = try Self.state(named: false)
+        _ = DashboardProgram.start(&unnamed)
+        #expect(DashboardProgram.update(&unnamed, .numbersRead(unnamed.numbers, warning: nil)).isEmpty)
+    }
+
+    @Test func aTestNoticeIsConfirmedOnThePanelAndLookedFor() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        #expect(Self.keys([.character("D"), .character("t")], &state).last == .sendTestNotice)
+        #expect(DashboardProgram.update(&state, .testNoticeSent) == [.refresh(checkTimeZone: false)])
+        #expect(state.model.debugPanel.message == "Sent a test notice: it shows on the dashboard (esc).")
+    }
+
+    // MARK: - Time
+
+    @Test func onlyTimeWakingTheLoopReadsTheFiguresAgain() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        #expect(
+            DashboardProgram.update(&state, .tick(Self.moment(1), timedOut: true)) == [.refresh(checkTimeZone: false)])
+        #expect(DashboardProgram.update(&state, .tick(Self.moment(2), timedOut: false)).isEmpty)
+    }
+
+    @Test func anotherProcessesWriteIsLookedAtAgainAMomentLater() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        #expect(DashboardProgram.update(&state, .databaseWritten) == [.refresh(checkTimeZone: false)])
+        #expect(state.rechecks.count == Rechecks.afterNotice.count - 1, "the first look is the one just asked for")
+        #expect(DashboardProgram.secondsUntilWake(state, at: Self.moment(0)) == 0.02)
+        #expect(
+            DashboardProgram.update(&state, .tick(Self.moment(0.02), timedOut: false)) == [
+                .refresh(checkTimeZone: false)
+            ])
+        #expect(state.rechecks.count == Rechecks.afterNotice.count - 2)
+    }
+
+    @Test func theTimeZoneIsAskedForAgainEveryMinute() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        #expect(DashboardProgram.update(&state, .tick(Self.moment(59), timedOut: false)).isEmpty)
+        #expect(
+            DashboardProgram.update(&state, .tick(Self.moment(60), timedOut: false)) == [.refresh(checkTimeZone: true)])
+        #expect(DashboardProgram.update(&state, .tick(Self.moment(61), timedOut: false)).isEmpty)
+    }
+
+    @Test func theLoopSleepsUntilTheNextMinuteAtMostFiveSecondsAndNeverSpins() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        // 12:00:30 + 27 s: 3 s to the next minute.
+        #expect(abs(DashboardProgram.secondsUntilWake(state, at: Self.moment(27)) - 3) < 1e-9)
+        #expect(DashboardProgram.secondsUntilWake(state, at: Self.moment(0)) == DashboardProgram.safetyInterval)
+        state.setting.clockSpeed = 6000
+        #expect(DashboardProgram.secondsUntilWake(state, at: Self.moment(0)) == DashboardProgram.minimumInterval)
+    }
+
+    // MARK: - The end
+
+    @Test func qQuitsAndASignalEndsWithItsStatusAndNothingHappensAfter() throws {
+        var quitting = try Self.state()
+        _ = DashboardProgram.start(&quitting)
+        _ = Self.keys([.character("q")], &quitting)
+        #expect(quitting.exitStatus == 0)
+        var ended = try Self.state()
+        _ = DashboardProgram.start(&ended)
+        _ = DashboardProgram.update(&ended, .ended(.terminated))
+        #expect(ended.exitStatus == 143)
+        #expect(Self.keys([.character("D"), .character("x"), .character("y")], &ended).isEmpty)
+        #expect(ended.model.screen == .dashboard)
+    }
+
+    // MARK: - Effects in a batch
+
+    @Test func theRefreshesOfOneBatchAreOneReadOfTheStore() {
+        let effects: [DashboardEffect] = [
+            .refresh(checkTimeZone: false), .startDemo, .refresh(checkTimeZone: true), .lookAtNotices(mates: nil),
+            .lookAtNotices(mates: nil), .startGroupAction(.leave), .startGroupAction(.leave),
+        ]
+        #expect(
+            DashboardEffect.coalesced(effects) == [
+                .refresh(checkTimeZone: true), .startDemo, .lookAtNotices(mates: nil), .startGroupAction(.leave),
+                .startGroupAction(.leave),
+            ])
+    }
+}
