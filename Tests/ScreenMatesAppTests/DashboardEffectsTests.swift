@@ -1,0 +1,212 @@
+import Foundation
+import Logging
+import ScreenMatesCore
+import ScreenMatesStore
+import ScreenMatesUI
+import Testing
+
+@testable import ScreenMatesApp
+
+/// A screen that keeps what the dashboard did to it, for the effect runner's tests.
+final class RecordingScreen: DashboardScreen {
+    let glyphs = Glyphs.unicode
+    var frames: [Frame] = []
+    var bells = 0
+    var sequences: [String] = []
+    var invalidations = 0
+    var themes: [Theme] = []
+
+    func draw(_ frame: Frame) -> Int {
+        frames.append(frame)
+        return 1
+    }
+
+    func bell() { bells += 1 }
+    func writeSequence(_ sequence: String) { sequences.append(sequence) }
+    func invalidate() { invalidations += 1 }
+    func setTheme(_ theme: Theme) { themes.append(theme) }
+}
+
+/// The effect runner on a real home (a store and a config file in a temporary directory), with a
+/// fixed time zone and a screen that records.
+@Suite struct DashboardEffectsTests {
+    final class Fixture {
+        let home: HomeDirectory
+        let effects: DashboardEffects
+        let screen = RecordingScreen()
+        let tasks = BackgroundTasks()
+
+        init(clock: any AppClock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))) throws {
+            home = HomeDirectory(path: NSTemporaryDirectory() + "screenmates-effects-" + UUID().uuidString)
+            _ = try home.prepare()
+            let assets = AssetCatalog(directory: ProfileSetupTests.assetsDirectory)
+            let store = try home.openStore()
+            let catalogue = try assets.appCatalogue()
+            _ = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: clock)
+            _ = SettingsFile(home: home).apply(to: store, catalogue: catalogue, create: true)
+            try store.setDisplayName(try DisplayName(validating: "ana"))
+            let zone = TimeZoneSource.fixed(TimeZone(identifier: "Europe/Berlin")!)
+            let dependencies = DashboardDependencies(
+                home: home, store: store, clock: ClockSource.Choice(clock: clock, published: false), timeZone: zone,
+                options: DashboardOptions(), assets: assets, catalogue: catalogue, scenario: nil,
+                logger: Logger(label: "test"))
+            let feed = try UsageFeed(store: store, clock: clock, timeZone: zone)
+            effects = DashboardEffects(
+                dependencies, feed: feed, theme: .monochrome, screen: screen, inbox: DashboardInbox(wake: {}),
+                tasks: tasks)
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: home.path) }
+
+        var store: LocalStore { effects.store }
+    }
+
+    static func numbers(_ events: [DashboardEvent]) -> UsageNumbers? {
+        for case .numbersRead(let numbers, _) in events { return numbers }
+        return nil
+    }
+
+    @Test func aRefreshFindsWhatAnotherWriterRecorded() throws {
+        let fixture = try Fixture()
+        let app = try #require(try fixture.store.settings()?.viceApps.first)
+        let before = try #require(Self.numbers(fixture.effects.perform(.refresh(checkTimeZone: false))))
+        try fixture.store.record([
+            UsageEvent(
+                id: UUID(), appID: app.id, category: .vice, seconds: 900,
+                occurredAt: fixture.effects.clock.now().addingTimeInterval(-60))
+        ])
+        let after = try #require(Self.numbers(fixture.effects.perform(.refresh(checkTimeZone: false))))
+        #expect(after.ledger.viceBlocks == before.ledger.viceBlocks + 1)
+        #expect(after.eventsApplied == before.eventsApplied + 1)
+    }
+
+    @Test func clearingLocalDataForgetsTheProfileAndKeepsTheOldConfigAside() throws {
+        let fixture = try Fixture()
+        let app = try #require(try fixture.store.settings()?.viceApps.first)
+        try fixture.store.record([
+            UsageEvent(
+                id: UUID(), appID: app.id, category: .vice, seconds: 900,
+                occurredAt: fixture.effects.clock.now().addingTimeInterval(-60))
+        ])
+        let userID = try #require(try fixture.store.settings()?.userID)
+        let events = fixture.effects.perform(.clearLocalData)
+        guard case .localDataCleared(let numbers, _) = events.first else {
+            Issue.record("not cleared: \(events)")
+            return
+        }
+        #expect(numbers.settings.displayName == nil)
+        #expect(numbers.settings.userID == userID, "the group store still knows the user")
+        #expect(numbers.eventsApplied == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: fixture.home.path)
+        #expect(files.contains { $0.hasPrefix("config.toml.cleared-") }, "\(files)")
+        #expect(files.contains("config.toml"), "a fresh config file is written")
+    }
+
+    @Test func theRealClockCannotJumpToTheEndOfTheDay() throws {
+        let fixture = try Fixture(clock: SystemClock())
+        let events = fixture.effects.perform(.endDay)
+        guard case .dayNotEnded(let message) = events.first else {
+            Issue.record("the day ended: \(events)")
+            return
+        }
+        #expect(message.contains("real clock"))
+    }
+
+    @Test func aNewThemeIsSavedAndAppliesToTheScreenAtOnce() throws {
+        let fixture = try Fixture()
+        #expect(fixture.effects.perform(.changeSettings(.theme(.dark))) == [.settingsSaved(message: nil)])
+        #expect(fixture.screen.themes.count == 1)
+        #expect(try fixture.store.settings()?.theme == .dark)
+        let config = try String(contentsOfFile: fixture.home.path + "/config.toml", encoding: .utf8)
+        #expect(config.contains("theme = \"dark\""), "\(config)")
+    }
+
+    @Test func anAppAlreadyOnTheListsIsRefused() throws {
+        let fixture = try Fixture()
+        let app = try #require(try fixture.store.settings()?.viceApps.first)
+        let events = fixture.effects.perform(.changeSettings(.addApp(name: app.name, category: .vice)))
+        #expect(events == [.settingsRefused("\(app.name) is already on your lists.")])
+    }
+
+    @Test func aTestNoticeIsShownByTheNextLookAtTheNotices() throws {
+        let fixture = try Fixture()
+        #expect(fixture.effects.perform(.sendTestNotice) == [.testNoticeSent])
+        let looked = fixture.effects.perform(.lookAtNotices(mates: nil))
+        guard case .noticesLooked(let outcome) = looked.first else {
+            Issue.record("\(looked)")
+            return
+        }
+        #expect(outcome.shown.map(\.notice.kind) == [.test])
+        #expect(outcome.lines?.count == 1)
+    }
+
+    @Test func theBellRingsOnlyWhenAsked() throws {
+        let fixture = try Fixture()
+        let notice = Notice(kind: .test, day: LocalDate(iso8601: "2026-11-21")!, title: "Test", body: "body")
+        _ = fixture.effects.perform(.deliver([notice], bell: false, desktop: false))
+        #expect(fixture.screen.bells == 0)
+        _ = fixture.effects.perform(.deliver([notice], bell: true, desktop: false))
+        #expect(fixture.screen.bells == 1)
+        #expect(fixture.screen.sequences.isEmpty)
+    }
+
+    @Test func withoutAGroupThereIsNoLink() throws {
+        let fixture = try Fixture()
+        #expect(fixture.effects.perform(.connectGroup) == [.groupConnected(nil)])
+        #expect(fixture.tasks.count == 0)
+    }
+}
+
+/// The owner of a session's background tasks.
+@Suite struct BackgroundTasksTests {
+    @Test func finishCancelsWhatStillRunsAndWaitsForIt() async {
+        let tasks = BackgroundTasks()
+        let ended = EndedFlag()
+        tasks.start {
+            try? await Task.sleep(for: .seconds(3600))
+            ended.set()
+        }
+        #expect(tasks.count == 1)
+        await tasks.finish()
+        #expect(ended.isSet, "the task ran to its end before finish returned")
+    }
+
+    @Test func aTaskThatEndsLeavesTheList() async {
+        let tasks = BackgroundTasks()
+        await tasks.start {}.value
+        #expect(tasks.count == 0)
+    }
+
+    final class EndedFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
+    }
+}
+
+/// The gate background work writes through.
+@Suite struct LocalWriteGateTests {
+    @Test func aClosedGateLetsNothingThrough() {
+        let gate = LocalWriteGate()
+        #expect(gate.pass { 1 } == 1)
+        gate.close()
+        #expect(gate.pass { 2 } == nil)
+        #expect(!gate.isOpen)
+    }
+
+    @Test func aGatedSinkRefusesOnceClosedAndNothingIsStored() throws {
+        let directory = NSTemporaryDirectory() + "screenmates-gate-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try LocalStore.open(at: directory + "/local.sqlite")
+        let gate = LocalWriteGate()
+        let sink = GatedEventSink(sink: store, gate: gate)
+        let event = UsageEvent(id: UUID(), appID: "tiktok", category: .vice, seconds: 900, occurredAt: Date())
+        #expect(try sink.record([event]) == 1)
+        gate.close()
+        let late = UsageEvent(id: UUID(), appID: "tiktok", category: .vice, seconds: 900, occurredAt: Date())
+        #expect(throws: GatedEventSink.Closed.self) { try sink.record([late]) }
+        #expect(try store.events(after: 0).map(\.event.id) == [event.id])
+    }
+}
