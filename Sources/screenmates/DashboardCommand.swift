@@ -50,7 +50,10 @@ struct DashboardCommand: AsyncParsableCommand {
     )
     var desktopNotify = false
 
-    func run() async throws {
+    /// On the main actor, with its body (`reporting` runs on its caller's actor): the dashboard's
+    /// loop keeps the main thread from the start, as ncurses wants, and holds no thread of the
+    /// pool the background work runs on.
+    @MainActor func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let home = try global.resolveHome(demo: demo || clock.isSimulated)
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)

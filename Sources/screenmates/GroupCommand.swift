@@ -192,8 +192,11 @@ struct SyncCommand: AsyncParsableCommand {
     }
 }
 
-/// Runs an async command body, turning an `AppError` into a message and its exit status.
-func reporting(_ body: () async throws(AppError) -> Int32) async throws {
+/// Runs an async command body, turning an `AppError` into a message and its exit status. It runs
+/// on the caller's actor (the dashboard's, the main actor, stays on the main thread).
+func reporting(
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws(AppError) -> Int32
+) async throws {
     let status: Int32
     do {
         status = try await body()

@@ -309,6 +309,15 @@ import Testing
         #expect(DashboardProgram.secondsUntilWake(state, at: Self.moment(0)) == DashboardProgram.minimumInterval)
     }
 
+    @Test func rRepaintsEveryCellAndReadsTheFiguresWithTheTimeZone() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        let model = state.model
+        #expect(Self.keys([.character("r")], &state) == [.repaintAll, .refresh(checkTimeZone: true)])
+        #expect(state.repaints == 1, "drawn whole although nothing on it changed")
+        #expect(state.model == model)
+    }
+
     // MARK: - The end
 
     @Test func qQuitsAndASignalEndsWithItsStatusAndNothingHappensAfter() throws {

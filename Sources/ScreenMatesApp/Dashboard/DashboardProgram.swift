@@ -157,6 +157,7 @@ enum DashboardProgram {
             state.exitStatus = 0
         case .refresh:
             // Every cell again: something else may have written on the terminal.
+            state.repaints += 1
             state.lastZoneCheck = state.moment.instant
             effects += [.repaintAll, .refresh(checkTimeZone: true)]
         case .saveApps(let apps):

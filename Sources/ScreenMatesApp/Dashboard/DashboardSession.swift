@@ -106,7 +106,7 @@ public final class DashboardSession {
         let home = dependencies.home
         let watcher = FileNotices(directory: home.path, prefix: home.databaseFileName)
         var pending = DashboardProgram.start(&state)
-        var shown: DashboardModel?
+        var shown: (model: DashboardModel, repaints: Int)?
         while true {
             while !pending.isEmpty {
                 let outcomes = DashboardEffect.coalesced(pending).flatMap(effects.perform)
@@ -116,9 +116,9 @@ public final class DashboardSession {
                 dependencies.logger.info("dashboard ended", metadata: ["status": "\(status)"])
                 return status
             }
-            if state.model != shown {
+            if shown?.model != state.model || shown?.repaints != state.repaints {
                 terminal.draw(ScreenRenderer.render(state.model, glyphs: terminal.glyphs))
-                shown = state.model
+                shown = (state.model, state.repaints)
             }
             let woke = terminal.waitForEvents(
                 timeout: DashboardProgram.secondsUntilWake(state, at: moment()),

@@ -55,6 +55,9 @@ struct DashboardState: Hashable, Sendable {
     var leaderboards: LeaderboardMemo?
     /// Set when the dashboard is to end, with the exit status.
     var exitStatus: Int32?
+    /// How many times every cell was asked to be written again (`r`): the loop draws the frame
+    /// whole when this changes, even if nothing on it did.
+    var repaints = 0
 
     struct LeaderboardMemo: Hashable, Sendable {
         var key: Key
