@@ -9,7 +9,7 @@ struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group",
         abstract: "Create, join, leave or show your group.",
-        subcommands: [Create.self, Join.self, Leave.self, Show.self, PrepareStore.self])
+        subcommands: [Create.self, Join.self, Leave.self, Show.self, Set.self, PrepareStore.self])
 
     /// The pieces every group subcommand needs.
     static func actions(_ global: GlobalOptions) throws(AppError) -> GroupActions {
@@ -65,10 +65,20 @@ struct GroupCommand: AsyncParsableCommand {
             help: ArgumentHelp("The group's daily limit in vice blocks (1-96).", valueName: "blocks"))
         var goal = 8
 
+        @OptionGroup var settlement: SettlementOptions
+
+        func validate() throws {
+            do { _ = try settlement.applied(to: .standard) } catch { throw ValidationError(error.message) }
+        }
+
         func run() async throws {
             try await reporting { () async throws(AppError) -> Int32 in
-                let group = try await GroupCommand.actions(global).create(goal: goal)
+                let actions = try GroupCommand.actions(global)
+                let group = try await actions.create(goal: goal)
                 print("Created group \(group.code) with a daily goal of \(group.dailyGoalBlocks) blocks.")
+                if !settlement.isEmpty {
+                    print("Its " + SettlementOptions.describe(try await settlement.apply(actions)) + ".")
+                }
                 print("Share the code: \(group.code)")
                 return 0
             }

@@ -156,6 +156,11 @@ public struct GroupActions: Sendable {
             let days = try await reporter.sendDays(to: store)
             let snapshot = try await reporter.snapshot(from: store, today: draft.day)
             reporter.cache(snapshot)
+            // The group's games too: weeks settled and booked, challenges and coins reported.
+            let calendar = DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour)
+            _ = try? await GroupGames(
+                local: local, membership: membership, userID: settings.userID, clock: clock, calendar: calendar
+            ).exchange(with: store)
             return (days, snapshot.members.count)
         } catch {
             return nil
