@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ScreenMatesApp
 import ScreenMatesCore
 import ScreenMatesGroupStore
@@ -136,5 +137,37 @@ import Testing
         #expect(
             Dictionary(uniqueKeysWithValues: snapshot.coins.map { ($0.userID, $0.coins) })
                 == ["ana23456": 35, "bo234567": 0])
+    }
+
+    /// The link is live: another member's report reaches it through the group's change signal,
+    /// without a poke.
+    @Test func theLinkSeesAnotherMembersReportLive() async throws {
+        let group = try await TwoHomes(createdAt: TimeFormat.parseInstant("2026-11-21T08:00", timeZone: .gmt)!)
+        let shared = try await group.games(group.ana).create(
+            Challenge(
+                id: "", rule: .dailyBlocks(max: 0, target: .allVice), firstDay: LocalDate(iso8601: "2026-11-22")!,
+                days: 1, reward: 5, penalty: 5), in: group.store)
+        _ = try await group.games(group.bo).join(id: shared.id, in: group.store)
+        let link = GroupGamesLink(
+            games: try group.games(group.ana), location: .sqlite(path: group.directory + "/group-store.sqlite"),
+            logger: Logger(label: "test"), wake: {})
+        link.start()
+        defer { link.stop() }
+        func boState() -> ParticipantState? {
+            link.status.snapshot?.boards.first?.participants.first { $0.name == "bo" }?.state
+        }
+        func waitFor(_ state: ParticipantState) async throws -> Bool {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while boState() != state {
+                guard ContinuousClock.now < deadline else { return false }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return true
+        }
+        #expect(try await waitFor(.stillIn))
+        try group.vice(group.bo, at: "2026-11-22T09:00")
+        group.clock.set(group.at("2026-11-22T10:00"))
+        _ = try await group.games(group.bo).exchange(with: group.store)
+        #expect(try await waitFor(.failed), "bo's failure reached ana's link")
     }
 }

@@ -15,6 +15,8 @@ public struct LiveReporter: Sendable {
     let home: HomeDirectory
     let store: LocalStore
     let link: GroupLink
+    /// The group's games (weeks, challenges, coins), exchanged whenever the numbers change.
+    let games: GroupGamesLink
     let clock: any AppClock
 
     /// Longest sleep without a change: the day may end, and a change notice may be missed.
@@ -30,6 +32,12 @@ public struct LiveReporter: Sendable {
         link = GroupLink(
             local: store, location: location, membership: membership, userID: userID, clock: clock, logger: logger,
             wake: {})
+        let dayStartHour = ((try? store.settings()) ?? nil)?.dayStartHour ?? 0
+        games = GroupGamesLink(
+            games: GroupGames(
+                local: store, membership: membership, userID: userID, clock: clock,
+                calendar: DayCalendar(timeZone: .current, dayStartHour: dayStartHour)),
+            location: location, logger: logger, wake: {})
     }
 
     /// What the group has seen of this home: when it last reported, and the finished days not
@@ -43,9 +51,19 @@ public struct LiveReporter: Sendable {
             let watcher = DirectoryWatcher(directory: home.path, prefix: home.databaseFileName)
         else { return }
         link.start()
-        defer { link.stop() }
+        games.start()
+        defer {
+            link.stop()
+            games.stop()
+        }
+        var seen = ""
         while stop() == nil {
             if (try? feed.refresh(checkTimeZone: false)) != nil, let name = feed.settings.displayName {
+                let now = "\(feed.eventsApplied) \(feed.today)"
+                if now != seen {
+                    seen = now
+                    games.poke()
+                }
                 link.report(
                     ProfileDraft(
                         displayName: name, blocksToday: feed.ledger.viceBlocks, day: feed.today,
