@@ -1,3 +1,5 @@
+import Foundation
+
 /// The reminder a member with unsynced days gets before their group's week closes: days the
 /// group store has not seen by then count as the group's rule says (they wait, or they cost as
 /// days over the limit).
@@ -10,7 +12,8 @@ public enum WeekReminder {
         let left = today.days(to: closes)
         let when =
             left <= 1
-            ? "at the end of today" : "in \(left) days (\(SettlementRules.weekdayNames[closes.isoWeekday - 1]))"
+            ? "at the end of today"
+            : "in \(left) days (\(SettlementRules.weekdayNames[closes.isoWeekday - 1].capitalized))"
         let days = "\(unsyncedDays) day\(unsyncedDays == 1 ? "" : "s")"
         let consequence =
             switch rules.missingDays {
