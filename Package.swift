@@ -165,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "ScreenMatesAppTests",
             dependencies: [
-                "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore",
+                "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore", "ScreenMatesUI",
                 .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
