@@ -41,15 +41,17 @@ public struct WeekSummary: Encodable, Sendable {
         self.unsyncedDays = unsyncedDays
         reminder = WeekReminder.text(unsyncedDays: unsyncedDays, today: today, rules: rules)
         self.offline = offline
-        results = snapshot.weeks.sorted { ($0.week, names[$0.userID] ?? "") > ($1.week, names[$1.userID] ?? "") }
-            .map { result in
-                Result(
-                    week: result.week.iso8601, name: names[result.userID] ?? result.userID,
-                    status: result.status.rawValue, rule: result.rule.rawValue, isMe: result.userID == me,
-                    keptDays: result.tally.keptDays, overDays: result.tally.overDays,
-                    missingDays: result.tally.missingDays, coins: result.coins,
-                    settledAt: result.settledAt.map(TimeFormat.iso8601))
-            }
+        results = snapshot.weeks.sorted { a, b in
+            a.week != b.week ? a.week > b.week : (names[a.userID] ?? a.userID) < (names[b.userID] ?? b.userID)
+        }
+        .map { result in
+            Result(
+                week: result.week.iso8601, name: names[result.userID] ?? result.userID,
+                status: result.status.rawValue, rule: result.rule.rawValue, isMe: result.userID == me,
+                keptDays: result.tally.keptDays, overDays: result.tally.overDays,
+                missingDays: result.tally.missingDays, coins: result.coins,
+                settledAt: result.settledAt.map(TimeFormat.iso8601))
+        }
     }
 
     /// For a person at a terminal.

@@ -12,12 +12,14 @@ struct GroupCommand: AsyncParsableCommand {
         subcommands: [Create.self, Join.self, Leave.self, Show.self, Set.self, PrepareStore.self])
 
     /// The pieces every group subcommand needs.
-    static func actions(_ global: GlobalOptions) throws(AppError) -> GroupActions {
+    static func actions(_ global: GlobalOptions, _ clock: ClockOptions? = nil) throws(AppError) -> GroupActions {
         let home = try global.resolveHome()
         try home.requireData()
         do {
             let store = try home.openStore()
-            let clock = try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false).clock
+            let clock = try ClockSource.choose(
+                speed: clock?.speed, startAt: clock?.startInstant, store: store, publish: false
+            ).clock
             let location = try global.resolveGroupStore(home: home, settings: try store.settings())
             return GroupActions(local: store, location: location, clock: clock)
         } catch let error as AppError {
@@ -66,6 +68,7 @@ struct GroupCommand: AsyncParsableCommand {
         var goal = 8
 
         @OptionGroup var settlement: SettlementOptions
+        @OptionGroup var clock: ClockOptions
 
         func validate() throws {
             do { _ = try settlement.applied(to: .standard) } catch { throw ValidationError(error.message) }
@@ -73,7 +76,7 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reporting { () async throws(AppError) -> Int32 in
-                let actions = try GroupCommand.actions(global)
+                let actions = try GroupCommand.actions(global, clock)
                 let group = try await actions.create(goal: goal)
                 print("Created group \(group.code) with a daily goal of \(group.dailyGoalBlocks) blocks.")
                 if !settlement.isEmpty {
@@ -93,6 +96,8 @@ struct GroupCommand: AsyncParsableCommand {
         @Argument(help: "The code (case and spaces do not matter).")
         var code: String
 
+        @OptionGroup var clock: ClockOptions
+
         func validate() throws {
             do {
                 _ = try GroupCode(validating: code)
@@ -103,7 +108,7 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reporting { () async throws(AppError) -> Int32 in
-                let group = try await GroupCommand.actions(global).join(try! GroupCode(validating: code))
+                let group = try await GroupCommand.actions(global, clock).join(try! GroupCode(validating: code))
                 print(
                     "Joined group \(group.code): \(group.memberCount) member\(group.memberCount == 1 ? "" : "s"), "
                         + "a daily goal of \(group.dailyGoalBlocks) blocks.")
@@ -163,9 +168,11 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Keep reporting every change until stopped (Ctrl-C, SIGTERM).")
     var watch = false
 
+    @OptionGroup var clock: ClockOptions
+
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
-            let actions = try GroupCommand.actions(global)
+            let actions = try GroupCommand.actions(global, clock)
             guard let settings = try? actions.local.settings(), let membership = settings.group else {
                 print("You are not in a group; there is nothing to sync.")
                 return 0

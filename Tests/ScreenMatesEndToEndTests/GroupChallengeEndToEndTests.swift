@@ -35,9 +35,9 @@ import Testing
         let store = ["--group-store", shared]
         _ = try await run(["setup", "--name", "ana", "--start-at", "2026-11-21T08:00"], ana)
         _ = try await run(["setup", "--name", "bo", "--start-at", "2026-11-21T08:00"], bo)
-        let created = try await run(["group", "create"] + store, ana)
+        let created = try await run(["group", "create", "--start-at", "2026-11-21T08:01"] + store, ana)
         let code = try #require(created.split(separator: " ").dropFirst(2).first.map(String.init), "\(created)")
-        _ = try await run(["group", "join", code] + store, bo)
+        _ = try await run(["group", "join", code, "--start-at", "2026-11-21T08:02"] + store, bo)
 
         // Ana shares a challenge for tomorrow; Bo joins it today.
         let challenge = try await run(
@@ -52,7 +52,7 @@ import Testing
         // Bo's monitor records his day (many blocks); his home decides; sync tells the group.
         _ = try await run(
             ["monitor", "--start-at", "2026-11-22T09:00", "--rate", "max", "--count", "30", "--seed", "3"], bo)
-        _ = try await run(["sync"], bo)
+        _ = try await run(["sync", "--start-at", "2026-11-22T20:00"], bo)
 
         let show = try await json(["challenge", "show", id, "--start-at", "2026-11-22T21:00"], ana)
         #expect(states(show) == ["ana": "still in", "bo": "failed"], "\(show)")
@@ -77,7 +77,10 @@ import Testing
 
         // Bo's penalty was booked once; his coins say so.
         let coins = try await json(["coins", "--start-at", "2030-01-01T00:00"], bo)
-        #expect((coins["transactions"] as? [[String: Any]])?.map { $0["asked"] as? Int } == [-25], "\(coins)")
+        let penalties = (coins["transactions"] as? [[String: Any]] ?? []).filter {
+            ($0["cause"] as? String) == "challenge \(id)"
+        }
+        #expect(penalties.map { $0["asked"] as? Int } == [-25], "\(coins)")
     }
 
     @Test func aGroupChallengeIsRefusedWithAReason() async throws {

@@ -147,6 +147,13 @@ public struct GroupActions: Sendable {
     /// done, or nil when the store could not be reached.
     @discardableResult
     public func syncOnce() async -> (days: Int, members: Int)? {
+        // Finished days are archived first (the daily reset, exactly once whoever runs it), so
+        // a home that no dashboard has opened since sends them too.
+        if let settings = try? local.settings() {
+            let calendar = DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour)
+            _ = try? local.rollOver(
+                clockDay: calendar.day(containing: clock.now()), calendar: calendar, now: clock.now())
+        }
         guard let (settings, draft) = try? me(), let membership = settings.group,
             let store = try? location.open()
         else { return nil }
