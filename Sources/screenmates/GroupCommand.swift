@@ -178,7 +178,7 @@ struct SyncCommand: AsyncParsableCommand {
                 return 0
             }
             guard watch else {
-                guard let result = await actions.syncOnce() else {
+                guard let result = await actions.syncOnce(archiving: true) else {
                     throw AppError(
                         "Could not reach the group store \(actions.location). Your numbers are kept and will be sent next time."
                     )
