@@ -35,6 +35,12 @@ public final class ChallengeReferee: Sendable {
         return notices
     }
 
+    /// Decides now on `calendar`, with the goal the store's settings have today.
+    public static func settle(_ store: LocalStore, calendar: DayCalendar, now: Date) throws(StoreError) -> [Notice] {
+        guard let settings = try store.settings() else { return [] }
+        return try store.settleChallenges(calendar: calendar, currentGoal: settings.dailyGoalBlocks, now: now)
+    }
+
     /// Decides unless it did less than a second ago; a failure is logged (the blocks are
     /// stored: the next call decides).
     public func settleSoon(_ store: LocalStore) {

@@ -68,6 +68,7 @@ public struct SettingsFile: Sendable {
         if let on = preferences.notifications { result.notificationsEnabled = on }
         if let on = preferences.notificationBell { result.notificationBell = on }
         if let on = preferences.notificationDesktop { result.notificationDesktop = on }
+        if let on = preferences.publicRanking { result.publicRanking = on }
         for (key, category, names) in [
             (ConfigKey.viceApps, AppCategory.vice, preferences.viceApps),
             (.productiveApps, .productive, preferences.productiveApps),
@@ -157,6 +158,7 @@ public struct SettingsFile: Sendable {
         case .viceApps: ConfigFile.value(settings.viceApps.map(\.name))
         case .productiveApps: ConfigFile.value(settings.productiveApps.map(\.name))
         case .hiddenApps: ConfigFile.value(settings.apps.filter(\.hidden).map(\.name))
+        case .publicRanking: ConfigFile.value(settings.publicRanking)
         }
     }
 

@@ -68,6 +68,14 @@ public struct StatusReport: Encodable, Sendable {
     public var group: Group
     public var sync: Sync
     public var notifications: [Notice]
+    /// The coin balance and how many entries its ledger holds (`include(games:…)` fills these in).
+    public var coins = Coins(balance: 0, transactions: 0)
+    /// The user's challenges and the group's open ones, newest first.
+    public var challenges: [ChallengeSummary] = []
+    /// The badges earned, oldest first.
+    public var badges: [Badge] = []
+    /// The group's weeks; null outside a group or before the group store was ever read.
+    @Nullable public var week: WeekSummary?
 
     public init(feed: UsageFeed, data: DashboardData, group status: GroupLink.Status? = nil) {
         let summary = feed.summary

@@ -79,6 +79,71 @@ public protocol GroupStore: Sendable {
     /// the subscription: every change after `changes` is called is signalled. Yields that pile
     /// up while the consumer is busy are merged into one.
     func changes(code: GroupCode) -> AsyncStream<Void>
+
+    // MARK: Group challenges
+
+    /// Shares a new challenge with the group, with its creator as first participant (joining at
+    /// `now`). Fails with `.notAMember` when the creator is not in the group, `.challengeExists`
+    /// when the group has a challenge with that id (draw another), `.invalidValue` for a
+    /// challenge that `GroupStoreRules.check` refuses. Moves the change mark.
+    func createGroupChallenge(_ challenge: Challenge, code: GroupCode, creatorID: String, now: Date)
+        async throws(GroupStoreError)
+
+    /// Adds the member to the challenge's participants (still in, no day kept) and returns the
+    /// challenge. Joining again changes nothing and succeeds. `today` is the member's day: a
+    /// challenge whose first day is over can no longer be joined (`.challengeClosed`). Fails
+    /// with `.unknownChallenge`, `.notAMember`. Moves the change mark when it adds someone.
+    func joinGroupChallenge(id: String, code: GroupCode, userID: String, today: LocalDate, now: Date)
+        async throws(GroupStoreError) -> GroupChallenge
+
+    /// Records what a participant's home decided: a decided state is kept as it was first
+    /// reported (a later report changes nothing), and while still in the days kept only grow
+    /// (`ParticipantStanding.taking`). Returns whether anything changed (then the change mark
+    /// moved). Fails with `.unknownChallenge`, or `.notAMember` when the user is not a
+    /// participant.
+    @discardableResult
+    func reportParticipant(_ report: ParticipantReport, code: GroupCode) async throws(GroupStoreError) -> Bool
+
+    /// The group's challenges, newest first, each with its participants (those still members)
+    /// in the order they joined. A challenge whose rule this version cannot read is left out.
+    func groupChallenges(code: GroupCode) async throws(GroupStoreError) -> [GroupChallengeBoard]
+
+    // MARK: Coins
+
+    /// Stores a member's coins and badges if the version is newer than the stored one; moves
+    /// the change mark of every group the user is in. Returns whether it was stored. A user who
+    /// never joined a group in this store gets `.invalidValue`, one in no group `.notAMember`.
+    @discardableResult
+    func reportStanding(_ report: StandingReport) async throws(GroupStoreError) -> Bool
+
+    /// The coins and badges of the group's members who have reported them.
+    func memberCoins(code: GroupCode) async throws(GroupStoreError) -> [MemberCoins]
+
+    /// The ranking across everyone in the store who opted in: the first `limit` (at most
+    /// `GroupStoreRules.publicRankingLimit`) by `CoinRanking`, how many opted in, and where
+    /// `userID` stands when they did. Shows names, coins and badges only.
+    func publicRanking(userID: String, limit: Int) async throws(GroupStoreError) -> PublicRanking
+
+    // MARK: The weekly settlement
+
+    /// The group's settlement rules (`SettlementRules.standard` until a member sets them).
+    func settlementRules(code: GroupCode) async throws(GroupStoreError) -> SettlementRules
+
+    /// Sets the group's rules; the member must be in the group (`.notAMember`). The week start
+    /// may change only while no week has been settled (`.invalidValue`). Moves the change mark.
+    func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: String) async throws(GroupStoreError)
+
+    /// Settles, once for the whole group, every member's week that has closed by `today` and is
+    /// not settled yet, and every pending week whose missing days have arrived
+    /// (`WeekSettlement`). One transaction: members settling at once settle each week once.
+    /// Returns how many results became final. A server may hold `today` to its own clock, so a
+    /// client cannot close a week early. Moves the change mark when anything was settled.
+    @discardableResult
+    func settleWeeks(code: GroupCode, today: LocalDate, now: Date) async throws(GroupStoreError) -> Int
+
+    /// The group's week results (pending and settled) for weeks whose first day is in `weeks`,
+    /// ordered by week, then user id.
+    func weekResults(code: GroupCode, weeks: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [WeekResult]
 }
 
 /// A group: its invite code, the daily goal its members share, and how many they are.
@@ -161,6 +226,12 @@ public enum GroupStoreError: Error, Hashable, Sendable {
     case unavailable(location: String, detail: String)
     /// The store is damaged or was written by a newer version.
     case unusable(location: String, detail: String)
+    /// The group has no challenge with this id.
+    case unknownChallenge(String)
+    /// The group has a challenge with this id already.
+    case challengeExists(String)
+    /// The challenge's first day is over: it can no longer be joined.
+    case challengeClosed(String)
 
     public var message: String {
         switch self {
@@ -181,6 +252,13 @@ public enum GroupStoreError: Error, Hashable, Sendable {
                 "The group store \(location) cannot be reached (\(detail)). Working offline; updates are kept and sent when it is back."
         case .unusable(let location, let detail):
             return "The group store \(location) cannot be used: \(detail)."
+        case .unknownChallenge(let id):
+            return
+                "Your group has no challenge \(SafeText.displayable(id)); `screenmates challenge list` shows the group's."
+        case .challengeExists(let id):
+            return "Your group has a challenge \(SafeText.displayable(id)) already."
+        case .challengeClosed(let id):
+            return "Challenge \(SafeText.displayable(id)) has begun: it could be joined until its first day ended."
         }
     }
 

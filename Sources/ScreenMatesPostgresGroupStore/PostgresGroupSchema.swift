@@ -4,6 +4,10 @@ import Foundation
 /// itself, each once, in one transaction under an advisory lock (so two members starting at
 /// once do not both migrate). A schema change is a new migration, never "drop and start over".
 ///
+/// A schema records, with each migration, the oldest client version that may still use it
+/// (`compatible_from`): a newer schema that is compatible is used as it is, so adding to the
+/// schema never locks out members who have not updated yet.
+///
 /// Everything lives in the schema `screenmates`. Members never touch its tables: every
 /// operation is one call of a `SECURITY DEFINER` function that checks what it is given (a code
 /// must name the group, a user must be a member, a version must be newer) and runs as one
@@ -22,6 +26,9 @@ enum PostgresGroupSchema {
     struct Migration: Sendable {
         let version: Int
         let summary: String
+        /// The oldest client schema version that may still use the schema this migration
+        /// leaves (a client refuses only a newer schema that is not compatible with it).
+        let compatibleFrom: Int
         let statements: [String]
     }
 
@@ -45,8 +52,13 @@ enum PostgresGroupSchema {
 
     static let migrations: [Migration] = [
         Migration(
-            version: 1, summary: "groups, members, day totals, failed attempts, the API",
-            statements: statements(of: PackageResources.v1_groups_sql))
+            version: 1, summary: "groups, members, day totals, failed attempts, the API", compatibleFrom: 1,
+            statements: statements(of: PackageResources.v1_groups_sql)),
+        // Adds only tables, columns with defaults and functions: the first version's clients
+        // keep working with it.
+        Migration(
+            version: 2, summary: "group challenges, coins, the weekly settlement, the compatibility rule",
+            compatibleFrom: 1, statements: statements(of: PackageResources.v2_games_sql)),
     ]
 
     /// The statements of a migration file (`Migrations/*.sql`): separated by a line holding only

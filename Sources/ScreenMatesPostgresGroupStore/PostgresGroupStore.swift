@@ -263,7 +263,7 @@ public final class PostgresGroupStore: GroupStore {
     // MARK: - Running queries
 
     /// Runs `body` with the schema ready, giving up after the address's timeout.
-    private func perform<T: Sendable>(
+    func perform<T: Sendable>(
         _ context: OperationContext, _ body: @escaping @Sendable (PostgresClient) async throws -> T
     ) async throws(GroupStoreError) -> T {
         try await prepare()
@@ -278,7 +278,7 @@ public final class PostgresGroupStore: GroupStore {
     }
 
     /// Reads rows that came back; a value that cannot be right is damage (`.unusable`).
-    private func decode<T>(_ what: String, _ body: () throws -> T) throws(GroupStoreError) -> T {
+    func decode<T>(_ what: String, _ body: () throws -> T) throws(GroupStoreError) -> T {
         do {
             return try body()
         } catch {
@@ -287,7 +287,7 @@ public final class PostgresGroupStore: GroupStore {
     }
 
     /// The answer of a function that says whether the code named a group.
-    private func known(_ rows: [PostgresRow], _ what: String) throws(GroupStoreError) -> Bool {
+    func known(_ rows: [PostgresRow], _ what: String) throws(GroupStoreError) -> Bool {
         try decode(what) {
             guard let row = rows.first else { throw UnreadableValue(what: "no answer to \(what)") }
             return try row.decode(Bool.self)
@@ -295,7 +295,7 @@ public final class PostgresGroupStore: GroupStore {
     }
 
     /// Whether rows whose first column is `known` say that the code named no group.
-    private func firstIsUnknown(_ rows: [PostgresRow]) throws(GroupStoreError) -> Bool {
+    func firstIsUnknown(_ rows: [PostgresRow]) throws(GroupStoreError) -> Bool {
         try decode("a group's rows") {
             guard let row = rows.first else { return false }
             return try row.decode(Bool.self, context: .default) == false
@@ -364,13 +364,13 @@ public final class PostgresGroupStore: GroupStore {
         }
     }
 
-    private static func code(_ text: String) throws -> GroupCode {
+    static func code(_ text: String) throws -> GroupCode {
         guard let code = try? GroupCode(validating: text) else { throw UnreadableValue(what: "a malformed code") }
         return code
     }
 
     /// A day number read back as a date; one outside the years any engine keeps is damage.
-    private static func localDate(_ number: Int64) throws -> LocalDate {
+    static func localDate(_ number: Int64) throws -> LocalDate {
         let range = GroupStoreRules.storableDates
         guard (Int64(range.lowerBound.dayNumber)...Int64(range.upperBound.dayNumber)).contains(number) else {
             throw UnreadableValue(what: "a date out of range")
@@ -385,7 +385,7 @@ public final class PostgresGroupStore: GroupStore {
         return Int64((instant.timeIntervalSince1970 * 1000).rounded())
     }
 
-    private static func date(milliseconds: Int64) -> Date {
+    static func date(milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 }

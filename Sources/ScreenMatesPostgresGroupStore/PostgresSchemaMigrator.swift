@@ -3,18 +3,38 @@ import ScreenMatesGroupStore
 
 /// Brings a database's `screenmates` schema up to `PostgresGroupSchema.latestVersion`.
 ///
-/// It first asks `screenmates.schema_version()` (which any role may call): an up-to-date
-/// schema is left alone, so a member whose role may not create anything still gets in. Else,
-/// in one transaction holding an advisory lock, it applies each missing migration and records
-/// it; a second process migrating at the same moment waits for the lock, then finds nothing to
-/// do. A schema written by a newer version is never touched.
+/// It first asks the schema for its level — its version and the oldest client version it is
+/// compatible with (`screenmates.schema_level()`, or, on a schema from before that rule,
+/// `screenmates.schema_version()`; any role may call them): an up-to-date schema is left alone,
+/// so a member whose role may not create anything still gets in; so is a newer schema that
+/// declares itself compatible with this version, which it then uses; only a newer schema that
+/// is not compatible is refused. Else, in one transaction holding an advisory lock, it applies
+/// each missing migration and records it; a second process migrating at the same moment waits
+/// for the lock, then finds nothing to do. A newer schema is never touched.
 enum PostgresSchemaMigrator {
-    static func migrate(connection: PostgresConnection, location: String, user: String) async throws {
+    /// A schema's version, and the oldest client schema version that may still use it.
+    struct Level: Equatable {
+        var version: Int64
+        var compatibleFrom: Int64
+
+        static let none = Level(version: 0, compatibleFrom: 0)
+
+        /// Whether a client whose newest migration is `latest` may use it as it is.
+        func admits(clientAt latest: Int64) -> Bool {
+            version == latest || (version > latest && compatibleFrom <= latest)
+        }
+    }
+
+    /// - Parameter latest: the version to bring the schema to (tests stop earlier, to stand for
+    ///   an older client).
+    static func migrate(
+        connection: PostgresConnection, location: String, user: String,
+        upTo latest: Int64 = Int64(PostgresGroupSchema.latestVersion)
+    ) async throws {
         let logger = Logger(label: "ScreenMates.groups.postgres.migration")
-        let latest = Int64(PostgresGroupSchema.latestVersion)
-        let current = try await installedVersion(connection, logger: logger)
-        if current == latest { return }
-        if current > latest { throw newer(location) }
+        let current = try await installedLevel(connection, logger: logger)
+        if current.admits(clientAt: latest) { return }
+        if current.version > latest { throw newer(location) }
         do {
             _ = try await connection.query("BEGIN", logger: logger)
             do {
@@ -41,32 +61,66 @@ enum PostgresSchemaMigrator {
         for statement in PostgresGroupSchema.bootstrap {
             _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
+        // The table's newest row, whether or not it has the column the compatibility rule added.
         let rows = try await connection.query(
-            "SELECT coalesce(max(version), 0)::bigint FROM screenmates.schema_migration", logger: logger
+            """
+            SELECT m.version::bigint, coalesce((to_jsonb(m) ->> 'compatible_from')::bigint, m.version::bigint)
+            FROM screenmates.schema_migration m ORDER BY m.version DESC LIMIT 1
+            """, logger: logger
         ).collect()
-        let applied = try rows.first?.decode(Int64.self) ?? 0
-        if applied > latest { throw newer(location) }
-        for migration in PostgresGroupSchema.migrations where migration.version > applied {
+        let applied =
+            try rows.first.map { row in
+                let (version, compatibleFrom) = try row.decode((Int64, Int64).self)
+                return Level(version: version, compatibleFrom: compatibleFrom)
+            } ?? .none
+        if applied.admits(clientAt: latest) { return }
+        if applied.version > latest { throw newer(location) }
+        for migration in PostgresGroupSchema.migrations where migration.version > applied.version {
+            guard migration.version <= latest else { break }
             for statement in migration.statements {
                 _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
-            _ = try await connection.query(
-                """
-                INSERT INTO screenmates.schema_migration (version, summary)
-                VALUES (\(migration.version), \(migration.summary))
-                """, logger: logger)
+            // The first migration predates the `compatible_from` column (the second adds it,
+            // with 1 for the rows before it).
+            if migration.version == 1 {
+                _ = try await connection.query(
+                    """
+                    INSERT INTO screenmates.schema_migration (version, summary)
+                    VALUES (\(migration.version), \(migration.summary))
+                    """, logger: logger)
+            } else {
+                _ = try await connection.query(
+                    """
+                    INSERT INTO screenmates.schema_migration (version, summary, compatible_from)
+                    VALUES (\(migration.version), \(migration.summary), \(migration.compatibleFrom))
+                    """, logger: logger)
+            }
         }
     }
 
-    /// The schema's version; 0 when there is none yet.
-    private static func installedVersion(_ connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+    /// The schema's level; `.none` when there is none yet.
+    static func installedLevel(_ connection: PostgresConnection, logger: Logger) async throws -> Level {
+        do {
+            let rows = try await connection.query(
+                "SELECT version::bigint, compatible_from::bigint FROM screenmates.schema_level()", logger: logger
+            ).collect()
+            guard let row = rows.first else { return .none }
+            let (version, compatibleFrom) = try row.decode((Int64, Int64).self)
+            return Level(version: version, compatibleFrom: compatibleFrom)
+        } catch let error as PSQLError {
+            guard let state = error.serverInfo?[.sqlState] else { throw error }
+            // No schema (3F000) or no table behind it (42P01): not set up.
+            if ["3F000", "42P01"].contains(state) { return .none }
+            // No such function (42883): a schema from before the rule, or none.
+            guard state == "42883" else { throw error }
+        }
         do {
             let rows = try await connection.query("SELECT screenmates.schema_version()::bigint", logger: logger)
                 .collect()
-            return try rows.first?.decode(Int64.self) ?? 0
+            let version = try rows.first?.decode(Int64.self) ?? 0
+            return Level(version: version, compatibleFrom: version)
         } catch let error as PSQLError {
-            // No schema (3F000), no function (42883) or no table behind it (42P01): not set up.
-            if let state = error.serverInfo?[.sqlState], ["3F000", "42883", "42P01"].contains(state) { return 0 }
+            if let state = error.serverInfo?[.sqlState], ["3F000", "42883", "42P01"].contains(state) { return .none }
             throw error
         }
     }
@@ -74,6 +128,6 @@ enum PostgresSchemaMigrator {
     private static func newer(_ location: String) -> GroupStoreError {
         .unusable(
             location: location,
-            detail: "it was set up by a newer version of ScreenMates; update ScreenMates to use it")
+            detail: "it was set up by a newer version of ScreenMates that this one cannot use; update ScreenMates")
     }
 }

@@ -318,3 +318,10 @@ enum SQLiteInstant {
         return LocalDate(dayNumber: number)
     }
 }
+
+extension SQLiteInstant {
+    /// The day (number) an instant in milliseconds falls on, in UTC.
+    static func dayNumber(ofMilliseconds milliseconds: Int64) -> Int {
+        Int((Double(milliseconds) / 86_400_000).rounded(.down))
+    }
+}

@@ -8,7 +8,15 @@ import ScreenMatesGroupStore
 /// Instants are milliseconds since 1970 (INTEGER); dates are day numbers (days since
 /// 1970-01-01, INTEGER), so comparing them is comparing numbers. Every write to a group adds one
 /// to its `change_seq` in the same transaction: that is the group's change mark.
+///
+/// The first schema is GRDB's migration "v1"; what came after it are *levels* recorded in a
+/// table of their own (`schema_level`: the version and the oldest client version it is
+/// compatible with), because a GRDB migration the first version does not know would make it
+/// refuse the file. A file at a newer level is used as it is when that level declares itself
+/// compatible with this version, and refused otherwise.
 enum SQLiteGroupSchema {
+    /// The level this version brings a file to.
+    static let latestLevel = 2
     /// Looks at the file before anything writes to it (opening a pool writes), through a
     /// read-only connection, and says whether its schema needs migrating. Another program's
     /// database (the local one given by mistake, say) or a newer version's is `.unusable` and
@@ -33,15 +41,24 @@ enum SQLiteGroupSchema {
                 throw GroupStoreError.unusable(
                     location: path, detail: "it holds another kind of data; it is not a ScreenMates group store")
             }
-            if superseded {
+            let level = try SQLiteGroupLevels.installed(db)
+            if superseded || (level.version > latestLevel && level.compatibleFrom > latestLevel) {
                 throw GroupStoreError.unusable(
                     location: path,
-                    detail: "it was written by a newer version of ScreenMates; update ScreenMates to use it")
+                    detail:
+                        "it was written by a newer version of ScreenMates that this one cannot use; update ScreenMates")
             }
             // An up-to-date schema is not migrated (a write), so a file that may only be read
             // still opens.
-            return try !migrator.hasCompletedMigrations(db)
+            return try !migrator.hasCompletedMigrations(db) || level.version < latestLevel
         }
+    }
+
+    /// Brings the file to `latestLevel`: GRDB's migrations, then the levels, in one transaction
+    /// each (the caller holds the file's lock, so no one else migrates at the same time).
+    static func migrate(_ pool: DatabasePool) throws {
+        try makeMigrator().migrate(pool)
+        try pool.write { db in try SQLiteGroupLevels.apply(db, upTo: latestLevel) }
     }
 
     static func makeMigrator() -> DatabaseMigrator {

@@ -51,7 +51,7 @@ public final class SQLiteGroupStore: GroupStore {
                 pool = try DatabasePool(
                     path: path, configuration: configuration(busyTimeout: busyTimeout, readonly: true))
             }
-            if needsMigration { try SQLiteGroupSchema.makeMigrator().migrate(pool) }
+            if needsMigration { try SQLiteGroupSchema.migrate(pool) }
             if !pool.configuration.readonly {
                 // Committed means durable: a day marked synced must not vanish in a power cut.
                 // (The pool sets `synchronous = NORMAL` on its writer when it turns WAL on.)
@@ -314,7 +314,7 @@ public final class SQLiteGroupStore: GroupStore {
         case limited(Int)
     }
 
-    private func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(GroupStoreError) -> T {
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(GroupStoreError) -> T {
         do {
             return try await pool.read(body)
         } catch {
@@ -324,7 +324,7 @@ public final class SQLiteGroupStore: GroupStore {
 
     /// One immediate transaction: it waits (up to the busy timeout) for other writers before it
     /// reads anything, so what it reads stays true until it commits.
-    private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(GroupStoreError) -> T {
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(GroupStoreError) -> T {
         do {
             return try await pool.write(body)
         } catch {
@@ -376,12 +376,12 @@ public final class SQLiteGroupStore: GroupStore {
     }
 
     /// Every write to a group moves its change mark, in the writing transaction.
-    private static func bump(_ db: Database, code: GroupCode) throws {
+    static func bump(_ db: Database, code: GroupCode) throws {
         try GroupInfoRecord.filter(GroupInfoRecord.Columns.code == code.value)
             .updateAll(db, GroupInfoRecord.Columns.changeSeq.set(to: GroupInfoRecord.Columns.changeSeq + 1))
     }
 
-    private static func requireGroup(_ db: Database, code: GroupCode) throws {
+    static func requireGroup(_ db: Database, code: GroupCode) throws {
         guard try GroupInfoRecord.find(db, code: code) != nil else { throw GroupStoreError.unknownCode(code) }
     }
 

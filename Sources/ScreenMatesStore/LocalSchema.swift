@@ -179,6 +179,7 @@ enum LocalSchema {
                     ) WITHOUT ROWID;
                     """)
         }
+        registerGroupGames(&migrator)
         return migrator
     }
 }

@@ -14,6 +14,20 @@ public struct StoredChallenge: Hashable, Sendable {
     public var outcome: Outcome?
     public var decidedAt: Date?
     public var decidedDay: LocalDate?
+    /// The group of a group challenge (nil: a personal one).
+    public var groupCode: GroupCode?
+    /// What the group store has of this participant's part (`ParticipantReportMark`), if any.
+    public var reported: String?
+
+    /// The participant's state in the group's words.
+    public var participantState: ParticipantState {
+        switch outcome {
+        case .kept: .finished
+        case .broken: .failed
+        case .forfeited: .forfeited
+        case nil: .stillIn
+        }
+    }
 }
 
 /// A badge earned, with the day its condition first held and when it was recorded.
@@ -141,7 +155,7 @@ extension LocalStore {
 
     // MARK: - Inside a transaction
 
-    private static func challenges(_ db: Database, undecidedOnly: Bool) throws -> [StoredChallenge] {
+    static func challenges(_ db: Database, undecidedOnly: Bool) throws -> [StoredChallenge] {
         let table = "challenge"
         let rows = try Row.fetchAll(
             db,
@@ -155,6 +169,9 @@ extension LocalStore {
             let decidedAt: Int64? = try row.checkedIfPresent("decided_at", in: table)
             let decidedDay: Int? = try row.checkedIfPresent("decided_day", in: table)
             let startsAt: Int64? = try row.checkedIfPresent("starts_at", in: table)
+            let groupText: String? =
+                row.hasColumn("group_code") ? try row.checkedIfPresent("group_code", in: table) : nil
+            let reported: String? = row.hasColumn("reported") ? try row.checkedIfPresent("reported", in: table) : nil
             return StoredChallenge(
                 challenge: Challenge(
                     id: try row.checked("id", in: table), rule: rule,
@@ -163,7 +180,8 @@ extension LocalStore {
                     penalty: try row.checked("penalty", in: table), startsAt: startsAt.map(date(milliseconds:))),
                 createdAt: date(milliseconds: try row.checked("created_at", in: table)),
                 outcome: outcomeText.flatMap(StoredChallenge.Outcome.init(rawValue:)),
-                decidedAt: decidedAt.map(date(milliseconds:)), decidedDay: decidedDay.map(LocalDate.init(dayNumber:)))
+                decidedAt: decidedAt.map(date(milliseconds:)), decidedDay: decidedDay.map(LocalDate.init(dayNumber:)),
+                groupCode: groupText.flatMap { try? GroupCode(validating: $0) }, reported: reported)
         }
     }
 
@@ -179,7 +197,7 @@ extension LocalStore {
     }
 
     /// Books `asked` coins for `cause` unless it is booked already; the entry booked, if any.
-    private static func book(_ db: Database, cause: String, asked: Int, reason: String, at: Date) throws
+    static func book(_ db: Database, cause: String, asked: Int, reason: String, at: Date) throws
         -> CoinTransaction?
     {
         var ledger = try ledger(db)
@@ -252,7 +270,7 @@ extension LocalStore {
     }
 
     /// Records a notice for the first dashboard to show; whether this call recorded it.
-    private static func record(_ db: Database, _ notice: Notice, at: Date) throws -> Bool {
+    static func record(_ db: Database, _ notice: Notice, at: Date) throws -> Bool {
         let json = String(decoding: try JSONEncoder().encode(notice), as: UTF8.self)
         try db.execute(
             sql: "INSERT OR IGNORE INTO notice (key, day, at, shown, toasted, notice) VALUES (?, ?, ?, 1, 0, ?)",

@@ -65,12 +65,13 @@ extension LocalStore {
                 sql: """
                     UPDATE profile SET display_name = ?, day_start_hour = ?, block_minutes = ?, exchange_rate = ?,
                         daily_goal_blocks = ?, notifications_enabled = ?, notification_bell = ?,
-                        notification_desktop = ?, theme = ? WHERE id = 1
+                        notification_desktop = ?, theme = ?, public_ranking = ? WHERE id = 1
                     """,
                 arguments: [
                     settings.displayName?.value, settings.dayStartHour, settings.rules.blockMinutes,
                     settings.rules.exchangeRate, settings.rules.dailyGoalBlocks, settings.notificationsEnabled,
                     settings.notificationBell, settings.notificationDesktop, settings.theme.rawValue,
+                    settings.publicRanking,
                 ])
             try Self.replaceApps(settings.apps, in: db)
         }
@@ -97,6 +98,7 @@ extension LocalStore {
                     DELETE FROM day_history;
                     DELETE FROM notice;
                     DELETE FROM group_cache;
+                    DELETE FROM game_cache;
                     DELETE FROM seen_app;
                     DELETE FROM challenge;
                     DELETE FROM coin_transaction;
@@ -130,6 +132,7 @@ extension LocalStore {
                     DELETE FROM challenge;
                     DELETE FROM coin_transaction;
                     DELETE FROM badge;
+                    DELETE FROM game_cache;
                     DELETE FROM published_clock;
                     """)
             try db.execute(
@@ -189,6 +192,9 @@ extension LocalStore {
             settings.theme = ThemeChoice(rawValue: try row.checked("theme", in: table)) ?? .terminal
             settings.notificationBell = try row.checked("notification_bell", in: table)
             settings.notificationDesktop = try row.checked("notification_desktop", in: table)
+        }
+        if row.hasColumn("public_ranking") {
+            settings.publicRanking = try row.checked("public_ranking", in: table)
         }
         return settings
     }

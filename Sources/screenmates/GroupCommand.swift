@@ -9,15 +9,17 @@ struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group",
         abstract: "Create, join, leave or show your group.",
-        subcommands: [Create.self, Join.self, Leave.self, Show.self, PrepareStore.self])
+        subcommands: [Create.self, Join.self, Leave.self, Show.self, Set.self, PrepareStore.self])
 
     /// The pieces every group subcommand needs.
-    static func actions(_ global: GlobalOptions) throws(AppError) -> GroupActions {
+    static func actions(_ global: GlobalOptions, _ clock: ClockOptions? = nil) throws(AppError) -> GroupActions {
         let home = try global.resolveHome()
         try home.requireData()
         do {
             let store = try home.openStore()
-            let clock = try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false).clock
+            let clock = try ClockSource.choose(
+                speed: clock?.speed, startAt: clock?.startInstant, store: store, publish: false
+            ).clock
             let location = try global.resolveGroupStore(home: home, settings: try store.settings())
             return GroupActions(local: store, location: location, clock: clock)
         } catch let error as AppError {
@@ -65,10 +67,21 @@ struct GroupCommand: AsyncParsableCommand {
             help: ArgumentHelp("The group's daily limit in vice blocks (1-96).", valueName: "blocks"))
         var goal = 8
 
+        @OptionGroup var settlement: SettlementOptions
+        @OptionGroup var clock: ClockOptions
+
+        func validate() throws {
+            do { _ = try settlement.applied(to: .standard) } catch { throw ValidationError(error.message) }
+        }
+
         func run() async throws {
             try await reporting { () async throws(AppError) -> Int32 in
-                let group = try await GroupCommand.actions(global).create(goal: goal)
+                let actions = try GroupCommand.actions(global, clock)
+                let group = try await actions.create(goal: goal)
                 print("Created group \(group.code) with a daily goal of \(group.dailyGoalBlocks) blocks.")
+                if !settlement.isEmpty {
+                    print("Its " + SettlementOptions.describe(try await settlement.apply(actions)) + ".")
+                }
                 print("Share the code: \(group.code)")
                 return 0
             }
@@ -83,6 +96,8 @@ struct GroupCommand: AsyncParsableCommand {
         @Argument(help: "The code (case and spaces do not matter).")
         var code: String
 
+        @OptionGroup var clock: ClockOptions
+
         func validate() throws {
             do {
                 _ = try GroupCode(validating: code)
@@ -93,7 +108,7 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reporting { () async throws(AppError) -> Int32 in
-                let group = try await GroupCommand.actions(global).join(try! GroupCode(validating: code))
+                let group = try await GroupCommand.actions(global, clock).join(try! GroupCode(validating: code))
                 print(
                     "Joined group \(group.code): \(group.memberCount) member\(group.memberCount == 1 ? "" : "s"), "
                         + "a daily goal of \(group.dailyGoalBlocks) blocks.")
@@ -153,15 +168,17 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Keep reporting every change until stopped (Ctrl-C, SIGTERM).")
     var watch = false
 
+    @OptionGroup var clock: ClockOptions
+
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
-            let actions = try GroupCommand.actions(global)
+            let actions = try GroupCommand.actions(global, clock)
             guard let settings = try? actions.local.settings(), let membership = settings.group else {
                 print("You are not in a group; there is nothing to sync.")
                 return 0
             }
             guard watch else {
-                guard let result = await actions.syncOnce() else {
+                guard let result = await actions.syncOnce(archiving: true) else {
                     throw AppError(
                         "Could not reach the group store \(actions.location). Your numbers are kept and will be sent next time."
                     )

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import ScreenMatesApp
+import ScreenMatesCore
+import ScreenMatesGroupStore
 import ScreenMatesStore
 
 struct StatusCommand: AsyncParsableCommand {
@@ -41,18 +43,33 @@ struct StatusCommand: AsyncParsableCommand {
             }
             // The group as the store has it now (read only), or as cached when it is unreachable.
             var group: GroupLink.Status?
-            if feed.settings.group != nil {
-                let actions = GroupActions(
-                    local: store, location: try global.resolveGroupStore(home: home, settings: feed.settings),
-                    clock: choice.clock)
+            var games: (snapshot: GroupGamesSnapshot?, offline: Bool) = (nil, false)
+            if let membership = feed.settings.group {
+                let location = try global.resolveGroupStore(home: home, settings: feed.settings)
+                let actions = GroupActions(local: store, location: location, clock: choice.clock)
                 let shown = try? await actions.show()
+                // The group's games, only read: `status` reports nothing.
+                let reader = GroupGames(
+                    local: store, membership: membership, userID: feed.settings.userID, clock: choice.clock,
+                    calendar: feed.calendar)
+                do throws(GroupStoreError) {
+                    games = (try await reader.fetch(from: try location.open()), false)
+                } catch {
+                    games = (reader.cached(), true)
+                }
                 let sync = try? store.syncState()
                 group = GroupLink.Status(
                     snapshot: shown?.snapshot, offline: shown?.offline ?? true, problem: nil,
                     lastSyncedAt: sync?.lastSyncedAt, unsyncedDays: sync?.unsyncedDays ?? 0)
             }
             let data = DashboardDataBuilder.make(feed: feed, now: choice.clock.now(), group: group)
-            let report = StatusReport(feed: feed, data: data, group: group)
+            var report = StatusReport(feed: feed, data: data, group: group)
+            report.include(
+                store: store, settings: feed.settings, calendar: feed.calendar, now: choice.clock.now(),
+                games: games.snapshot, offline: games.offline,
+                names: Dictionary(
+                    (group?.snapshot?.members ?? []).map { ($0.userID, $0.displayName.value) },
+                    uniquingKeysWith: { first, _ in first }))
             print(json ? report.json() : report.text(data: data))
             return 0
         }

@@ -17,6 +17,7 @@ import Testing
                 vice_apps = ["TikTok", "Words, With \\"Friends\\""]
                 productive_apps = Kindle, Xcode
                 hidden_apps = []
+                public_ranking = on
 
                 """)
         let (preferences, problems) = file.read()
@@ -32,6 +33,7 @@ import Testing
         #expect(preferences.viceApps == ["TikTok", "Words, With \"Friends\""])
         #expect(preferences.productiveApps == ["Kindle", "Xcode"])
         #expect(preferences.hiddenApps == [])
+        #expect(preferences.publicRanking == true)
         #expect(ConfigKey.allCases.allSatisfy(preferences.sets))
     }
 

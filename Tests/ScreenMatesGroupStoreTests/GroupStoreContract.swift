@@ -38,7 +38,10 @@ enum GroupStoreContract {
         var testDescription: String { name }
     }
 
-    static let all: [Check] = [
+    static let all: [Check] = groups + games
+
+    /// Groups, members, day totals, the rate limit and the change signal.
+    static let groups: [Check] = [
         Check("create gives a valid code and the creator as only member") { try await createGivesAValidCode($0.fresh) },
         Check("codes are unique across many creates") { try await codesAreUnique($0.fresh) },
         Check("an invalid goal is refused") { try await invalidGoalIsRefused($0.fresh) },

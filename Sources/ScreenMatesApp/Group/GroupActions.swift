@@ -145,8 +145,18 @@ public struct GroupActions: Sendable {
 
     /// Sends the profile and the finished days, and fetches the group, once. Returns what was
     /// done, or nil when the store could not be reached.
+    ///
+    /// With `archiving`, the finished days are archived first (the daily reset, exactly once
+    /// whoever runs it), so a home that no dashboard has opened since sends them too: what
+    /// `screenmates sync` asks for, with the group's games exchanged (`GroupGames`). Creating
+    /// or joining a group does neither, so that it writes nothing dated to the home's past.
     @discardableResult
-    public func syncOnce() async -> (days: Int, members: Int)? {
+    public func syncOnce(archiving: Bool = false) async -> (days: Int, members: Int)? {
+        if archiving, let settings = try? local.settings() {
+            let calendar = DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour)
+            _ = try? local.rollOver(
+                clockDay: calendar.day(containing: clock.now()), calendar: calendar, now: clock.now())
+        }
         guard let (settings, draft) = try? me(), let membership = settings.group,
             let store = try? location.open()
         else { return nil }
@@ -156,6 +166,14 @@ public struct GroupActions: Sendable {
             let days = try await reporter.sendDays(to: store)
             let snapshot = try await reporter.snapshot(from: store, today: draft.day)
             reporter.cache(snapshot)
+            // The group's games too (with `sync` only: they book coins and badges now): weeks
+            // settled and booked, challenges and coins reported.
+            let calendar = DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour)
+            if archiving {
+                _ = try? await GroupGames(
+                    local: local, membership: membership, userID: settings.userID, clock: clock, calendar: calendar
+                ).exchange(with: store)
+            }
             return (days, snapshot.members.count)
         } catch {
             return nil

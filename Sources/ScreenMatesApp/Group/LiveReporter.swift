@@ -16,6 +16,8 @@ public struct LiveReporter: Sendable {
     let home: HomeDirectory
     let store: LocalStore
     let link: GroupLink
+    /// The group's games (weeks, challenges, coins), exchanged whenever the numbers change.
+    let games: GroupGamesLink
     let clock: any AppClock
     let timeZone: TimeZoneSource
 
@@ -33,6 +35,12 @@ public struct LiveReporter: Sendable {
         link = GroupLink(
             local: store, location: location, membership: membership, userID: userID, clock: clock,
             timeZone: timeZone, logger: logger, onChange: { _ in })
+        let dayStartHour = ((try? store.settings()) ?? nil)?.dayStartHour ?? 0
+        games = GroupGamesLink(
+            games: GroupGames(
+                local: store, membership: membership, userID: userID, clock: clock,
+                calendar: DayCalendar(timeZone: timeZone.current(), dayStartHour: dayStartHour)),
+            location: location, logger: logger, wake: {})
     }
 
     /// What the group has seen of this home: when it last reported, and the finished days not
@@ -65,8 +73,16 @@ public struct LiveReporter: Sendable {
         guard let feed = try? UsageFeed(store: store, clock: clock, timeZone: timeZone),
             let watcher = FileNotices(directory: home.path, prefix: home.databaseFileName)
         else { return }
+        games.start()
+        defer { games.stop() }
+        var seen = ""
         while stop() == nil {
             if (try? feed.refresh(checkTimeZone: false)) != nil, let name = feed.settings.displayName {
+                let now = "\(feed.eventsApplied) \(feed.today)"
+                if now != seen {
+                    seen = now
+                    games.poke()
+                }
                 link.report(
                     ProfileDraft(
                         displayName: name, blocksToday: feed.ledger.viceBlocks, day: feed.today,

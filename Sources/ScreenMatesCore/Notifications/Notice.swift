@@ -20,6 +20,8 @@ public struct Notice: Hashable, Sendable, Codable {
         case challenge(id: String, outcome: String)
         /// A badge was earned.
         case badge(String)
+        /// A week of the group was settled for the user (the week's first day).
+        case weekSettled(String)
 
         /// A short stable name, used in keys, the log and `status --json`.
         public var name: String {
@@ -37,6 +39,7 @@ public struct Notice: Hashable, Sendable, Codable {
             case .test: "test"
             case .challenge(let id, let outcome): "challenge-\(id)-\(outcome)"
             case .badge(let kind): "badge-\(kind)"
+            case .weekSettled(let week): "week-\(week)"
             }
         }
 

@@ -11,6 +11,7 @@ public enum ConfigKey: String, Hashable, Sendable, CaseIterable {
     case viceApps = "vice_apps"
     case productiveApps = "productive_apps"
     case hiddenApps = "hidden_apps"
+    case publicRanking = "public_ranking"
 
     /// What the key is for, written above it when the file is created.
     public var summary: String {
@@ -26,6 +27,8 @@ public enum ConfigKey: String, Hashable, Sendable, CaseIterable {
         case .viceApps: "vice (distracting) apps, by name or id"
         case .productiveApps: "productive apps, by name or id"
         case .hiddenApps: "apps whose names never leave this machine (they still count)"
+        case .publicRanking:
+            "show your name, coins and badges to everyone in the group store (your group sees them always)"
         }
     }
 
@@ -37,7 +40,7 @@ public enum ConfigKey: String, Hashable, Sendable, CaseIterable {
         case .blockMinutes: "a whole number from 1 to 240"
         case .exchangeRate: "a number from 0 to 10"
         case .dailyGoal: "a whole number from 1 to 96"
-        case .notifications, .notificationBell, .notificationDesktop: "on or off (true or false)"
+        case .notifications, .notificationBell, .notificationDesktop, .publicRanking: "on or off (true or false)"
         case .viceApps, .productiveApps, .hiddenApps: "a list of app names, such as [\"TikTok\", \"YouTube\"]"
         }
     }

@@ -12,6 +12,7 @@ public struct Preferences: Hashable, Sendable {
     public var viceApps: [String]?
     public var productiveApps: [String]?
     public var hiddenApps: [String]?
+    public var publicRanking: Bool?
 
     public init() {}
 
@@ -29,6 +30,7 @@ public struct Preferences: Hashable, Sendable {
         case .viceApps: viceApps != nil
         case .productiveApps: productiveApps != nil
         case .hiddenApps: hiddenApps != nil
+        case .publicRanking: publicRanking != nil
         }
     }
 
@@ -48,6 +50,7 @@ public struct Preferences: Hashable, Sendable {
         case .viceApps: viceApps = try value.list()
         case .productiveApps: productiveApps = try value.list()
         case .hiddenApps: hiddenApps = try value.list()
+        case .publicRanking: publicRanking = try value.switchValue()
         }
     }
 }

@@ -14,6 +14,9 @@ public struct UserSettings: Hashable, Sendable, Codable {
     public var notificationDesktop = false
     /// The colour theme the dashboard draws with.
     public var theme = ThemeChoice.terminal
+    /// Show the user's name, coins and badges in the ranking across the whole group store
+    /// (their group sees them always).
+    public var publicRanking = false
     public var apps: [TrackedApp]
     /// The group the user is in, if any.
     public var group: GroupMembership?

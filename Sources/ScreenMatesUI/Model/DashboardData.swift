@@ -29,6 +29,8 @@ public struct DashboardData: Hashable, Sendable {
     public var seenApps: [SettingsScreenState.SeenApp]?
     /// The debug panel's facts, gathered only while it is open.
     public var debugLines: [DebugLine]?
+    /// Coins, challenges, badges and the group's weeks (the header shows the coins when set).
+    public var games: GamesData?
 
     public struct DebugLine: Hashable, Sendable {
         public var label: String

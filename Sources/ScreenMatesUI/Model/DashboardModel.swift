@@ -20,6 +20,12 @@ public struct DashboardModel: Hashable, Sendable {
         case history
         /// Apps, notifications, theme and the numbers behind the day.
         case settings
+        /// Challenges: the user's and the group's, create, join, give up.
+        case challenges
+        /// Coins and badges by category.
+        case profile
+        /// The group's weeks: each member's settled result.
+        case week
     }
 
     public var screen: Screen
@@ -39,6 +45,8 @@ public struct DashboardModel: Hashable, Sendable {
     public var settingsScreen: SettingsScreenState?
     /// The debug panel's own state.
     public var debugPanel = DebugPanelState()
+    /// The challenges, profile and week screens' own state.
+    public var games = GameScreensState()
     public var width: Int
     public var height: Int
     public var keys: KeyTable
@@ -68,6 +76,8 @@ public struct DashboardModel: Hashable, Sendable {
         case .debug: return .debug
         case .history: return .history
         case .settings: return .settings
+        // They take every key themselves (`handleGameScreen`).
+        case .challenges, .profile, .week: return .dashboard
         }
     }
 
@@ -98,6 +108,7 @@ public struct DashboardModel: Hashable, Sendable {
         if screen == .settings && !isTooSmall, settingsScreen?.adding != nil {
             return settingsScreen?.handleTyping(key)
         }
+        if !isTooSmall, let handled = handleGameScreen(key) { return handled }
         guard let action = keys.action(for: key, on: screenKind) else { return nil }
         switch action {
         case .quit:

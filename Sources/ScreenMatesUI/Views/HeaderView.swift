@@ -1,7 +1,8 @@
 import Foundation
 import ScreenMatesCore
 
-/// The top line: who, which group, the local time and the countdown to the daily reset.
+/// The top line: who, which group (and the coin balance, where the application gives it), the
+/// local time and the countdown to the daily reset.
 ///
 /// The name, the group's code (the thing to share), the clock time and "resets in …" are always
 /// shown, at every width the dashboard draws in. Where the line is narrow the other parts give
@@ -78,6 +79,8 @@ struct HeaderView {
         } else {
             group = [(separator + "no group", false)]
         }
+        // The coin balance gives way with the group's size.
+        if layout.groupSize, let coins = data.games?.coins { group.append((separator + "\(coins) coins", false)) }
         let name = " " + SafeText.displayable(data.userName)
         let groupWidth = group.reduce(0) { $0 + CellWidth.of($1.text) }
         if CellWidth.of(name) + groupWidth <= cells { return [(name, false)] + group }

@@ -24,6 +24,12 @@ public enum ScreenRenderer {
             HistoryView(model: model).draw(into: &frame)
         case .settings:
             SettingsView(model: model).draw(into: &frame)
+        case .challenges:
+            ChallengesView(model: model).draw(into: &frame)
+        case .profile:
+            ProfileView(model: model).draw(into: &frame)
+        case .week:
+            WeekView(model: model).draw(into: &frame)
         case .dashboard:
             if let data = model.data {
                 DashboardView(model: model, data: data).draw(into: &frame)

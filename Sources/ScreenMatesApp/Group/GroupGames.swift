@@ -1,0 +1,210 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesGroupStore
+import ScreenMatesStore
+
+/// The group's challenges, coins and weeks as last read from the group store: what the
+/// challenge, ranking and week commands and screens show, cached for offline use.
+public struct GroupGamesSnapshot: Hashable, Sendable, Codable {
+    public var boards: [GroupChallengeBoard]
+    public var coins: [MemberCoins]
+    public var rules: SettlementRules
+    /// Every member's results for the weeks shown (`GroupGames.weeksShown`), oldest first.
+    public var weeks: [WeekResult]
+    public var fetchedAt: Date
+
+    public init(
+        boards: [GroupChallengeBoard], coins: [MemberCoins], rules: SettlementRules, weeks: [WeekResult],
+        fetchedAt: Date
+    ) {
+        self.boards = boards
+        self.coins = coins
+        self.rules = rules
+        self.weeks = weeks
+        self.fetchedAt = fetchedAt
+    }
+}
+
+/// This member's side of the group's games, against one group store: settling the weeks that
+/// closed and booking this member's results into their ledger, telling the group how their
+/// group challenges stand and how many coins and badges they have, and reading it all back.
+///
+/// Everything it writes is idempotent — a week is booked once by its cause, a participant's
+/// decided state is kept as first reported, a standing is stored only with a newer version — so
+/// running it from any number of commands and dashboards, again after a restart or an outage,
+/// changes each thing once. A participant's own part is decided only in their home, from their
+/// own blocks (`ChallengeReferee`); the group store only ever learns it.
+public struct GroupGames: Sendable {
+    public let local: LocalStore
+    public let membership: GroupMembership
+    public let userID: String
+    public let clock: any AppClock
+    public let calendar: DayCalendar
+
+    /// How many weeks before the current one the week results cover.
+    public static let weeksShown = 12
+    static let snapshotKind = "games"
+    static let standingKind = "standing-sent"
+
+    public init(
+        local: LocalStore, membership: GroupMembership, userID: String, clock: any AppClock, calendar: DayCalendar
+    ) {
+        self.local = local
+        self.membership = membership
+        self.userID = userID
+        self.clock = clock
+        self.calendar = calendar
+    }
+
+    private var code: GroupCode { membership.code }
+
+    // MARK: - Exchanging
+
+    /// Settles and books the weeks, reports this member's challenges and standing, and reads
+    /// the games back (caching them). Returns them with the notices it recorded first.
+    public func exchange(with store: any GroupStore) async throws(GroupStoreError)
+        -> (snapshot: GroupGamesSnapshot, notices: [Notice])
+    {
+        let now = clock.now()
+        let today = calendar.day(containing: now)
+        try await store.settleWeeks(code: code, today: today, now: now)
+        var snapshot = try await fetch(from: store)
+        var notices = try here(local.bookWeeks(snapshot.weeks, group: code, userID: userID, now: now))
+        // Whatever this member takes part in here, their home decides: a copy made now if the
+        // one here went missing (created or joined elsewhere, a home cleared).
+        for board in snapshot.boards {
+            guard let mine = board.participants.first(where: { $0.userID == userID }) else { continue }
+            _ = try? local.addGroupChallenge(
+                Self.participantCopy(of: board.challenge, joinedAt: mine.joinedAt, calendar: calendar),
+                group: code, createdAt: mine.joinedAt)
+        }
+        notices += (try? ChallengeReferee.settle(local, calendar: calendar, now: now)) ?? []
+        var changed = false
+        for pending in try here(local.pendingReports(group: code, today: today)) {
+            let report = ParticipantReport(
+                challengeID: pending.challenge.challenge.id, userID: userID, state: pending.state,
+                daysKept: pending.daysKept, decidedAt: pending.state.isDecided ? pending.challenge.decidedAt : nil)
+            do {
+                if try await store.reportParticipant(report, code: code) { changed = true }
+            } catch {
+                // Out of reach: told next time. Refused (the challenge or the member gone from
+                // the group): there is no one to tell, so it is not asked again.
+                if error.isTransient { throw error }
+            }
+            try? local.markReported(challengeID: report.challengeID, mark: pending.mark)
+        }
+        if try await reportStanding(to: store, now: now) { changed = true }
+        if changed {
+            snapshot.boards = try await store.groupChallenges(code: code)
+            snapshot.coins = try await store.memberCoins(code: code)
+            save(snapshot)
+        }
+        return (snapshot, notices)
+    }
+
+    /// Reads the games without writing anything to the group store, and caches them.
+    public func fetch(from store: any GroupStore) async throws(GroupStoreError) -> GroupGamesSnapshot {
+        let now = clock.now()
+        let today = calendar.day(containing: now)
+        let rules = try await store.settlementRules(code: code)
+        let current = rules.firstDay(ofWeekContaining: today)
+        let snapshot = GroupGamesSnapshot(
+            boards: try await store.groupChallenges(code: code), coins: try await store.memberCoins(code: code),
+            rules: rules,
+            weeks: try await store.weekResults(code: code, weeks: current.adding(days: -7 * Self.weeksShown)...current),
+            fetchedAt: now)
+        save(snapshot)
+        return snapshot
+    }
+
+    /// The games as last read, for offline use.
+    public func cached() -> GroupGamesSnapshot? {
+        guard let entry = try? local.gameCache(code: code, kind: Self.snapshotKind) else { return nil }
+        return try? JSONDecoder().decode(GroupGamesSnapshot.self, from: entry.json)
+    }
+
+    private func save(_ snapshot: GroupGamesSnapshot) {
+        guard let json = try? JSONEncoder().encode(snapshot) else { return }
+        try? local.saveGameCache(code: code, kind: Self.snapshotKind, json: json, at: snapshot.fetchedAt)
+    }
+
+    /// Sends the member's coins, badges and public-ranking choice when they differ from what
+    /// was sent last; whether the store took them.
+    private func reportStanding(to store: any GroupStore, now: Date) async throws(GroupStoreError) -> Bool {
+        guard let settings = try here(local.settings()), let name = settings.displayName else { return false }
+        let coins = try here(local.coinLedger()).balance
+        let badges = try here(local.badges()).count
+        let mark = "\(coins) \(badges) \(settings.publicRanking) \(name.value)"
+        if let sent = try? local.gameCache(code: code, kind: Self.standingKind),
+            String(decoding: sent.json, as: UTF8.self) == mark
+        {
+            return false
+        }
+        let version = try here(local.nextMemberVersion())
+        let stored = try await store.reportStanding(
+            StandingReport(
+                userID: userID, displayName: name, coins: coins, badges: badges, isPublic: settings.publicRanking,
+                version: version, updatedAt: now))
+        try? local.saveGameCache(code: code, kind: Self.standingKind, json: Data(mark.utf8), at: now)
+        return stored
+    }
+
+    // MARK: - Creating and joining
+
+    /// Shares a new challenge with the group, under a fresh id, with this member as its first
+    /// participant; their home keeps a copy and decides it. Returns the challenge as shared.
+    public func create(_ challenge: Challenge, in store: any GroupStore) async throws(GroupStoreError) -> Challenge {
+        var shared = challenge
+        var generator = SystemRandomNumberGenerator()
+        for attempt in 1...5 {
+            shared.id = Self.newChallengeID(using: &generator)
+            do {
+                try await store.createGroupChallenge(shared, code: code, creatorID: userID, now: clock.now())
+                break
+            } catch {
+                guard case .challengeExists = error, attempt < 5 else { throw error }
+            }
+        }
+        _ = try here(local.addGroupChallenge(shared, group: code, createdAt: clock.now()))
+        return shared
+    }
+
+    /// Joins a challenge of the group; this member's home keeps a copy and decides it. Joining on
+    /// its first day counts the blocks from now on.
+    public func join(id: String, in store: any GroupStore) async throws(GroupStoreError) -> Challenge {
+        let now = clock.now()
+        let challenge = try await store.joinGroupChallenge(
+            id: id, code: code, userID: userID, today: calendar.day(containing: now), now: now)
+        let copy = Self.participantCopy(of: challenge, joinedAt: now, calendar: calendar)
+        do {
+            try local.addGroupChallenge(copy, group: code, createdAt: now)
+        } catch {
+            throw .invalidValue(error.message)
+        }
+        return copy
+    }
+
+    /// The participant's own copy of a group challenge: one joined once its first day had
+    /// begun counts the blocks from the moment of joining.
+    static func participantCopy(of shared: GroupChallenge, joinedAt: Date, calendar: DayCalendar) -> Challenge {
+        var copy = shared.challenge
+        if joinedAt > calendar.start(of: copy.firstDay) {
+            copy.startsAt = max(copy.startsAt ?? joinedAt, joinedAt)
+        }
+        return copy
+    }
+
+    /// Six characters without look-alikes: group challenges' ids (personal ones have four).
+    static func newChallengeID(using generator: inout some RandomNumberGenerator) -> String {
+        String((0..<6).map { _ in "abcdefghjkmnpqrstuvwxyz23456789".randomElement(using: &generator)! })
+    }
+
+    /// A local store failure met while exchanging, as the group-store error the callers handle.
+    private func here<T>(_ body: @autoclosure () throws(StoreError) -> T) throws(GroupStoreError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .unavailable(location: local.path, detail: error.message)
+        }
+    }
+}

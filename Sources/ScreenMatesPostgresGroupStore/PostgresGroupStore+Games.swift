@@ -1,0 +1,324 @@
+import Foundation
+import PostgresNIO
+import ScreenMatesCore
+import ScreenMatesGroupStore
+
+// Group challenges, coins and the weekly settlement on PostgreSQL: each operation one call of a
+// function of the second migration (`Migrations/v2_games.sql`), which checks and writes in one
+// transaction; the settlement is computed by the server, so no client can settle for another.
+extension PostgresGroupStore {
+    // MARK: - Group challenges
+
+    public func createGroupChallenge(_ challenge: Challenge, code: GroupCode, creatorID: String, now: Date)
+        async throws(GroupStoreError)
+    {
+        try GroupStoreRules.check(challenge)
+        try GroupStoreRules.check(userID: creatorID)
+        let at = try Self.milliseconds(now)
+        let startsAt = try challenge.startsAt.map { instant throws(GroupStoreError) in try Self.milliseconds(instant) }
+        let rule = GroupStoreRules.ruleText(challenge.rule)
+        let (id, first, days, reward, penalty) = (
+            challenge.id, Int64(challenge.firstDay.dayNumber), Int64(challenge.days), Int64(challenge.reward),
+            Int64(challenge.penalty)
+        )
+        let rows = try await perform(OperationContext(code: code, userID: creatorID)) { client in
+            try await client.query(
+                """
+                SELECT screenmates.create_group_challenge(\(code.value), \(id), \(creatorID), \(rule), \(first),
+                    \(days), \(reward), \(penalty), \(startsAt), \(at))
+                """
+            ).collect()
+        }
+        switch try outcome(rows, "creating a challenge") {
+        case "created": return
+        case "unknown": throw .unknownCode(code)
+        case "not-member": throw .notAMember(code: code)
+        case "exists": throw .challengeExists(challenge.id)
+        case let other: throw unexpected(other, "creating a challenge")
+        }
+    }
+
+    public func joinGroupChallenge(id: String, code: GroupCode, userID: String, today: LocalDate, now: Date)
+        async throws(GroupStoreError) -> GroupChallenge
+    {
+        try GroupStoreRules.check(challengeID: id)
+        try GroupStoreRules.check(userID: userID)
+        let at = try Self.milliseconds(now)
+        let day = Int64(GroupStoreRules.clampedDayNumber(today))
+        let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
+            try await client.query(
+                """
+                SELECT outcome, creator_id, rule, first_day, days, reward, penalty, starts_at, created_at
+                FROM screenmates.join_group_challenge(\(code.value), \(id), \(userID), \(day), \(at))
+                """
+            ).collect()
+        }
+        let answer = try decode("joining a challenge") {
+            guard let row = rows.first else { throw UnreadableValue(what: "no answer to joining a challenge") }
+            return try row.decode(
+                (String, String?, String?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self)
+        }
+        switch answer.0 {
+        case "joined": break
+        case "unknown": throw .unknownCode(code)
+        case "not-member": throw .notAMember(code: code)
+        case "no-challenge": throw .unknownChallenge(id)
+        case "closed": throw .challengeClosed(id)
+        case let other: throw unexpected(other, "joining a challenge")
+        }
+        let (_, creator, rule, first, days, reward, penalty, startsAt, createdAt) = answer
+        return try decode("a challenge") {
+            guard let creator, let rule, let first, let days, let reward, let penalty, let createdAt,
+                let decoded = GroupStoreRules.rule(fromText: rule)
+            else { throw UnreadableValue(what: "a challenge this version cannot read") }
+            return GroupChallenge(
+                challenge: Challenge(
+                    id: id, rule: decoded, firstDay: try Self.localDate(first), days: Int(days), reward: Int(reward),
+                    penalty: Int(penalty), startsAt: startsAt.map(Self.date(milliseconds:))),
+                creatorID: creator, createdAt: Self.date(milliseconds: createdAt))
+        }
+    }
+
+    @discardableResult
+    public func reportParticipant(_ report: ParticipantReport, code: GroupCode) async throws(GroupStoreError) -> Bool {
+        try GroupStoreRules.check(report)
+        let decidedAt = try report.decidedAt.map { instant throws(GroupStoreError) in try Self.milliseconds(instant) }
+        let (id, user, state, days) = (
+            report.challengeID, report.userID, report.state.rawValue, Int64(report.daysKept)
+        )
+        let rows = try await perform(OperationContext(code: code, userID: user)) { client in
+            try await client.query(
+                """
+                SELECT screenmates.report_participant(\(code.value), \(id), \(user), \(state), \(days), \(decidedAt))
+                """
+            ).collect()
+        }
+        switch try outcome(rows, "reporting a participant") {
+        case "stored": return true
+        case "unchanged": return false
+        case "unknown": throw .unknownCode(code)
+        case "no-challenge": throw .unknownChallenge(id)
+        case "not-participant": throw .notAMember(code: code)
+        case let other: throw unexpected(other, "reporting a participant")
+        }
+    }
+
+    public func groupChallenges(code: GroupCode) async throws(GroupStoreError) -> [GroupChallengeBoard] {
+        let challengeRows = try await perform(OperationContext(code: code)) { client in
+            try await client.query(
+                """
+                SELECT known, id, creator_id, rule, first_day, days, reward, penalty, starts_at, created_at
+                FROM screenmates.group_challenges(\(code.value))
+                """
+            ).collect()
+        }
+        if try firstIsUnknown(challengeRows) { throw .unknownCode(code) }
+        let participantRows = try await perform(OperationContext(code: code)) { client in
+            try await client.query(
+                """
+                SELECT known, challenge_id, user_id, display_name, state, days_kept, joined_at, decided_at
+                FROM screenmates.challenge_participants(\(code.value))
+                """
+            ).collect()
+        }
+        if try firstIsUnknown(participantRows) { throw .unknownCode(code) }
+        return try decode("the group's challenges") {
+            var participants: [String: [ParticipantStanding]] = [:]
+            for row in participantRows {
+                let (_, challengeID, userID, name, state, days, joinedAt, decidedAt) = try row.decode(
+                    (Bool, String, String, String, String, Int64, Int64, Int64?).self)
+                guard let state = ParticipantState(rawValue: state) else {
+                    throw UnreadableValue(what: "a participant state that is not one")
+                }
+                participants[challengeID, default: []].append(
+                    ParticipantStanding(
+                        userID: userID, name: name, state: state, daysKept: Int(days),
+                        joinedAt: Self.date(milliseconds: joinedAt), decidedAt: decidedAt.map(Self.date(milliseconds:))
+                    ))
+            }
+            return try challengeRows.compactMap { row in
+                let (_, id, creator, ruleText, first, days, reward, penalty, startsAt, createdAt) = try row.decode(
+                    (Bool, String, String, String, Int64, Int64, Int64, Int64, Int64?, Int64).self)
+                // A kind of rule from a newer version is left out, not an error.
+                guard let rule = GroupStoreRules.rule(fromText: ruleText) else { return nil }
+                let challenge = Challenge(
+                    id: id, rule: rule, firstDay: try Self.localDate(first), days: Int(days), reward: Int(reward),
+                    penalty: Int(penalty), startsAt: startsAt.map(Self.date(milliseconds:)))
+                return GroupChallengeBoard(
+                    challenge: GroupChallenge(
+                        challenge: challenge, creatorID: creator, createdAt: Self.date(milliseconds: createdAt)),
+                    participants: participants[id] ?? [])
+            }
+        }
+    }
+
+    // MARK: - Coins
+
+    @discardableResult
+    public func reportStanding(_ report: StandingReport) async throws(GroupStoreError) -> Bool {
+        try GroupStoreRules.check(report)
+        let at = try Self.milliseconds(report.updatedAt)
+        let (user, name, coins, badges, isPublic, version) = (
+            report.userID, report.displayName.value, Int64(report.coins), Int64(report.badges), report.isPublic,
+            report.version
+        )
+        let rows = try await perform(OperationContext(name: report.displayName, userID: user)) { client in
+            try await client.query(
+                """
+                SELECT screenmates.report_standing(\(user), \(name), \(coins), \(badges), \(isPublic), \(version),
+                    \(at))
+                """
+            ).collect()
+        }
+        return try known(rows, "reporting coins")
+    }
+
+    public func memberCoins(code: GroupCode) async throws(GroupStoreError) -> [MemberCoins] {
+        let rows = try await perform(OperationContext(code: code)) { client in
+            try await client.query(
+                "SELECT known, user_id, coins, badges, updated_at FROM screenmates.member_coins(\(code.value))"
+            ).collect()
+        }
+        if try firstIsUnknown(rows) { throw .unknownCode(code) }
+        return try decode("the members' coins") {
+            try rows.map { row in
+                let (_, user, coins, badges, updatedAt) = try row.decode((Bool, String, Int64, Int64, Int64).self)
+                return MemberCoins(
+                    userID: user, coins: Int(coins), badges: Int(badges),
+                    updatedAt: Self.date(milliseconds: updatedAt))
+            }
+        }
+    }
+
+    public func publicRanking(userID: String, limit: Int) async throws(GroupStoreError) -> PublicRanking {
+        try GroupStoreRules.check(userID: userID)
+        let cap = Int64(min(max(limit, 1), GroupStoreRules.publicRankingLimit))
+        let rows = try await perform(OperationContext(userID: userID)) { client in
+            try await client.query(
+                """
+                SELECT display_name, coins, badges, is_me, total, my_rank
+                FROM screenmates.public_ranking(\(userID), \(cap))
+                """
+            ).collect()
+        }
+        return try decode("the public ranking") {
+            var total = 0
+            var myRank: Int?
+            let standings = try rows.map { row in
+                let (name, coins, badges, isMe, count, rank) = try row.decode(
+                    (String, Int64, Int64, Bool, Int64, Int64?).self)
+                total = Int(count)
+                myRank = rank.map { Int($0) }
+                return CoinStanding(userID: nil, name: name, coins: Int(coins), badges: Int(badges), isMe: isMe)
+            }
+            return PublicRanking(standings: standings, total: total, myRank: myRank)
+        }
+    }
+
+    // MARK: - The weekly settlement
+
+    public func settlementRules(code: GroupCode) async throws(GroupStoreError) -> SettlementRules {
+        let rows = try await perform(OperationContext(code: code)) { client in
+            try await client.query(
+                """
+                SELECT known, week_start, kept_day_coins, over_day_coins, missing_days
+                FROM screenmates.settlement_rules(\(code.value))
+                """
+            ).collect()
+        }
+        if try firstIsUnknown(rows) { throw .unknownCode(code) }
+        return try decode("the settlement rules") {
+            guard let row = rows.first else { throw UnreadableValue(what: "no settlement rules") }
+            let (_, weekStart, kept, over, missing) = try row.decode((Bool, Int32, Int64, Int64, String).self)
+            guard let rule = MissingDaysRule(rawValue: missing) else {
+                throw UnreadableValue(what: "a missing-days rule that is not one")
+            }
+            return SettlementRules(
+                weekStart: Int(weekStart), keptDayCoins: Int(kept), overDayCoins: Int(over), missingDays: rule)
+        }
+    }
+
+    public func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: String)
+        async throws(GroupStoreError)
+    {
+        try GroupStoreRules.check(rules)
+        try GroupStoreRules.check(userID: userID)
+        let (weekStart, kept, over, missing) = (
+            Int32(rules.weekStart), Int64(rules.keptDayCoins), Int64(rules.overDayCoins), rules.missingDays.rawValue
+        )
+        let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
+            try await client.query(
+                """
+                SELECT screenmates.set_settlement_rules(\(code.value), \(userID), \(weekStart), \(kept), \(over),
+                    \(missing))
+                """
+            ).collect()
+        }
+        switch try outcome(rows, "setting the settlement rules") {
+        case "set": return
+        case "unknown": throw .unknownCode(code)
+        case "not-member": throw .notAMember(code: code)
+        case "week-fixed": throw .invalidValue(GroupStoreRules.weekStartFixed)
+        case let other: throw unexpected(other, "setting the settlement rules")
+        }
+    }
+
+    @discardableResult
+    public func settleWeeks(code: GroupCode, today: LocalDate, now: Date) async throws(GroupStoreError) -> Int {
+        let day = Int64(GroupStoreRules.clampedDayNumber(today))
+        let at = try Self.milliseconds(now)
+        let rows = try await perform(OperationContext(code: code)) { client in
+            try await client.query(
+                "SELECT known, settled FROM screenmates.settle_weeks(\(code.value), \(day), \(at))"
+            ).collect()
+        }
+        let (known, settled) = try decode("the settlement") {
+            guard let row = rows.first else { throw UnreadableValue(what: "no answer to settling") }
+            return try row.decode((Bool, Int64).self)
+        }
+        guard known else { throw .unknownCode(code) }
+        return Int(settled)
+    }
+
+    public func weekResults(code: GroupCode, weeks: ClosedRange<LocalDate>) async throws(GroupStoreError)
+        -> [WeekResult]
+    {
+        let first = Int64(GroupStoreRules.clampedDayNumber(weeks.lowerBound))
+        let last = Int64(GroupStoreRules.clampedDayNumber(weeks.upperBound))
+        let rows = try await perform(OperationContext(code: code)) { client in
+            try await client.query(
+                """
+                SELECT known, user_id, week, status, kept_days, over_days, missing_days, coins, rule, settled_at
+                FROM screenmates.week_results(\(code.value), \(first), \(last))
+                """
+            ).collect()
+        }
+        if try firstIsUnknown(rows) { throw .unknownCode(code) }
+        return try decode("the week results") {
+            try rows.map { row in
+                let (_, user, week, status, kept, over, missing, coins, rule, settledAt) = try row.decode(
+                    (Bool, String, Int64, String, Int64, Int64, Int64, Int64, String, Int64?).self)
+                guard let status = WeekResult.Status(rawValue: status), let rule = MissingDaysRule(rawValue: rule)
+                else { throw UnreadableValue(what: "a week result that is not one") }
+                return WeekResult(
+                    userID: user, week: try Self.localDate(week), status: status,
+                    tally: WeekTally(keptDays: Int(kept), overDays: Int(over), missingDays: Int(missing)),
+                    coins: Int(coins), rule: rule, settledAt: settledAt.map(Self.date(milliseconds:)))
+            }
+        }
+    }
+
+    // MARK: -
+
+    /// The text a function answered with.
+    private func outcome(_ rows: [PostgresRow], _ what: String) throws(GroupStoreError) -> String {
+        try decode(what) {
+            guard let row = rows.first else { throw UnreadableValue(what: "no answer to \(what)") }
+            return try row.decode(String.self)
+        }
+    }
+
+    private func unexpected(_ answer: String, _ what: String) -> GroupStoreError {
+        .unusable(location: address.description, detail: "\(what) answered \"\(answer)\"")
+    }
+}

@@ -1,0 +1,40 @@
+import ScreenMatesCore
+
+extension DashboardModel {
+    /// Opens the challenges, profile or week screen, from its top. (The application binds the
+    /// keys that call this; see the README.)
+    public mutating func openGameScreen(_ target: Screen) {
+        guard [.challenges, .profile, .week].contains(target) else { return }
+        if target == .challenges { games.challenges = ChallengesScreenState() }
+        if target == .profile { games.profileScroll = 0 }
+        if target == .week { games.weekScroll = 0 }
+        screen = target
+    }
+
+    /// A key on the challenges, profile or week screen, which take every key themselves: the
+    /// effect it asks for (`.some(nil)` for none; the challenges screen's own effects wait in
+    /// `games.pendingEffect`), or nil on any other screen. `esc` goes back
+    /// to the dashboard; `q` quits from the lists (not from the form).
+    mutating func handleGameScreen(_ key: KeyInput) -> DashboardRequest?? {
+        switch screen {
+        case .challenges:
+            switch games.challenges.handle(key, data: data?.games) {
+            case .stay: return .some(nil)
+            case .back:
+                screen = .dashboard
+                return .some(nil)
+            case .quit: return .some(.quit)
+            case .effect(let effect):
+                games.pendingEffect = effect
+                return .some(nil)
+            }
+        case .profile, .week:
+            if key == .character("q") { return .some(.quit) }
+            let scroll: WritableKeyPath<GameScreensState, Int> = screen == .profile ? \.profileScroll : \.weekScroll
+            if games.handleScrolling(key, scroll: scroll) == false { screen = .dashboard }
+            return .some(nil)
+        default:
+            return nil
+        }
+    }
+}

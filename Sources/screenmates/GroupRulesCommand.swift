@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import ScreenMatesApp
+import ScreenMatesCore
+import ScreenMatesGroupStore
+import ScreenMatesStore
+
+/// The weekly settlement's rules on the command line, for `group create` and `group set`.
+struct SettlementOptions: ParsableArguments {
+    @Option(
+        name: .customLong("week-start"),
+        help: ArgumentHelp("The weekday the group's week starts (and closes) on: monday…sunday.", valueName: "day"))
+    var weekStart: String?
+
+    @Option(
+        name: .customLong("kept-day-coins"), parsing: .unconditional,
+        help: ArgumentHelp("Coins a day within the limit earns at the week's close (0-1000; 5).", valueName: "n"))
+    var keptDayCoins: Int?
+
+    @Option(
+        name: .customLong("over-day-coins"), parsing: .unconditional,
+        help: ArgumentHelp("Coins a day over the limit costs (0-1000; 10).", valueName: "n"))
+    var overDayCoins: Int?
+
+    @Option(
+        name: .customLong("missing-days"),
+        help: ArgumentHelp(
+            "Days not sent by the close: pending (the week waits for them) or worst-case (charged as over, at once).",
+            valueName: "rule"))
+    var missingDays: String?
+
+    var isEmpty: Bool { weekStart == nil && keptDayCoins == nil && overDayCoins == nil && missingDays == nil }
+
+    /// `rules` with what was given, checked.
+    func applied(to rules: SettlementRules) throws(AppError) -> SettlementRules {
+        var result = rules
+        if let weekStart {
+            guard let day = SettlementRules.weekday(named: weekStart) else {
+                throw .usage(
+                    "--week-start takes a weekday, monday to sunday; \"\(SafeText.displayable(weekStart))\" is not one."
+                )
+            }
+            result.weekStart = day
+        }
+        if let keptDayCoins { result.keptDayCoins = keptDayCoins }
+        if let overDayCoins { result.overDayCoins = overDayCoins }
+        if let missingDays {
+            guard let rule = MissingDaysRule(rawValue: missingDays.lowercased()) else {
+                throw .usage(
+                    "--missing-days is pending or worst-case; \"\(SafeText.displayable(missingDays))\" is neither.")
+            }
+            result.missingDays = rule
+        }
+        if let problem = result.problem { throw .usage(problem) }
+        return result
+    }
+
+    /// Sets the rules of the user's group; returns them.
+    func apply(_ actions: GroupActions) async throws(AppError) -> SettlementRules {
+        guard let settings = try? actions.local.settings(), let membership = settings.group else {
+            throw AppError("You are not in a group.")
+        }
+        do {
+            let store = try actions.location.open()
+            let rules = try applied(to: try await store.settlementRules(code: membership.code))
+            try await store.setSettlementRules(rules, code: membership.code, userID: settings.userID)
+            return rules
+        } catch let error as GroupStoreError {
+            throw AppError(error.message)
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError("\(error)")
+        }
+    }
+
+    static func describe(_ rules: SettlementRules) -> String {
+        "weeks start on \(rules.weekStartName.capitalized); a kept day +\(rules.keptDayCoins) coins, a day over "
+            + "-\(rules.overDayCoins); days not sent by the close: \(rules.missingDays.rawValue)"
+    }
+}
+
+extension GroupCommand {
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set how your group settles its weeks (any member may).",
+            discussion: """
+                The rates and the missing-days rule apply to weeks that close afterwards; the week start \
+                can change only until a week has been settled.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var settlement: SettlementOptions
+
+        func validate() throws {
+            if settlement.isEmpty {
+                throw ValidationError(
+                    "Give what to set: --week-start, --kept-day-coins, --over-day-coins or --missing-days.")
+            }
+            do { _ = try settlement.applied(to: .standard) } catch { throw ValidationError(error.message) }
+        }
+
+        func run() async throws {
+            try await reporting { () async throws(AppError) -> Int32 in
+                let rules = try await settlement.apply(try GroupCommand.actions(global))
+                print("Your group's " + SettlementOptions.describe(rules) + ".")
+                return 0
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// A group challenge on the real binary: two homes, one shared group-store file. Bo's monitor
+/// breaks the rule in his home, `screenmates sync` tells the group, and Ana's `challenge show`
+/// and `status --json` show him failed while she is still in — and the group store holds no app
+/// name of theirs.
+@Suite struct GroupChallengeEndToEndTests {
+    private func run(_ arguments: [String], _ home: Binary.Home, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws -> String
+    {
+        let result = try await Binary.run(arguments + ["--home", home.path])
+        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        return result.stdout
+    }
+
+    private func json(_ arguments: [String], _ home: Binary.Home) async throws -> [String: Any] {
+        let text = try await run(arguments + ["--json"], home)
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+    }
+
+    /// The name → state of a challenge's participants in `challenge show --json` or `status --json`.
+    private func states(_ challenge: [String: Any]?) -> [String: String] {
+        let participants = challenge?["participants"] as? [[String: Any]] ?? []
+        return Dictionary(
+            uniqueKeysWithValues: participants.map { ($0["name"] as? String ?? "", $0["state"] as? String ?? "") })
+    }
+
+    @Test func oneBreaksTheRuleAndTheOtherSeesIt() async throws {
+        let (ana, bo) = (Binary.Home(), Binary.Home())
+        let shared = ana.path + "-group-store.sqlite"
+        defer {
+            for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: shared + suffix) }
+        }
+        let store = ["--group-store", shared]
+        _ = try await run(["setup", "--name", "ana", "--start-at", "2026-11-21T08:00"], ana)
+        _ = try await run(["setup", "--name", "bo", "--start-at", "2026-11-21T08:00"], bo)
+        let created = try await run(["group", "create", "--start-at", "2026-11-21T08:01"] + store, ana)
+        let code = try #require(created.split(separator: " ").dropFirst(2).first.map(String.init), "\(created)")
+        _ = try await run(["group", "join", code, "--start-at", "2026-11-21T08:02"] + store, bo)
+
+        // Ana shares a challenge for tomorrow; Bo joins it today.
+        let challenge = try await run(
+            ["challenge", "create", "--group", "--at-most", "1", "--days", "2", "--start-at", "2026-11-21T08:10"], ana)
+        let id = try #require(challenge.split(separator: " ").dropFirst().first.map { String($0.dropLast()) })
+        #expect(id.count == 6, "\(challenge)")
+        let open = try await run(["challenge", "list", "--start-at", "2026-11-21T08:20"], bo)
+        #expect(open.contains("open: join it with `screenmates challenge join \(id)`"), "\(open)")
+        let joined = try await run(["challenge", "join", id, "--start-at", "2026-11-21T08:21"], bo)
+        #expect(joined.contains("Joined challenge \(id)"), "\(joined)")
+
+        // Bo's monitor records his day (many blocks); his home decides; sync tells the group.
+        _ = try await run(
+            ["monitor", "--start-at", "2026-11-22T09:00", "--rate", "max", "--count", "30", "--seed", "3"], bo)
+        _ = try await run(["sync", "--start-at", "2026-11-22T20:00"], bo)
+
+        let show = try await json(["challenge", "show", id, "--start-at", "2026-11-22T21:00"], ana)
+        #expect(states(show) == ["ana": "still in", "bo": "failed"], "\(show)")
+        #expect(show["group"] as? String == code && show["joined"] as? Bool == true)
+        let text = try await run(["challenge", "show", id, "--start-at", "2026-11-22T21:01"], ana)
+        #expect(text.contains("1 still in, 1 failed"), "\(text)")
+
+        let status = try await json(["status", "--start-at", "2026-11-22T21:02"], ana)
+        let challenges = status["challenges"] as? [[String: Any]] ?? []
+        #expect(states(challenges.first { $0["id"] as? String == id }) == ["ana": "still in", "bo": "failed"])
+        #expect((status["coins"] as? [String: Any])?["balance"] as? Int == 0, "\(status)")
+        #expect(status["badges"] is [Any])
+        #expect((status["week"] as? [String: Any])?["weekStart"] as? String == "monday", "\(status)")
+
+        // What the group store holds of them: states and counts, never an app.
+        var bytes = Data()
+        for suffix in ["", "-wal"] { bytes += FileManager.default.contents(atPath: shared + suffix) ?? Data() }
+        let content = String(decoding: bytes, as: UTF8.self).lowercased()
+        for app in ["tiktok", "instagram", "youtube", "reddit", "duolingo", "kindle", "notion"] {
+            #expect(!content.contains(app), "the group store holds \(app)")
+        }
+
+        // Bo's penalty was booked once; his coins say so.
+        let coins = try await json(["coins", "--start-at", "2030-01-01T00:00"], bo)
+        let penalties = (coins["transactions"] as? [[String: Any]] ?? []).filter {
+            ($0["cause"] as? String) == "challenge \(id)"
+        }
+        #expect(penalties.map { $0["asked"] as? Int } == [-25], "\(coins)")
+    }
+
+    @Test func aGroupChallengeIsRefusedWithAReason() async throws {
+        let home = Binary.Home()
+        _ = try await run(["setup", "--name", "ana"], home)
+        let cases: [([String], Int32, String)] = [
+            (["challenge", "create", "--group", "--at-most", "1"], 1, "not in a group"),
+            (["challenge", "join", "abcdef"], 1, "not in a group"),
+            (["ranking"], 1, "not in a group"),
+            (["week"], 1, "not in a group"),
+            (["group", "set", "--week-start", "someday"], 64, "weekday"),
+            (["group", "set", "--missing-days", "never"], 64, "pending or worst-case"),
+            (["group", "set", "--kept-day-coins", "5000"], 64, "0 to 1000"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = try await Binary.run(arguments + ["--home", home.path])
+            #expect(result.status == status && result.stderr.contains(message), "\(arguments): \(result)")
+        }
+    }
+}

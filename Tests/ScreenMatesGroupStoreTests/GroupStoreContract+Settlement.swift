@@ -1,0 +1,163 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesGroupStore
+import Testing
+
+/// The weekly settlement's part of the contract (seed 002): weeks of 2021, long closed by any
+/// clock a server may hold them to, with missing, late and duplicated days.
+extension GroupStoreContract {
+    // MARK: - The weekly settlement
+
+    static func settlementRulesAreSetByMembers(_ makeStore: GroupStoreFactory) async throws {
+        let store = try await makeStore()
+        let group = try await store.createGroup(dailyGoalBlocks: 8, creator: ana, now: noon(monday))
+        #expect(try await store.settlementRules(code: group.code) == .standard)
+        let sunday = SettlementRules(weekStart: 7, keptDayCoins: 3, overDayCoins: 0, missingDays: .worstCase)
+        let mark = try await store.changeMark(code: group.code)
+        try await store.setSettlementRules(sunday, code: group.code, userID: ana.userID)
+        #expect(try await store.changeMark(code: group.code) > mark)
+        #expect(try await store.settlementRules(code: group.code) == sunday)
+        await expectError(.notAMember(code: group.code)) {
+            try await store.setSettlementRules(.standard, code: group.code, userID: bo.userID)
+        }
+        await expectError(.invalidValue("Coins for a kept day or a day over the limit are 0 to 1000.")) {
+            try await store.setSettlementRules(
+                SettlementRules(weekStart: 1, keptDayCoins: 1001, overDayCoins: 0, missingDays: .pending),
+                code: group.code, userID: ana.userID)
+        }
+        await expectError(.unknownCode(unusedCode)) { _ = try await store.settlementRules(code: unusedCode) }
+        // Once a week is settled, the rates may change but the week start may not.
+        try await store.settleWeeks(
+            code: group.code, today: monday.adding(days: 14), now: noon(monday.adding(days: 14)))
+        #expect(
+            try await !store.weekResults(code: group.code, weeks: monday.adding(days: -7)...monday.adding(days: 14))
+                .isEmpty)
+        var rates = sunday
+        rates.keptDayCoins = 7
+        try await store.setSettlementRules(rates, code: group.code, userID: ana.userID)
+        rates.weekStart = 1
+        await expectError(.invalidValue(GroupStoreRules.weekStartFixed)) {
+            try await store.setSettlementRules(rates, code: group.code, userID: ana.userID)
+        }
+        #expect(try await store.settlementRules(code: group.code).keptDayCoins == 7)
+    }
+
+    static func pendingWeeksWaitForTheirDays(_ makeStore: GroupStoreFactory) async throws {
+        let store = try await makeStore()
+        let group = try await settlingGroup(in: store)
+        let week = (0..<7).map { monday.adding(days: $0) }
+        // Ana: five days kept, two over. Bo: five days, two missing (Wednesday and Sunday).
+        try await store.upsertDayTotals(
+            week.enumerated().map { day(ana.userID, $1, vice: $0 < 5 ? 8 : 9) }
+                + week.enumerated().filter { ![2, 6].contains($0.offset) }.map { day(bo.userID, $1, vice: 1) },
+            code: group.code)
+        // Not closed on its Sunday.
+        #expect(try await store.settleWeeks(code: group.code, today: week[6], now: noon(week[6])) == 0)
+        #expect(try await store.weekResults(code: group.code, weeks: monday...monday).isEmpty)
+        let closing = monday.adding(days: 7)
+        let mark = try await store.changeMark(code: group.code)
+        #expect(try await store.settleWeeks(code: group.code, today: closing, now: noon(closing)) == 1)
+        #expect(try await store.changeMark(code: group.code) > mark)
+        let first = try await store.weekResults(code: group.code, weeks: monday...monday)
+        #expect(
+            first == [
+                WeekResult(
+                    userID: ana.userID, week: monday, status: .settled,
+                    tally: WeekTally(keptDays: 5, overDays: 2, missingDays: 0), coins: 5 * 5 - 2 * 10, rule: .pending,
+                    settledAt: noon(closing)),
+                WeekResult(
+                    userID: bo.userID, week: monday, status: .pending,
+                    tally: WeekTally(keptDays: 5, overDays: 0, missingDays: 2), coins: 0, rule: .pending,
+                    settledAt: nil),
+            ])
+        // Settling again, by anyone, changes nothing (the mark included).
+        let settledMark = try await store.changeMark(code: group.code)
+        #expect(try await store.settleWeeks(code: group.code, today: closing, now: noon(closing, plus: 60)) == 0)
+        #expect(try await store.weekResults(code: group.code, weeks: monday...monday) == first)
+        #expect(try await store.changeMark(code: group.code) == settledMark)
+        // One late day: still pending, its count moves. The last one: settled, with its penalty.
+        try await store.upsertDayTotals([day(bo.userID, week[2], vice: 12)], code: group.code)
+        #expect(try await store.settleWeeks(code: group.code, today: closing, now: noon(closing, plus: 120)) == 0)
+        #expect(
+            try await store.weekResults(code: group.code, weeks: monday...monday).last?.tally
+                == WeekTally(keptDays: 5, overDays: 1, missingDays: 1))
+        try await store.upsertDayTotals([day(bo.userID, week[6], vice: 0)], code: group.code)
+        let later = closing.adding(days: 9)
+        #expect(try await store.settleWeeks(code: group.code, today: later, now: noon(later)) == 1)
+        let results = try await store.weekResults(code: group.code, weeks: monday...later)
+        #expect(
+            results.first { $0.userID == bo.userID && $0.week == monday }
+                == WeekResult(
+                    userID: bo.userID, week: monday, status: .settled,
+                    tally: WeekTally(keptDays: 6, overDays: 1, missingDays: 0), coins: 6 * 5 - 10, rule: .pending,
+                    settledAt: noon(later)))
+        // The next week had no days at all: pending for both.
+        #expect(results.filter { $0.week == closing }.map(\.status) == [.pending, .pending])
+        // A duplicated or newer total for a settled day changes no settled result.
+        try await store.upsertDayTotals([day(ana.userID, week[0], vice: 30, version: 2)], code: group.code)
+        #expect(try await store.settleWeeks(code: group.code, today: later, now: noon(later, plus: 60)) == 0)
+        #expect(try await store.weekResults(code: group.code, weeks: monday...monday).first == first.first)
+        await expectError(.unknownCode(unusedCode)) {
+            _ = try await store.settleWeeks(code: unusedCode, today: later, now: noon(later))
+        }
+    }
+
+    static func worstCaseChargesAtOnce(_ makeStore: GroupStoreFactory) async throws {
+        let store = try await makeStore()
+        let rules = SettlementRules(weekStart: 1, keptDayCoins: 4, overDayCoins: 6, missingDays: .worstCase)
+        let group = try await settlingGroup(in: store, rules: rules)
+        try await store.upsertDayTotals(
+            (0..<3).map { day(bo.userID, monday.adding(days: $0), vice: $0 == 0 ? 9 : 2) }, code: group.code)
+        let closing = monday.adding(days: 7)
+        #expect(try await store.settleWeeks(code: group.code, today: closing, now: noon(closing)) == 2)
+        let charged = try await store.weekResults(code: group.code, weeks: monday...monday)
+        #expect(
+            charged.map(\.coins) == [-7 * 6, 2 * 4 - (1 + 4) * 6],
+            "ana sent nothing: seven days charged; bo: two kept, one over, four missing")
+        #expect(charged.allSatisfy { $0.status == .settled && $0.rule == .worstCase })
+        // Her days arrive late: no adjustment.
+        try await store.upsertDayTotals(
+            (0..<7).map { day(ana.userID, monday.adding(days: $0), vice: 0) }, code: group.code)
+        #expect(try await store.settleWeeks(code: group.code, today: closing, now: noon(closing, plus: 60)) == 0)
+        #expect(try await store.weekResults(code: group.code, weeks: monday...monday) == charged)
+    }
+
+    static func aLateJoinerIsSettledFromTheirDay(_ makeStore: GroupStoreFactory) async throws {
+        let store = try await makeStore()
+        let group = try await store.createGroup(dailyGoalBlocks: 8, creator: ana, now: noon(monday))
+        let thursday = monday.adding(days: 3)
+        _ = try await store.join(code: group.code, member: bo, now: noon(thursday))
+        try await store.upsertDayTotals(
+            (3..<7).map { day(bo.userID, monday.adding(days: $0), vice: 1) }
+                + (0..<7).map { day(ana.userID, monday.adding(days: $0), vice: 1) }, code: group.code)
+        let closing = monday.adding(days: 7)
+        #expect(try await store.settleWeeks(code: group.code, today: closing, now: noon(closing)) == 2)
+        let results = try await store.weekResults(code: group.code, weeks: monday...monday)
+        #expect(results.map(\.tally.keptDays) == [7, 4])
+        #expect(results.map(\.coins) == [35, 20])
+        // A member who joins after a week closed has no part in it.
+        let cy = profile("cy234567", "cy")
+        _ = try await store.join(code: group.code, member: cy, now: noon(closing.adding(days: 1)))
+        #expect(try await store.settleWeeks(code: group.code, today: closing.adding(days: 1), now: noon(closing)) == 0)
+        #expect(try await store.weekResults(code: group.code, weeks: monday...monday).count == 2)
+    }
+
+    static func settlingAtOnceIsOnce(_ makeStores: SharedGroupStoreFactory) async throws {
+        let (first, second) = try await makeStores()
+        let group = try await settlingGroup(in: first)
+        try await first.upsertDayTotals(
+            (0..<7).flatMap {
+                [day(ana.userID, monday.adding(days: $0), vice: 1), day(bo.userID, monday.adding(days: $0), vice: 9)]
+            },
+            code: group.code)
+        let today = monday.adding(days: 7 * 4)
+        async let one = first.settleWeeks(code: group.code, today: today, now: noon(today))
+        async let two = second.settleWeeks(code: group.code, today: today, now: noon(today))
+        let settled = try await one + two
+        // The first week is final for both members; the three after it wait for their days.
+        #expect(settled == 2)
+        let results = try await first.weekResults(code: group.code, weeks: monday...today)
+        #expect(results.count == 8)
+        #expect(results.filter { $0.status == .settled }.map(\.coins) == [35, -70])
+    }
+}
