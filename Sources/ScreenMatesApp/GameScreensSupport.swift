@@ -91,13 +91,20 @@ public struct GameScreensSupport: Sendable {
             week: week, inGroup: settings.group != nil, offline: offline, apps: settings.apps)
     }
 
+    /// What the challenges screen asks for.
+    public enum Action: Hashable, Sendable {
+        case create(ChallengeRequest)
+        case join(String)
+        case forfeit(String)
+    }
+
     /// Carries out what the challenges screen asked for; the words for its message line, and
     /// whether they say it failed (`ChallengesScreenState.finished`).
-    public func perform(_ effect: GameEffect) async -> (message: String, error: Bool) {
+    public func perform(_ action: Action) async -> (message: String, error: Bool) {
         let now = clock.now()
         let today = calendar.day(containing: now)
-        switch effect {
-        case .createChallenge(let request):
+        switch action {
+        case .create(let request):
             var generator = SystemRandomNumberGenerator()
             let challenge = Challenge(
                 id: String((0..<4).map { _ in "abcdefghjkmnpqrstuvwxyz23456789".randomElement(using: &generator)! }),
@@ -119,7 +126,7 @@ public struct GameScreensSupport: Sendable {
             } catch {
                 return (error.message, true)
             }
-        case .joinChallenge(let id):
+        case .join(let id):
             guard let games, let location else { return ("You are not in a group.", true) }
             do throws(GroupStoreError) {
                 let joined = try await games.join(id: id, in: try location.open())
@@ -127,7 +134,7 @@ public struct GameScreensSupport: Sendable {
             } catch {
                 return (error.message, true)
             }
-        case .forfeitChallenge(let id):
+        case .forfeit(let id):
             do {
                 switch try local.forfeit(challengeID: id, at: now, day: today) {
                 case .forfeited(let notice): return (notice.map { "\($0.title). \($0.body)" } ?? "Given up.", false)

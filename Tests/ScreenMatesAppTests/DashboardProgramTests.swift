@@ -253,10 +253,12 @@ import Testing
         var named = try Self.state()
         _ = DashboardProgram.start(&named)
         #expect(
-            DashboardProgram.update(&named, .numbersRead(named.numbers, warning: nil)) == [.lookAtNotices(mates: nil)])
+            DashboardProgram.update(&named, .numbersRead(named.numbers, warning: nil)).contains(
+                .lookAtNotices(mates: nil)))
         var unnamed = try Self.state(named: false)
         _ = DashboardProgram.start(&unnamed)
-        #expect(DashboardProgram.update(&unnamed, .numbersRead(unnamed.numbers, warning: nil)).isEmpty)
+        let effects = DashboardProgram.update(&unnamed, .numbersRead(unnamed.numbers, warning: nil))
+        #expect(!effects.contains { if case .lookAtNotices = $0 { true } else { false } }, "\(effects)")
     }
 
     @Test func aTestNoticeIsConfirmedOnThePanelAndLookedFor() throws {
@@ -316,6 +318,69 @@ import Testing
         #expect(Self.keys([.character("r")], &state) == [.repaintAll, .refresh(checkTimeZone: true)])
         #expect(state.repaints == 1, "drawn whole although nothing on it changed")
         #expect(state.model == model)
+    }
+
+    // MARK: - Challenges, coins and the group's weeks
+
+    @Test func theChallengesScreenOpensWithCAndItsRequestsAreDoneInTheBackground() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        _ = DashboardProgram.update(&state, .gamesRead(GamesData(coins: 40, inGroup: false)))
+        #expect(Self.keys([.character("c")], &state).isEmpty)
+        #expect(state.model.screen == .challenges)
+        let effects = Self.keys([.character("c"), .enter], &state)
+        guard case .gameAction(.create(let request)) = effects.last else {
+            Issue.record("no challenge asked for: \(effects)")
+            return
+        }
+        #expect(!request.shared, "outside a group a challenge is the user's own")
+        #expect(state.model.games.challenges.busy)
+        let after = DashboardProgram.update(
+            &state, .gameActionFinished(message: "Challenge k2m9 starts tomorrow.", error: false))
+        #expect(after == [.gatherGames, .pokeGames, .refresh(checkTimeZone: false)])
+        #expect(state.model.games.challenges.message == "Challenge k2m9 starts tomorrow.")
+        #expect(!state.model.games.challenges.busy)
+    }
+
+    @Test func theCoinsShowInTheHeaderOnceRead() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        #expect(state.model.data?.games == nil)
+        _ = DashboardProgram.update(&state, .gamesRead(GamesData(coins: 40)))
+        #expect(state.model.data?.games?.coins == 40)
+        let frame = ScreenRenderer.render(state.model)
+        #expect(frame.line(0).contains("40 coins"), "\(frame.line(0))")
+    }
+
+    @Test func newBlocksOrANewDayAskTheGamesToBeExchangedAndReadAgain() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        let first = DashboardProgram.update(&state, .numbersRead(state.numbers, warning: nil))
+        #expect(first.contains(.pokeGames) && first.contains(.gatherGames))
+        let same = DashboardProgram.update(&state, .numbersRead(state.numbers, warning: nil))
+        #expect(!same.contains(.pokeGames) && !same.contains(.gatherGames), "nothing changed")
+        var more = state.numbers
+        more.eventsApplied += 1
+        #expect(DashboardProgram.update(&state, .numbersRead(more, warning: nil)).contains(.gatherGames))
+    }
+
+    @Test func anExchangeBringsALookAtTheNotices() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        #expect(DashboardProgram.update(&state, .gamesChanged) == [.gatherGames, .lookAtNotices(mates: nil)])
+    }
+
+    @Test func aWeekAboutToCloseWithDaysNotSentIsSaidOnTheDashboard() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        var games = GamesData(coins: 0, inGroup: true)
+        games.week = .init(
+            rules: .standard, current: LocalDate(iso8601: "2026-11-16")!,
+            reminder: "2 days not sent: sync before the week closes", weeks: [])
+        _ = DashboardProgram.update(&state, .gamesRead(games))
+        #expect(state.model.data?.warning == "2 days not sent: sync before the week closes")
+        _ = DashboardProgram.update(&state, .writeFailed(warning: "disk full - showing last saved numbers"))
+        #expect(state.model.data?.warning == "disk full - showing last saved numbers", "a store problem comes first")
     }
 
     // MARK: - The end

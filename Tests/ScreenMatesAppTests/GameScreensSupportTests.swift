@@ -22,13 +22,13 @@ import Testing
         let ana = try support(homes, homes.ana)
         let bo = try support(homes, homes.bo)
         let shared = await ana.perform(
-            .createChallenge(
+            .create(
                 ChallengeRequest(
                     rule: .dailyBlocks(max: 1, target: .allVice), days: 2, reward: 30, penalty: 10, startNow: false,
                     shared: true)))
         #expect(!shared.error, "\(shared.message)")
         let personal = await ana.perform(
-            .createChallenge(
+            .create(
                 ChallengeRequest(rule: .streak, days: 3, reward: 5, penalty: 5, startNow: true, shared: false)))
         #expect(!personal.error && personal.message.contains("starts now"), "\(personal.message)")
 
@@ -38,9 +38,9 @@ import Testing
         let open = try #require(
             bo.gamesData(settings: boSettings, snapshot: seen, offline: false, names: [:]).challenges.first)
         #expect(open.isGroup && !open.joined && open.canJoin && open.participants.map(\.name) == ["ana"])
-        #expect(await bo.perform(.joinChallenge(open.id)).error == false)
-        #expect(await bo.perform(.forfeitChallenge(open.id)).message.contains("Challenge given up"))
-        #expect(await bo.perform(.forfeitChallenge(open.id)).error, "once")
+        #expect(await bo.perform(.join(open.id)).error == false)
+        #expect(await bo.perform(.forfeit(open.id)).message.contains("Challenge given up"))
+        #expect(await bo.perform(.forfeit(open.id)).error, "once")
         // The group hears it with bo's next exchange (his link's, poked after every effect).
         _ = try await homes.games(homes.bo).exchange(with: homes.store)
 

@@ -150,8 +150,8 @@ import Testing
         _ = try await group.games(group.bo).join(id: shared.id, in: group.store)
         let link = GroupGamesLink(
             games: try group.games(group.ana), location: .sqlite(path: group.directory + "/group-store.sqlite"),
-            logger: Logger(label: "test"), wake: {})
-        link.start()
+            logger: Logger(label: "test"), onChange: { _ in })
+        let running = Task { await link.run() }
         defer { link.stop() }
         func boState() -> ParticipantState? {
             link.status.snapshot?.boards.first?.participants.first { $0.name == "bo" }?.state
@@ -169,5 +169,7 @@ import Testing
         group.clock.set(group.at("2026-11-22T10:00"))
         _ = try await group.games(group.bo).exchange(with: group.store)
         #expect(try await waitFor(.failed), "bo's failure reached ana's link")
+        link.stop()
+        await running.value
     }
 }

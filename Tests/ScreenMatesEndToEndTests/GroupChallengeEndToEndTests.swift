@@ -83,6 +83,45 @@ import Testing
         #expect(penalties.map { $0["asked"] as? Int } == [-25], "\(coins)")
     }
 
+    /// On screen, live: Ana watches the challenges screen (`c`) of her dashboard while Bo breaks
+    /// the rule in his home; once his `sync` has told the group, her screen says he failed,
+    /// without a key (the group's change signal brings it).
+    @Test func aMateBreakingTheRuleShowsOnTheChallengesScreenLive() async throws {
+        let (ana, bo) = (Binary.Home(), Binary.Home())
+        let shared = ana.path + "-group-store.sqlite"
+        defer {
+            for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: shared + suffix) }
+        }
+        let store = ["--group-store", shared]
+        _ = try await run(["setup", "--name", "ana", "--start-at", "2026-11-21T08:00"], ana)
+        _ = try await run(["setup", "--name", "bo", "--start-at", "2026-11-21T08:00"], bo)
+        let created = try await run(["group", "create", "--start-at", "2026-11-21T08:01"] + store, ana)
+        let code = try #require(created.split(separator: " ").dropFirst(2).first.map(String.init), "\(created)")
+        _ = try await run(["group", "join", code, "--start-at", "2026-11-21T08:02"] + store, bo)
+        let challenge = try await run(
+            ["challenge", "create", "--group", "--at-most", "1", "--days", "2", "--start-at", "2026-11-21T08:10"], ana)
+        let id = try #require(challenge.split(separator: " ").dropFirst().first.map { String($0.dropLast()) })
+        _ = try await run(["challenge", "join", id, "--start-at", "2026-11-21T08:21"], bo)
+
+        let screen = try await Tmux()
+        try await screen.type(
+            "\(Binary.path) --home \(ana.path) dashboard --speed 1 --start-at 2026-11-22T09:00")
+        try await screen.waitFor("coins")
+        try await screen.keys("c")
+        let before = try await screen.waitFor { $0.contains(" bo ") && $0.contains("still in") }
+        #expect(!before.contains("failed"), "\(before)")
+
+        _ = try await run(
+            ["monitor", "--start-at", "2026-11-22T09:00", "--rate", "max", "--count", "30", "--seed", "3"], bo)
+        _ = try await run(["sync", "--start-at", "2026-11-22T20:00"], bo)
+        let after = try await screen.waitFor(timeout: 30) { screen in
+            screen.split(separator: "\n").contains { $0.contains(" bo ") && $0.contains("failed") }
+        }
+        let anaRow = after.split(separator: "\n").first { $0.contains("ana (you)") }
+        #expect(anaRow?.contains("still in") == true, "\(after)")
+        try await screen.keys("Escape", "q")
+    }
+
     @Test func aGroupChallengeIsRefusedWithAReason() async throws {
         let home = Binary.Home()
         _ = try await run(["setup", "--name", "ana"], home)

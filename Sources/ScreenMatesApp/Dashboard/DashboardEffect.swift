@@ -37,6 +37,12 @@ enum DashboardEffect: Hashable, Sendable {
     case gatherDebugFacts(nextNoticeDue: Date?)
     /// Gather the applications a usage source saw that match none of the apps.
     case gatherSeenApps
+    /// Read coins, challenges, badges and the group's weeks.
+    case gatherGames
+    /// Ask the group's games to be exchanged soon (the user's numbers changed).
+    case pokeGames
+    /// Do what the challenges screen asked for (create, join, give up), in the background.
+    case gameAction(GameScreensSupport.Action)
 
     /// The same effects with the refreshes asked for by one batch of events merged into the
     /// first of them (one read of the store covers them all).
@@ -62,7 +68,7 @@ enum DashboardEffect: Hashable, Sendable {
     private var isIdempotent: Bool {
         switch self {
         case .lookAtNotices, .repaintAll, .connectGroup, .syncNow, .gatherDebugFacts, .gatherSeenApps,
-            .reportProfile:
+            .reportProfile, .gatherGames, .pokeGames:
             return true
         default:
             return false

@@ -38,6 +38,8 @@ final class DashboardEffects {
     var notices: NoticeCenter
     let demo = DemoMonitor()
     var groupLink: GroupLink?
+    /// The group's games (challenges, coins, weeks), exchanged beside the group link.
+    var gamesLink: GroupGamesLink?
     var theme: Theme
     /// The last store warning, so that a failure is logged once, not on every refresh.
     private var warning: String?
@@ -83,6 +85,8 @@ final class DashboardEffects {
         demo.stop()
         groupLink?.stop()
         groupLink = nil
+        gamesLink?.stop()
+        gamesLink = nil
     }
 
     func perform(_ effect: DashboardEffect) -> [DashboardEvent] {
@@ -139,6 +143,20 @@ final class DashboardEffects {
             return []
         case .gatherDebugFacts(let nextNoticeDue):
             return [.debugFacts(debugLines(nextNoticeDue: nextNoticeDue))]
+        case .gatherGames:
+            let status = gamesLink?.status
+            return [
+                .gamesRead(
+                    gamesSupport.gamesData(
+                        settings: feed.settings, snapshot: status?.snapshot, offline: status?.offline ?? false,
+                        names: memberNames))
+            ]
+        case .pokeGames:
+            gamesLink?.poke()
+            return []
+        case .gameAction(let action):
+            startGameAction(action)
+            return []
         case .gatherSeenApps:
             let seen = AppFiling.unplacedSeenApps(
                 store: store, settings: feed.settings, catalogue: dependencies.catalogue)
@@ -200,10 +218,13 @@ final class DashboardEffects {
             ?? .sqlite(path: home.path + "/group-store.sqlite")
     }
 
-    /// Connects to the user's group, if they are in one (after leaving the link it had).
+    /// Connects to the user's group, if they are in one (after leaving the links it had): the
+    /// group link and the games link, each owned by the session's tasks.
     func connectGroup() -> DashboardEvent {
         groupLink?.stop()
         groupLink = nil
+        gamesLink?.stop()
+        gamesLink = nil
         guard let membership = feed.settings.group else { return .groupConnected(nil) }
         let inbox = self.inbox
         let link = GroupLink(
@@ -211,7 +232,44 @@ final class DashboardEffects {
             timeZone: dependencies.timeZone, logger: logger, onChange: { inbox.post(.groupChanged($0)) })
         tasks.start { await link.run() }
         groupLink = link
+        let games = GroupGamesLink(
+            games: GroupGames(
+                local: store, membership: membership, userID: feed.settings.userID, clock: clock,
+                calendar: feed.calendar),
+            location: groupStore, logger: logger, onChange: { _ in inbox.post(.gamesChanged) })
+        tasks.start { await games.run() }
+        gamesLink = games
         return .groupConnected(link.status)
+    }
+
+    /// What the game screens need: the store, the clock, the day, the group's games.
+    var gamesSupport: GameScreensSupport {
+        GameScreensSupport(
+            local: store, clock: clock, calendar: feed.calendar, games: gamesLink?.games,
+            location: feed.settings.group != nil ? groupStore : nil)
+    }
+
+    /// The group's members' names by user id, as the group link last saw them.
+    private var memberNames: [String: String] {
+        Dictionary(
+            (groupLink?.status.snapshot?.members ?? []).map { ($0.userID, $0.displayName.value) },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Does what the challenges screen asked for in the background (it may ask the group store);
+    /// then decides what the user's blocks decide now, and says how it went through the inbox.
+    private func startGameAction(_ action: GameScreensSupport.Action) {
+        let support = gamesSupport
+        let referee = self.referee
+        let store = self.store
+        let inbox = self.inbox
+        let logger = self.logger
+        tasks.start {
+            let (message, error) = await support.perform(action)
+            logger.info("challenge screen: \(message)")
+            referee.settleSoon(store)
+            inbox.post(.gameActionFinished(message: message, error: error))
+        }
     }
 
     /// Runs a group action in the background (the group store may be slow or away); its outcome

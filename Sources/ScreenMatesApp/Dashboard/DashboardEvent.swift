@@ -36,8 +36,14 @@ enum DashboardEvent: Hashable, Sendable {
     case groupConnected(GroupLink.Status?)
     /// A group action (create, join, leave) ended.
     case groupActionFinished(GroupActionOutcome)
+    /// The group's games changed (an exchange read them back, or the store went out of reach).
+    case gamesChanged
 
     // The outcomes of effects.
+    /// Coins, challenges, badges and the group's weeks, read for the screens and the header.
+    case gamesRead(GamesData)
+    /// What the challenges screen asked for was done (or refused), with the words to show.
+    case gameActionFinished(message: String, error: Bool)
     /// The figures were read again; `warning` says why new usage waits, if it does.
     case numbersRead(UsageNumbers, warning: String?)
     /// The notices were looked at: what was shown just now, the log, the next due time.

@@ -73,11 +73,25 @@ enum DashboardProgram {
             return status != nil ? state.numbers.profileDraft.map { [.reportProfile($0)] } ?? [] : []
         case .groupActionFinished(let outcome):
             return groupActionFinished(outcome, &state)
+        case .gamesChanged:
+            // An exchange may have booked a week or decided a challenge: its notices wait.
+            return [.gatherGames] + (state.model.screen != .setup ? [.lookAtNotices(mates: state.mates)] : [])
+        case .gamesRead(let games):
+            state.games = games
+            return []
+        case .gameActionFinished(let message, let error):
+            state.model.games.challenges.finished(message, error: error)
+            return [.gatherGames, .pokeGames, .refresh(checkTimeZone: false)]
         case .numbersRead(let numbers, let warning):
             state.numbers = numbers
             state.storeWarning = warning
             var effects: [DashboardEffect] = []
             if state.group != nil, let draft = numbers.profileDraft { effects.append(.reportProfile(draft)) }
+            let basis = DashboardState.GamesBasis(eventsApplied: numbers.eventsApplied, today: numbers.today)
+            if basis != state.gamesBasis {
+                state.gamesBasis = basis
+                effects += [.pokeGames, .gatherGames]
+            }
             if state.model.screen != .setup { effects.append(.lookAtNotices(mates: state.mates)) }
             return effects
         case .noticesLooked(let outcome):
@@ -114,6 +128,8 @@ enum DashboardProgram {
             state.toasts = ToastQueue()
             state.noticeLines = []
             state.nextNoticeDue = nil
+            state.games = nil
+            state.gamesBasis = nil
             state.model.debugPanel = DebugPanelState()
             beginSetup(&state)
             return [.refresh(checkTimeZone: false)]
@@ -184,6 +200,12 @@ enum DashboardProgram {
             effects.append(.syncNow)
         case .simulateEndOfDay:
             effects.append(.endDay)
+        case .createChallenge(let request):
+            effects.append(.gameAction(.create(request)))
+        case .joinChallenge(let id):
+            effects.append(.gameAction(.join(id)))
+        case .forfeitChallenge(let id):
+            effects.append(.gameAction(.forfeit(id)))
         case .clearLocalData:
             // What a group action writes when it ends would land in the cleared home.
             if state.groupActionsRunning > 0 {
@@ -273,8 +295,9 @@ enum DashboardProgram {
         var data = DashboardDataBuilder.make(
             numbers: state.numbers, clockSpeed: state.setting.clockSpeed, now: minute, group: state.group,
             leaderboards: state.leaderboards?.boards,
-            warning: state.storeWarning ?? monitorProblem ?? state.configWarning,
+            warning: state.storeWarning ?? monitorProblem ?? state.configWarning ?? state.games?.week?.reminder,
             source: state.setting.demo ? "demo monitor" : nil)
+        data.games = state.games
         data.notices = state.noticeLines
         data.toast = state.toasts.toast(at: instant)
         if state.model.screen == .settings { data.seenApps = state.seenApps }

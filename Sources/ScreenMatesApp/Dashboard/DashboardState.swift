@@ -47,6 +47,11 @@ struct DashboardState: Hashable, Sendable {
     var rechecks = Rechecks()
     /// When the system was last asked for its time zone.
     var lastZoneCheck: ContinuousClock.Instant
+    /// Coins, challenges, badges and the group's weeks, as last read.
+    var games: GamesData?
+    /// The figures the games were last asked to follow (events stored, the day): a change means
+    /// a block may have decided a challenge, or a day ended.
+    var gamesBasis: GamesBasis?
     /// The debug panel's facts and the settings screen's seen apps, while those are open.
     var debugLines: [DashboardData.DebugLine]?
     var seenApps: [SettingsScreenState.SeenApp]?
@@ -58,6 +63,11 @@ struct DashboardState: Hashable, Sendable {
     /// How many times every cell was asked to be written again (`r`): the loop draws the frame
     /// whole when this changes, even if nothing on it did.
     var repaints = 0
+
+    struct GamesBasis: Hashable, Sendable {
+        var eventsApplied: Int
+        var today: LocalDate
+    }
 
     struct LeaderboardMemo: Hashable, Sendable {
         var key: Key

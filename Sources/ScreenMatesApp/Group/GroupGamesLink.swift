@@ -14,99 +14,107 @@ import Synchronization
 ///
 /// While the group store is out of reach it serves the cached games, marked offline, and tries
 /// again on the next poke or after a few seconds.
-public final class GroupGamesLink: Sendable {
+///
+/// An actor owned like `GroupLink`: whoever starts `run` awaits it, and the tasks it starts end
+/// with it. `stop()` returns at once; no exchange starts after it.
+public actor GroupGamesLink {
     /// What the screens show.
     public struct Status: Hashable, Sendable {
         public var snapshot: GroupGamesSnapshot?
         public var offline: Bool
-        /// Notices the exchanges recorded first (a week settled, a challenge decided), newest last.
-        public var notices: [Notice]
     }
 
-    private let games: GroupGames
+    public nonisolated let games: GroupGames
     private let location: GroupStoreLocation
     private let logger: Logger
-    private let wake: @Sendable () -> Void
-    private let state: Mutex<Status>
+    private let onChange: @Sendable (Status) -> Void
+    private nonisolated let state: Mutex<Status>
+    private nonisolated let stopped = Atomic<Bool>(false)
     private let triggers: AsyncStream<Void>
-    private let trigger: AsyncStream<Void>.Continuation
-    private let worker = Mutex<Task<Void, Never>?>(nil)
+    private nonisolated let trigger: AsyncStream<Void>.Continuation
+
+    // The worker's own state.
+    private var store: (any GroupStore)?
+    private var watcher: Task<Void, Never>?
+    private var retry: Task<Void, Never>?
 
     /// How long to wait before trying an unreachable store again.
     static let retryDelay: Duration = .seconds(5)
 
-    public init(games: GroupGames, location: GroupStoreLocation, logger: Logger, wake: @escaping @Sendable () -> Void) {
+    /// `onChange` is told each new status (from the link's own task).
+    public init(
+        games: GroupGames, location: GroupStoreLocation, logger: Logger,
+        onChange: @escaping @Sendable (Status) -> Void
+    ) {
         self.games = games
         self.location = location
         self.logger = logger
-        self.wake = wake
-        state = Mutex(Status(snapshot: games.cached(), offline: false, notices: []))
+        self.onChange = onChange
+        state = Mutex(Status(snapshot: games.cached(), offline: false))
         (triggers, trigger) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    public var status: Status { state.withLock { $0 } }
-
-    public func start() {
-        let task = Task.detached { [self] in await work() }
-        worker.withLock { $0 = task }
-        trigger.yield()
-    }
+    public nonisolated var status: Status { state.withLock { $0 } }
 
     /// Asks for an exchange soon (merged with one already asked for). Never blocks.
-    public func poke() { trigger.yield() }
+    public nonisolated func poke() { trigger.yield() }
 
-    public func stop() {
+    /// Stops the link: `run` returns soon after, and no exchange starts from now on. Safe to
+    /// call more than once, from any thread.
+    public nonisolated func stop() {
+        stopped.store(true, ordering: .releasing)
         trigger.finish()
-        worker.withLock {
-            $0?.cancel()
-            $0 = nil
-        }
     }
 
-    private func work() async {
-        var store: (any GroupStore)?
-        var watcher: Task<Void, Never>?
-        var retry: Task<Void, Never>?
+    /// Exchanges until `stop` or cancellation; returns when the tasks it started have ended.
+    public func run() async {
+        trigger.yield()
         for await _ in triggers {
-            guard !Task.isCancelled else { break }
-            do throws(GroupStoreError) {
-                if store == nil {
-                    let opened = try location.open()
-                    store = opened
-                    watcher?.cancel()
-                    watcher = watch(opened)
-                }
-                guard let store else { continue }
-                let (snapshot, notices) = try await games.exchange(with: store)
-                update {
-                    $0.snapshot = snapshot
-                    $0.offline = false
-                    $0.notices += notices
-                }
-            } catch {
-                if error.isTransient {
-                    if !status.offline { logger.warning("group store unreachable: \(error.message)") }
-                    store = nil
-                    update { $0.offline = true }
-                    retry?.cancel()
-                    let trigger = self.trigger
-                    retry = Task.detached {
-                        try? await Task.sleep(for: Self.retryDelay)
-                        trigger.yield()
-                    }
-                } else {
-                    logger.error("group games: \(error.message)")
-                }
-            }
+            guard !Task.isCancelled, !stopped.load(ordering: .acquiring) else { break }
+            await exchange()
         }
         watcher?.cancel()
         retry?.cancel()
+        await watcher?.value
+        await retry?.value
     }
 
+    private func exchange() async {
+        do throws(GroupStoreError) {
+            if store == nil {
+                let opened = try location.open()
+                store = opened
+                watcher?.cancel()
+                watcher = watch(opened)
+            }
+            guard let store else { return }
+            let (snapshot, _) = try await games.exchange(with: store)
+            update {
+                $0.snapshot = snapshot
+                $0.offline = false
+            }
+        } catch {
+            if error.isTransient {
+                if !status.offline { logger.warning("group store unreachable: \(error.message)") }
+                store = nil
+                update { $0.offline = true }
+                let trigger = self.trigger
+                retry?.cancel()
+                retry = Task {
+                    guard (try? await Task.sleep(for: Self.retryDelay)) != nil else { return }
+                    trigger.yield()
+                }
+            } else {
+                logger.error("group games: \(error.message)")
+            }
+        }
+    }
+
+    /// Turns the store's change stream into exchanges, in a task the link owns.
     private func watch(_ store: any GroupStore) -> Task<Void, Never> {
         let code = games.membership.code
         let trigger = self.trigger
-        return Task.detached {
+        return Task {
             for await _ in store.changes(code: code) {
                 if Task.isCancelled { break }
                 trigger.yield()
@@ -115,11 +123,11 @@ public final class GroupGamesLink: Sendable {
     }
 
     private func update(_ change: (inout Status) -> Void) {
-        let changed = state.withLock { status -> Bool in
+        let changed = state.withLock { status -> Status? in
             let before = status
             change(&status)
-            return status != before
+            return status != before ? status : nil
         }
-        if changed { wake() }
+        if let changed { onChange(changed) }
     }
 }

@@ -40,7 +40,7 @@ public struct LiveReporter: Sendable {
             games: GroupGames(
                 local: store, membership: membership, userID: userID, clock: clock,
                 calendar: DayCalendar(timeZone: timeZone.current(), dayStartHour: dayStartHour)),
-            location: location, logger: logger, wake: {})
+            location: location, logger: logger, onChange: { _ in })
     }
 
     /// What the group has seen of this home: when it last reported, and the finished days not
@@ -48,11 +48,12 @@ public struct LiveReporter: Sendable {
     public var status: GroupLink.Status { link.status }
 
     /// Reports until `stop` gives a status, returning within a second of it, once the group
-    /// link has stopped too. The home is watched on a thread of its own (it sleeps in `poll`),
+    /// link and the games link have stopped too. The home is watched on a thread of its own (it sleeps in `poll`),
     /// which this call owns and awaits.
     public func run(until stop: @escaping @Sendable () -> Int32?) async {
         await withDiscardingTaskGroup { tasks in
             tasks.addTask { await link.run() }
+            tasks.addTask { await games.run() }
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 Thread.detachNewThread {
                     watchHome(until: stop)
@@ -60,6 +61,7 @@ public struct LiveReporter: Sendable {
                 }
             }
             link.stop()
+            games.stop()
         }
     }
 
@@ -73,8 +75,6 @@ public struct LiveReporter: Sendable {
         guard let feed = try? UsageFeed(store: store, clock: clock, timeZone: timeZone),
             let watcher = FileNotices(directory: home.path, prefix: home.databaseFileName)
         else { return }
-        games.start()
-        defer { games.stop() }
         var seen = ""
         while stop() == nil {
             if (try? feed.refresh(checkTimeZone: false)) != nil, let name = feed.settings.displayName {

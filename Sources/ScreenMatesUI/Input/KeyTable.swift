@@ -28,6 +28,12 @@ public enum Action: String, Hashable, Sendable, CaseIterable {
     /// new app's name on an "add" row). The period keys (←/→) step its numbers.
     case change
     case removeApp
+    /// The challenges screen: yours and the group's; create, join, give up.
+    case challenges
+    /// Coins and badges.
+    case profile
+    /// The group's weeks and each member's settled result.
+    case week
 
     /// The screen this action opens (and, pressed there, closes), if it opens one. Its screen's
     /// footer leaves it out: `esc back` is there, and a key naming the screen one is on reads as
@@ -40,6 +46,9 @@ public enum Action: String, Hashable, Sendable, CaseIterable {
         case .debug: .debug
         case .history: .history
         case .settings: .settings
+        case .challenges: .challenges
+        case .profile: .profile
+        case .week: .week
         default: nil
         }
     }
@@ -57,6 +66,10 @@ public enum ScreenKind: String, Hashable, Sendable, CaseIterable {
     case tooSmall
     case history
     case settings
+    /// The screens about the games take every key themselves and hint them on screen.
+    case challenges
+    case profile
+    case week
 }
 
 /// A key binding as data: the keys, the short label and the help text. One table feeds the
@@ -117,6 +130,10 @@ public struct KeyTable: Hashable, Sendable {
         KeyBinding(.history, keys: [.character("h")], summary: "history", screens: [.dashboard, .history]),
         KeyBinding(.settings, keys: [.character("s")], summary: "settings", screens: [.dashboard, .settings]),
         KeyBinding(.notices, keys: [.character("n")], summary: "notices", screens: [.dashboard, .notices]),
+        KeyBinding(.challenges, keys: [.character("c")], summary: "challenges", screens: [.dashboard]),
+        KeyBinding(
+            .profile, keys: [.character("p")], summary: "coins and badges", screens: [.dashboard], inFooter: false),
+        KeyBinding(.week, keys: [.character("w")], summary: "group's weeks", screens: [.dashboard], inFooter: false),
         KeyBinding(
             .debug, keys: [.character("D")], summary: "debug panel", screens: [.dashboard, .debug], inFooter: false),
         KeyBinding(.testNotice, keys: [.character("t")], summary: "test notice", short: "test", screens: [.debug]),

@@ -17,7 +17,7 @@ public struct ChallengesScreenState: Hashable, Sendable {
     /// The outcome of the last action, or why it could not be done.
     public var message: String?
     public var messageIsError = false
-    /// Waiting for the application to carry out an effect.
+    /// Waiting for the application to carry out a request.
     public var busy = false
 
     public init() {}
@@ -28,10 +28,11 @@ public struct ChallengesScreenState: Hashable, Sendable {
         /// Leave the screen.
         case back
         case quit
-        case effect(GameEffect)
+        /// Ask the application to do this (create, join, give up).
+        case request(DashboardRequest)
     }
 
-    /// The application's answer to an effect this screen asked for.
+    /// The application's answer to a request this screen made.
     public mutating func finished(_ text: String, error: Bool) {
         busy = false
         if !error { mode = .list }
@@ -56,7 +57,7 @@ public struct ChallengesScreenState: Hashable, Sendable {
                 busy = true
                 message = nil
                 mode = .create(form)
-                return .effect(.createChallenge(form.request))
+                return .request(.createChallenge(form.request))
             default: break
             }
             if case .create = mode { mode = .create(form) }
@@ -69,7 +70,7 @@ public struct ChallengesScreenState: Hashable, Sendable {
             }
             busy = true
             message = nil
-            return .effect(.forfeitChallenge(id))
+            return .request(.forfeitChallenge(id))
         case .list:
             break
         }
@@ -88,7 +89,7 @@ public struct ChallengesScreenState: Hashable, Sendable {
             }
             busy = true
             message = nil
-            return .effect(.joinChallenge(row.id))
+            return .request(.joinChallenge(row.id))
         case .character("f"):
             guard let row = row(in: rows), row.canForfeit else {
                 show("Choose one of your challenges that is still running to give up.", error: true)
@@ -112,33 +113,14 @@ public struct ChallengesScreenState: Hashable, Sendable {
     }
 }
 
-/// What the challenges screen asks the application to do (kept apart from `DashboardRequest`
-/// until the dashboard's runtime carries them; it takes them with `GameScreensState.takeEffect`).
-public enum GameEffect: Hashable, Sendable {
-    /// Create this challenge (the application gives it its id and first day).
-    case createChallenge(ChallengeRequest)
-    /// Join the group's challenge with this id.
-    case joinChallenge(String)
-    /// Give this challenge up (confirmed).
-    case forfeitChallenge(String)
-}
-
-/// The state of the screens about the group's games: the challenges screen's, how far the
-/// profile and week screens are scrolled, and the effect the challenges screen asked for and
-/// the application has not taken yet.
+/// The state of the screens about the group's games: the challenges screen's, and how far the
+/// profile and week screens are scrolled.
 public struct GameScreensState: Hashable, Sendable {
     public var challenges = ChallengesScreenState()
     public var profileScroll = 0
     public var weekScroll = 0
-    public var pendingEffect: GameEffect?
 
     public init() {}
-
-    /// The effect the challenges screen asked for, once.
-    public mutating func takeEffect() -> GameEffect? {
-        defer { pendingEffect = nil }
-        return pendingEffect
-    }
 
     /// A key on the profile or week screen: ↑/↓ scroll, esc goes back.
     mutating func handleScrolling(_ key: KeyInput, scroll: WritableKeyPath<GameScreensState, Int>) -> Bool? {

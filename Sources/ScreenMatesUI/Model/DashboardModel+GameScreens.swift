@@ -1,8 +1,7 @@
 import ScreenMatesCore
 
 extension DashboardModel {
-    /// Opens the challenges, profile or week screen, from its top. (The application binds the
-    /// keys that call this; see the README.)
+    /// Opens the challenges, profile or week screen, from its top (`c`, `p`, `w`).
     public mutating func openGameScreen(_ target: Screen) {
         guard [.challenges, .profile, .week].contains(target) else { return }
         if target == .challenges { games.challenges = ChallengesScreenState() }
@@ -12,9 +11,8 @@ extension DashboardModel {
     }
 
     /// A key on the challenges, profile or week screen, which take every key themselves: the
-    /// effect it asks for (`.some(nil)` for none; the challenges screen's own effects wait in
-    /// `games.pendingEffect`), or nil on any other screen. `esc` goes back
-    /// to the dashboard; `q` quits from the lists (not from the form).
+    /// request it makes (`.some(nil)` for none), or nil on any other screen. `esc` goes back to
+    /// the dashboard; `q` quits from the lists (not from the form).
     mutating func handleGameScreen(_ key: KeyInput) -> DashboardRequest?? {
         switch screen {
         case .challenges:
@@ -24,9 +22,8 @@ extension DashboardModel {
                 screen = .dashboard
                 return .some(nil)
             case .quit: return .some(.quit)
-            case .effect(let effect):
-                games.pendingEffect = effect
-                return .some(nil)
+            case .request(let request):
+                return .some(request)
             }
         case .profile, .week:
             if key == .character("q") { return .some(.quit) }

@@ -76,8 +76,10 @@ public struct DashboardModel: Hashable, Sendable {
         case .debug: return .debug
         case .history: return .history
         case .settings: return .settings
-        // They take every key themselves (`handleGameScreen`).
-        case .challenges, .profile, .week: return .dashboard
+        // They take every key themselves (`handleGameScreen`) and hint them on screen.
+        case .challenges: return .challenges
+        case .profile: return .profile
+        case .week: return .week
         }
     }
 
@@ -157,6 +159,8 @@ public struct DashboardModel: Hashable, Sendable {
                 settingsScreen = SettingsScreenState(settings: settings, seen: data?.seenApps ?? [])
                 screen = .settings
             }
+        case .challenges, .profile, .week:
+            openGameScreen(action == .challenges ? .challenges : action == .profile ? .profile : .week)
         case .change, .removeApp:
             return settingsScreen?.handle(action)
         case .scrollDown where screen == .settings, .scrollUp where screen == .settings,

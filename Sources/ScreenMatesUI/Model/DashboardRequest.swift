@@ -23,4 +23,10 @@ public enum DashboardRequest: Hashable, Sendable {
     case simulateEndOfDay
     /// Debug panel: forget this home's data and start the first run again (confirmed).
     case clearLocalData
+    /// Challenges screen: create this challenge (the application gives it its id and first day).
+    case createChallenge(ChallengeRequest)
+    /// Challenges screen: join the group's challenge with this id.
+    case joinChallenge(String)
+    /// Challenges screen: give this challenge up (confirmed).
+    case forfeitChallenge(String)
 }
