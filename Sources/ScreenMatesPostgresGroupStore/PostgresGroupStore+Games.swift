@@ -30,11 +30,11 @@ extension PostgresGroupStore {
             ).collect()
         }
         switch try outcome(rows, "creating a challenge") {
-        case "created": return
-        case "unknown": throw .unknownCode(code)
-        case "not-member": throw .notAMember(code: code)
-        case "exists": throw .challengeExists(challenge.id)
-        case let other: throw unexpected(other, "creating a challenge")
+        case .created: return
+        case .unknown: throw .unknownCode(code)
+        case .notMember: throw .notAMember(code: code)
+        case .exists: throw .challengeExists(challenge.id)
+        default: throw unexpected("creating a challenge")
         }
     }
 
@@ -58,13 +58,13 @@ extension PostgresGroupStore {
             return try row.decode(
                 (String, String?, String?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self)
         }
-        switch answer.0 {
-        case "joined": break
-        case "unknown": throw .unknownCode(code)
-        case "not-member": throw .notAMember(code: code)
-        case "no-challenge": throw .unknownChallenge(id)
-        case "closed": throw .challengeClosed(id)
-        case let other: throw unexpected(other, "joining a challenge")
+        switch GamesOutcome(rawValue: answer.0) {
+        case .joined: break
+        case .unknown: throw .unknownCode(code)
+        case .notMember: throw .notAMember(code: code)
+        case .noChallenge: throw .unknownChallenge(id)
+        case .closed: throw .challengeClosed(id)
+        default: throw unexpected("joining a challenge")
         }
         let (_, creator, rule, first, days, reward, penalty, startsAt, createdAt) = answer
         return try decode("a challenge") {
@@ -94,12 +94,12 @@ extension PostgresGroupStore {
             ).collect()
         }
         switch try outcome(rows, "reporting a participant") {
-        case "stored": return true
-        case "unchanged": return false
-        case "unknown": throw .unknownCode(code)
-        case "no-challenge": throw .unknownChallenge(id)
-        case "not-participant": throw .notAMember(code: code)
-        case let other: throw unexpected(other, "reporting a participant")
+        case .stored: return true
+        case .unchanged: return false
+        case .unknown: throw .unknownCode(code)
+        case .noChallenge: throw .unknownChallenge(id)
+        case .notParticipant: throw .notAMember(code: code)
+        default: throw unexpected("reporting a participant")
         }
     }
 
@@ -255,11 +255,11 @@ extension PostgresGroupStore {
             ).collect()
         }
         switch try outcome(rows, "setting the settlement rules") {
-        case "set": return
-        case "unknown": throw .unknownCode(code)
-        case "not-member": throw .notAMember(code: code)
-        case "week-fixed": throw .invalidValue(GroupStoreRules.weekStartFixed)
-        case let other: throw unexpected(other, "setting the settlement rules")
+        case .set: return
+        case .unknown: throw .unknownCode(code)
+        case .notMember: throw .notAMember(code: code)
+        case .weekFixed: throw .invalidValue(GroupStoreRules.weekStartFixed)
+        default: throw unexpected("setting the settlement rules")
         }
     }
 
@@ -311,14 +311,25 @@ extension PostgresGroupStore {
     // MARK: -
 
     /// The text a function answered with.
-    private func outcome(_ rows: [PostgresRow], _ what: String) throws(GroupStoreError) -> String {
-        try decode(what) {
+    /// What the second migration's functions answer, as `v2_games.sql` spells it.
+    enum GamesOutcome: String {
+        case created, joined, stored, unchanged, set, exists, closed, unknown
+        case notMember = "not-member"
+        case noChallenge = "no-challenge"
+        case notParticipant = "not-participant"
+        case weekFixed = "week-fixed"
+    }
+
+    /// A function's answer; nil for one this version does not know (a newer schema's).
+    private func outcome(_ rows: [PostgresRow], _ what: String) throws(GroupStoreError) -> GamesOutcome? {
+        let answer = try decode(what) {
             guard let row = rows.first else { throw UnreadableValue(what: "no answer to \(what)") }
             return try row.decode(String.self)
         }
+        return GamesOutcome(rawValue: answer)
     }
 
-    private func unexpected(_ answer: String, _ what: String) -> GroupStoreError {
-        .unusable(location: address.description, detail: "\(what) answered \"\(answer)\"")
+    private func unexpected(_ what: String) -> GroupStoreError {
+        .unusable(location: address.description, detail: "\(what) gave an answer this version does not know")
     }
 }
