@@ -139,6 +139,28 @@ import Testing
                 == ["ana23456": 35, "bo234567": 0])
     }
 
+    /// A mate who breaks a group challenge the member takes part in is a notice in the member's
+    /// home, once, however often the games are exchanged (and none for the member's own part).
+    @Test func aMateBreakingAGroupChallengeIsANoticeOnce() async throws {
+        let group = try await TwoHomes(createdAt: TimeFormat.parseInstant("2026-11-21T08:00", timeZone: .gmt)!)
+        let shared = try await group.games(group.ana).create(
+            Challenge(
+                id: "", rule: .dailyBlocks(max: 0, target: .allVice), firstDay: LocalDate(iso8601: "2026-11-22")!,
+                days: 2, reward: 5, penalty: 5), in: group.store)
+        _ = try await group.games(group.bo).join(id: shared.id, in: group.store)
+        try group.vice(group.bo, at: "2026-11-22T09:00")
+        group.clock.set(group.at("2026-11-22T10:00"))
+        _ = try await group.games(group.bo).exchange(with: group.store)
+        let first = try await group.games(group.ana).exchange(with: group.store).notices
+        #expect(first.map(\.kind) == [.mateChallenge(id: shared.id, userID: "bo234567")], "\(first)")
+        #expect(first.first?.title == "bo broke a challenge")
+        group.clock.set(group.at("2026-11-23T10:00"))
+        let again = try await group.games(group.ana).exchange(with: group.store).notices
+        #expect(!again.contains { if case .mateChallenge = $0.kind { true } else { false } }, "the next day too")
+        let bos = try await group.games(group.bo).exchange(with: group.store).notices
+        #expect(!bos.contains { if case .mateChallenge = $0.kind { true } else { false } }, "not for one's own part")
+    }
+
     /// The link is live: another member's report reaches it through the group's change signal,
     /// without a poke.
     @Test func theLinkSeesAnotherMembersReportLive() async throws {

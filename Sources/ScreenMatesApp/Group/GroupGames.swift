@@ -99,7 +99,23 @@ public struct GroupGames: Sendable {
             snapshot.coins = try await store.memberCoins(code: code)
             save(snapshot)
         }
+        notices += (try? local.claim(deliver: mateFailures(in: snapshot), countAsSent: [], at: now, toasted: false)) ?? []
         return (snapshot, notices)
+    }
+
+    /// A notice for each group-mate who broke a group challenge this member takes part in: once
+    /// per mate and challenge (dated on the challenge's first day, so it is not due again the
+    /// next day), waiting for the first dashboard to show it.
+    func mateFailures(in snapshot: GroupGamesSnapshot) -> [Notice] {
+        snapshot.boards.filter { board in board.participants.contains { $0.userID == userID } }.flatMap { board in
+            let challenge = board.challenge.challenge
+            return board.participants.filter { $0.userID != userID && $0.state == .failed }.map { mate in
+                Notice(
+                    kind: .mateChallenge(id: challenge.id, userID: mate.userID), day: challenge.firstDay,
+                    title: "\(SafeText.displayable(mate.name)) broke a challenge",
+                    body: "\(SafeText.displayable(mate.name)) is out of \(challenge.summary).")
+            }
+        }
     }
 
     /// Reads the games without writing anything to the group store, and caches them.

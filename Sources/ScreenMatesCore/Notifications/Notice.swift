@@ -18,6 +18,8 @@ public struct Notice: Hashable, Sendable, Codable {
         case test
         /// A challenge was decided: kept, broken or given up.
         case challenge(id: String, outcome: String)
+        /// A group-mate broke a group challenge the user takes part in.
+        case mateChallenge(id: String, userID: String)
         /// A badge was earned.
         case badge(String)
         /// A week of the group was settled for the user (the week's first day).
@@ -38,6 +40,7 @@ public struct Notice: Hashable, Sendable, Codable {
             case .eveningSummary: "evening-summary"
             case .test: "test"
             case .challenge(let id, let outcome): "challenge-\(id)-\(outcome)"
+            case .mateChallenge(let id, let userID): "challenge-\(id)-mate-\(userID)"
             case .badge(let kind): "badge-\(kind)"
             case .weekSettled(let week): "week-\(week)"
             }
@@ -47,7 +50,7 @@ public struct Notice: Hashable, Sendable, Codable {
         public var severity: Severity {
             switch self {
             case .threshold(.over), .mateOver, .challenge(_, "broken"): .alarm
-            case .threshold(.warning), .threshold(.critical): .warning
+            case .threshold(.warning), .threshold(.critical), .mateChallenge: .warning
             default: .info
             }
         }
