@@ -99,7 +99,8 @@ public struct GroupGames: Sendable {
             snapshot.coins = try await store.memberCoins(code: code)
             save(snapshot)
         }
-        notices += (try? local.claim(deliver: mateFailures(in: snapshot), countAsSent: [], at: now, toasted: false)) ?? []
+        notices +=
+            (try? local.claim(deliver: mateFailures(in: snapshot), countAsSent: [], at: now, toasted: false)) ?? []
         return (snapshot, notices)
     }
 
