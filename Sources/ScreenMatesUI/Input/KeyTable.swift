@@ -117,9 +117,10 @@ public struct KeyTable: Hashable, Sendable {
             screens: [.dashboard, .help, .group, .notices, .tooSmall, .history, .settings, .debug]),
         KeyBinding(.help, keys: [.character("?")], summary: "help", screens: [.dashboard, .help]),
         KeyBinding(.group, keys: [.character("g")], summary: "group", screens: [.dashboard, .group]),
+        // Out of the footer: the dashboard is live, and the row has room for the challenges.
         KeyBinding(
             .refresh, keys: [.character("r"), .function(5), .control("l")], label: "r", summary: "refresh",
-            screens: [.dashboard]),
+            screens: [.dashboard], inFooter: false),
         KeyBinding(
             .nextPeriod, keys: [.tab, .right, .character("l")], label: "tab", summary: "today/week/month",
             short: "period", screens: [.dashboard]),
