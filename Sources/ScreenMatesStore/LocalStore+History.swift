@@ -25,7 +25,7 @@ extension LocalStore {
     /// the day-start hour changed. Events that arrived after their day was archived (a monitor
     /// catching up while nothing else ran) are added to that day first. All in one IMMEDIATE
     /// transaction: two processes resetting at once queue, and the second finds the work done.
-    public func rollOver(clockDay: LocalDate, calendar: DayCalendar, now: Date = Date()) throws(StoreError)
+    public func rollOver(clockDay: LocalDate, calendar: DayCalendar, now: Date) throws(StoreError)
         -> RolloverOutcome
     {
         // Most calls find nothing to do: decide that with a read, so that a database that may

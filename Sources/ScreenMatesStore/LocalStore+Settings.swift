@@ -27,7 +27,7 @@ extension LocalStore {
     /// Creates the profile on first run and returns the settings. Safe to call from several
     /// processes at once: the first one wins and the others read its profile.
     public func createProfileIfNeeded(
-        userID: String, trackingStart: LocalDate, apps: [TrackedApp], now: Date = Date()
+        userID: String, trackingStart: LocalDate, apps: [TrackedApp], now: Date
     ) throws(StoreError) -> UserSettings {
         try write { db in
             if let existing = try Self.settings(db) { return existing }

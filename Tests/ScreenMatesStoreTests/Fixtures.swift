@@ -32,3 +32,20 @@ enum Fixtures {
         return store
     }
 }
+
+extension LocalStore {
+    /// The daily reset as the tests run it: at the start of the clock's day (when it runs does
+    /// not change what it archives, only the time it writes down).
+    func rollOver(clockDay: LocalDate, calendar: DayCalendar) throws(StoreError) -> RolloverOutcome {
+        try rollOver(clockDay: clockDay, calendar: calendar, now: calendar.interval(of: clockDay).lowerBound)
+    }
+
+    /// A profile made at the start of its first day.
+    func createProfileIfNeeded(userID: String, trackingStart: LocalDate, apps: [TrackedApp]) throws(StoreError)
+        -> UserSettings
+    {
+        try createProfileIfNeeded(
+            userID: userID, trackingStart: trackingStart, apps: apps,
+            now: DayCalendar(timeZone: TimeZone(identifier: "UTC")!).interval(of: trackingStart).lowerBound)
+    }
+}

@@ -32,6 +32,8 @@ public struct ActivityWatchImport: Sendable {
     let store: LocalStore
     let catalogue: AppCatalogue
     let options: ActivityWatchOptions
+    /// The home's clock (the system's, or a simulated one the home's dashboard publishes).
+    let clock: any AppClock
 
     public init(home: HomeDirectory, assets: AssetCatalog, options: ActivityWatchOptions) throws(AppError) {
         let opened = try OpenedHome.open(home: home, assets: assets, speed: nil, startAt: nil)
@@ -44,6 +46,7 @@ public struct ActivityWatchImport: Sendable {
             FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
         }
         store = opened.store
+        clock = opened.clock.clock
         catalogue = try assets.appCatalogue()
         self.options = options
     }
@@ -53,7 +56,8 @@ public struct ActivityWatchImport: Sendable {
 
     /// Imports every day from `since` (default: the day of the window bucket's first event, at
     /// most `maximumDays` ago) through today.
-    public func run(since: LocalDate?, now: Date = Date()) async throws(AppError) -> Summary {
+    public func run(since: LocalDate?) async throws(AppError) -> Summary {
+        let now = clock.now()
         let client = try options.client(timeout: .seconds(120))
         let selection: ActivityWatchSelection
         do {

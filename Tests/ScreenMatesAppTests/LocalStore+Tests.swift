@@ -1,0 +1,14 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesStore
+
+extension LocalStore {
+    /// A profile made at the start of its first day (UTC), as the tests make them.
+    func createProfileIfNeeded(userID: String, trackingStart: LocalDate, apps: [TrackedApp]) throws(StoreError)
+        -> UserSettings
+    {
+        try createProfileIfNeeded(
+            userID: userID, trackingStart: trackingStart, apps: apps,
+            now: DayCalendar(timeZone: TimeZone(identifier: "UTC")!).interval(of: trackingStart).lowerBound)
+    }
+}
