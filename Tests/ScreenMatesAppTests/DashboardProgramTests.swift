@@ -265,8 +265,25 @@ import Testing
         var state = try Self.state()
         _ = DashboardProgram.start(&state)
         #expect(Self.keys([.character("D"), .character("t")], &state).last == .sendTestNotice)
-        #expect(DashboardProgram.update(&state, .testNoticeSent) == [.refresh(checkTimeZone: false)])
+        #expect(
+            DashboardProgram.update(&state, .testNoticeSent) == [
+                .refresh(checkTimeZone: false), .gatherDebugFacts(nextNoticeDue: nil),
+            ])
         #expect(state.model.debugPanel.message == "Sent a test notice: it shows on the dashboard (esc).")
+    }
+
+    /// The panel's message and the facts it speaks of (the new day) reach the screen in one
+    /// frame: the facts are gathered again before the loop draws, not at the next tick.
+    @Test func theEndOfTheDayIsConfirmedWithThePanelsFactsGatheredAgain() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        #expect(Self.keys([.character("D"), .character("e")], &state).last == .endDay)
+        #expect(
+            DashboardProgram.update(&state, .dayEnded(message: "The day is over.")) == [
+                .refresh(checkTimeZone: false), .gatherDebugFacts(nextNoticeDue: nil),
+            ])
+        #expect(state.model.debugPanel.message == "The day is over.")
+        #expect(DashboardProgram.update(&state, .dayNotEnded("No.")) == [.gatherDebugFacts(nextNoticeDue: nil)])
     }
 
     // MARK: - Time

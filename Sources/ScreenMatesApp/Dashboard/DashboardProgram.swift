@@ -107,7 +107,7 @@ enum DashboardProgram {
             return []
         case .testNoticeSent:
             state.model.debugPanel.finished("Sent a test notice: it shows on the dashboard (esc).", error: false)
-            return [.refresh(checkTimeZone: false)]
+            return [.refresh(checkTimeZone: false)] + panelFacts(state)
         case .settingsSaved(let message):
             if let message { state.model.settingsScreen?.finished(message, error: false) }
             return [.refresh(checkTimeZone: false)]
@@ -116,10 +116,11 @@ enum DashboardProgram {
             return []
         case .dayEnded(let message):
             state.model.debugPanel.finished(message, error: false)
-            return [.refresh(checkTimeZone: false)]
+            // The panel's facts follow in the same frame as its message: the day it names.
+            return [.refresh(checkTimeZone: false)] + panelFacts(state)
         case .dayNotEnded(let message):
             state.model.debugPanel.finished(message, error: true)
-            return []
+            return panelFacts(state)
         case .localDataCleared(let numbers, let configProblems):
             state.numbers = numbers
             state.configProblems = configProblems
@@ -135,7 +136,7 @@ enum DashboardProgram {
             return [.refresh(checkTimeZone: false)]
         case .localDataKept(let message):
             state.model.debugPanel.finished(message, error: true)
-            return [.refresh(checkTimeZone: false)]
+            return [.refresh(checkTimeZone: false)] + panelFacts(state)
         }
     }
 
