@@ -2,6 +2,30 @@
 
 import PackageDescription
 
+/// How `screenmates` is linked so that it stays small in memory, above all when built with
+/// `--static-swift-stdlib` (the README's installation): with lld, its code laid out in the order
+/// of `assets/linking/screenmates.order` (the functions start-up, the idle dashboard and the
+/// monitors run, packed together: the kernel maps code in 64 KiB windows, see `.ci/order-file`);
+/// relative relocations packed (`DT_RELR`, glibc 2.36+), so the loader does not read megabytes
+/// of them at every start; and no dynamic symbol table of everything (the static runtime's
+/// link arguments ask for `-export-dynamic`; nothing looks the program's symbols up).
+let leanLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+            "-Xlinker", "--symbol-ordering-file=" + packageDirectory + "/assets/linking/screenmates.order",
+            "-Xlinker", "--no-warn-symbol-ordering",
+        ],
+        .when(platforms: [.linux]))
+]
+
+/// The folder this manifest is in, for paths the linker reads (it runs elsewhere).
+var packageDirectory: String {
+    var path = #filePath
+    while let last = path.last, last != "/" { path.removeLast() }
+    return String(path.dropLast())
+}
+
 /// One target per layer, data flowing one way:
 /// monitor → local store → core state → frame (UI) → terminal.
 let package = Package(
@@ -111,7 +135,8 @@ let package = Package(
             dependencies: [
                 "ScreenMatesApp", "ScreenMatesCore", "ScreenMatesSources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: leanLinking
         ),
 
         // Measurements quoted in the README (frame build time, bytes per frame, idle CPU, RSS, the

@@ -17,9 +17,10 @@ enum GroupBenchmark {
         var anaHome: String { root + "/ana" }
         var boHome: String { root + "/bo" }
 
-        init(binary: String) throws {
+        /// `server`: a `postgres://` URL for the group store, else a file of the pair's own.
+        init(binary: String, server: String? = nil) throws {
             root = NSTemporaryDirectory() + "screenmates-bench-group-" + UUID().uuidString
-            store = root + "/group-store.sqlite"
+            store = server ?? root + "/group-store.sqlite"
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
             for (name, home) in [("ana", anaHome), ("bo", boHome)] {
                 try run(binary, ["setup", "--home", home, "--name", name], home: home)
@@ -65,8 +66,9 @@ enum GroupBenchmark {
     /// to its terminal: ana's dashboard picks the event up and reports it, bo's notices the group
     /// store change, fetches the group and redraws ana's row. Only vice blocks change what bo
     /// sees (productive time is not shown to the group), so only those are timed.
-    static func latency(binary: String, events: Int, rate: Double) throws -> [Double] {
-        let pair = try Pair(binary: binary)
+    /// `server`: a `postgres://` URL to share the group through instead of a file.
+    static func latency(binary: String, events: Int, rate: Double, server: String? = nil) throws -> [Double] {
+        let pair = try Pair(binary: binary, server: server)
         defer { pair.remove() }
         let ana = try pair.dashboard(binary, home: pair.anaHome)
         let bo = try pair.dashboard(binary, home: pair.boHome)
@@ -116,15 +118,17 @@ enum GroupBenchmark {
     }
 
     /// Fetch (group, members and the month's day totals, cached locally), rank (today, week and
-    /// month) and one 120×40 frame, for a group of `count` members in a group-store file.
+    /// month) and one 120×40 frame, for a group of `count` members in a group-store file. On a
+    /// fixed day, the 21st of a month (a Saturday), so the month holds 20 finished days on any
+    /// date the benchmark is run.
     static func largeGroup(members count: Int, iterations: Int) async throws -> LargeGroup {
         let root = NSTemporaryDirectory() + "screenmates-bench-large-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try SQLiteGroupStore.open(at: root + "/group-store.sqlite")
         let local = try LocalStore.open(at: root + "/local.sqlite")
-        let calendar = DayCalendar(timeZone: .current)
-        let now = Date()
+        let calendar = DayCalendar(timeZone: TimeZone(identifier: "UTC")!)
+        let now = ISO8601DateFormatter().date(from: "2026-11-21T12:00:00Z")!
         let today = calendar.day(containing: now)
         var generator = SeededGenerator(seed: 7)
         func profile(_ index: Int) -> MemberProfile {
@@ -159,7 +163,7 @@ enum GroupBenchmark {
 
         let reporter = GroupReporter(
             local: local, membership: GroupMembership(code: group.code, dailyGoalBlocks: 8), userID: "m0000000",
-            clock: SystemClock())
+            clock: ManualClock(now))
         let summary = TodaySummary(
             date: today, ledger: DailyLedger.fold([], exchangeRate: 1), goal: 8, streak: .init(current: 3, best: 9),
             nextReset: calendar.nextReset(after: now))

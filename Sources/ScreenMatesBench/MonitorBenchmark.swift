@@ -4,16 +4,24 @@ import Glibc
 /// The monitor as its own process: how fast it commits, how soon an open dashboard shows a
 /// commit, and what a dashboard costs while a monitor writes now and then.
 enum MonitorBenchmark {
+    /// What every program the benchmark starts gets: a terminal type, a UTF-8 locale, a home of
+    /// its own, and `SCREENMATES_ASSETS` when the benchmark was given it (for a binary installed
+    /// outside the source tree).
     static func environment(home: String) -> [String: String] {
-        ["TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": home, "PATH": "/usr/bin:/bin"]
+        var environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": home, "PATH": "/usr/bin:/bin"]
+        environment["SCREENMATES_ASSETS"] = ProcessInfo.processInfo.environment["SCREENMATES_ASSETS"]
+        return environment
     }
 
-    static func freshHome(_ binary: String) throws -> String {
+    /// A home set up for the benchmark; with `startAt`, on a simulated clock starting there (so
+    /// commands given the same `--start-at` are not refused as going back into its past).
+    static func freshHome(_ binary: String, startAt: String? = nil) throws -> String {
         let home = NSTemporaryDirectory() + "screenmates-bench-" + UUID().uuidString
+        let clock = startAt.map { ["--start-at", $0] } ?? []
         guard
             try DashboardBenchmark.runToCompletion(
-                binary, ["setup", "--home", home, "--name", "bench"], environment(home: home)) == 0
-        else { throw POSIXError(.EINVAL) }
+                binary, ["setup", "--home", home, "--name", "bench"] + clock, environment(home: home)) == 0
+        else { throw BenchmarkError("screenmates setup failed in \(home)") }
         return home
     }
 
@@ -34,10 +42,10 @@ enum MonitorBenchmark {
     }
 
     /// The dashboard on a 120×40 pseudo-terminal, once its first frame is drawn.
-    static func startDashboard(binary: String, home: String) throws -> PseudoTerminal {
+    static func startDashboard(binary: String, home: String, startAt: String? = nil) throws -> PseudoTerminal {
         let terminal = try PseudoTerminal(
-            program: binary, arguments: ["--home", home, "dashboard"], environment: environment(home: home), rows: 40,
-            columns: 120)
+            program: binary, arguments: ["--home", home, "dashboard"] + (startAt.map { ["--start-at", $0] } ?? []),
+            environment: environment(home: home), rows: 40, columns: 120)
         terminal.read(for: 10) { $0.contains("q quit") }
         terminal.read(for: 1)
         return terminal

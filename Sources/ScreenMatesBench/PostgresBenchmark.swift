@@ -17,6 +17,8 @@ enum PostgresBenchmark {
         var upsertsPerSecondOneClient: Double
         var upsertsPerSecondEightClients: Double
         var fetchMillis: [Double]
+        /// The server's part of each fetch: `EXPLAIN ANALYZE`'s execution time of the same call.
+        var serverMillis: [Double]
         var fetchMembers: Int
         /// From `pg_terminate_backend` of the listener's connection to its stream yielding again.
         var reconnectMillis: [Double]
@@ -129,10 +131,44 @@ enum PostgresBenchmark {
             fetched = try await b.members(code: crowd.code).count
             fetch.append(millis(started.duration(to: clock.now)))
         }
+        let server = try await serverMillis(address, code: crowd.code.value, runs: 20)
         return Result(
             signalMillis: signal, reReadMillis: reRead, upsertsPerSecondOneClient: onePerSecond,
-            upsertsPerSecondEightClients: manyPerSecond, fetchMillis: fetch, fetchMembers: fetched,
-            reconnectMillis: reconnect)
+            upsertsPerSecondEightClients: manyPerSecond, fetchMillis: fetch, serverMillis: server,
+            fetchMembers: fetched, reconnectMillis: reconnect)
+    }
+
+    /// What the server reports as the execution time of the members' call (`EXPLAIN ANALYZE`,
+    /// with the function's result read in full), `runs` times: the fetch minus the network,
+    /// the client's decoding and the pool.
+    private static func serverMillis(_ address: PostgresAddress, code: String, runs: Int) async throws -> [Double] {
+        guard code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw BenchmarkError("a group code that is not letters and digits: \(code)")
+        }
+        let logger = Logger(label: "bench")
+        let connection = try await PostgresConnection.connect(
+            configuration: try address.connectionConfiguration(applicationName: "screenmates-bench"), id: 2,
+            logger: logger)
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let rows = try await connection.query(
+                """
+                EXPLAIN (ANALYZE, TIMING OFF)
+                SELECT known, user_id, display_name, blocks_today, day, streak, last_active, last_updated, version
+                FROM screenmates.group_members('\(unescaped: code)')
+                """, logger: logger
+            ).collect()
+            for row in rows {
+                let line = try row.decode(String.self)
+                if line.hasPrefix("Execution Time:"),
+                    let value = Double(line.dropFirst("Execution Time:".count).split(separator: " ").first ?? "")
+                {
+                    times.append(value)
+                }
+            }
+        }
+        try await connection.close()
+        return times
     }
 
     /// Ends the listening connections to the database, as a server restart or a network cut would.

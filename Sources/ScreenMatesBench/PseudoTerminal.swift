@@ -104,14 +104,19 @@ final class PseudoTerminal {
     }
 
     /// CPU time the program has used, in seconds: the sum over all its threads of the time on
-    /// a CPU from /proc/PID/task/TID/schedstat (nanoseconds).
+    /// a CPU from /proc/PID/task/TID/schedstat (nanoseconds). A thread that has ended since an
+    /// earlier reading keeps the time last read for it, so the sum never goes down.
     var cpuSeconds: Double {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.reduce(0.0) { total, task in
-            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? "0"
-            return total + (Double(text.split(separator: " ").first ?? "0") ?? 0) / 1e9
+        for task in tasks {
+            let text = readWhole("/proc/\(pid)/task/\(task)/schedstat") ?? ""
+            if let nanoseconds = Double(text.split(separator: " ").first ?? "") {
+                threadCPU[task] = max(threadCPU[task] ?? 0, nanoseconds / 1e9)
+            }
         }
+        return threadCPU.values.reduce(0, +)
     }
+    private var threadCPU: [String: Double] = [:]
 
     /// Resident memory in KiB, from /proc/PID/status.
     var residentKiB: Int {

@@ -5,6 +5,7 @@ import ScreenMatesPostgresGroupStore
 //
 //   swift build -c release && .build/release/screenmates-bench [--idle-seconds 60] [--members 1000]
 //   .build/release/screenmates-bench --only postgres --postgres URL   (or SCREENMATES_BENCH_POSTGRES)
+//   .build/release/screenmates-bench --versus htop,top [--idle-seconds 30] [--launches 5]
 //
 // Timings come from a release build; each figure says how it was taken.
 
@@ -14,6 +15,9 @@ var iterations = 200
 var only: String?
 var postgresURL = ProcessInfo.processInfo.environment["SCREENMATES_BENCH_POSTGRES"]
 var groupMembers = 10_000
+var versus: [String] = []
+var launches = 5
+var binaryOption: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -23,10 +27,14 @@ while let argument = arguments.popFirst() {
     case "--only": only = arguments.popFirst()
     case "--postgres": postgresURL = arguments.popFirst()
     case "--group-members": groupMembers = Int(arguments.popFirst() ?? "") ?? groupMembers
+    case "--versus": versus += (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
+    case "--launches": launches = max(1, Int(arguments.popFirst() ?? "") ?? launches)
+    case "--binary": binaryOption = arguments.popFirst()
     default:
         print(
-            "usage: screenmates-bench [--only frame|dashboard|monitor|group|large-group|notices|postgres] "
-                + "[--idle-seconds N] [--members N] [--iterations N] [--postgres URL] [--group-members N]"
+            "usage: screenmates-bench [--only frame|dashboard|monitor|group|large-group|notices|demo-notices|memory|"
+                + "versus|postgres] [--idle-seconds N] [--members N] [--iterations N] [--postgres URL] "
+                + "[--group-members N] [--versus PROGRAM,…] [--launches N] [--binary PATH]"
         )
         exit(64)
     }
@@ -37,7 +45,36 @@ func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(
 let executable = URL(
     fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         ?? CommandLine.arguments[0])
-let binary = executable.deletingLastPathComponent().appendingPathComponent("screenmates").path
+let binary = binaryOption ?? executable.deletingLastPathComponent().appendingPathComponent("screenmates").path
+if !versus.isEmpty && only == nil { only = "versus" }
+
+if only == "versus" {
+    let root = NSTemporaryDirectory() + "screenmates-bench-versus-" + UUID().uuidString
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    var peers = [try VersusBenchmark.dashboard(binary: binary, home: root + "/screenmates-home")]
+    for name in versus.isEmpty ? ["htop", "top"] : versus {
+        guard let peer = VersusBenchmark.peer(named: name) else {
+            print("(\(name) is not installed)")
+            continue
+        }
+        peers.append(peer)
+    }
+    let results = try VersusBenchmark.run(peers: peers, launches: launches, idleSeconds: idleSeconds, root: root)
+    for line in VersusBenchmark.report(results, launches: launches) { print(line) }
+}
+
+if only == "memory" {
+    let samples = try MemoryBenchmark.run(binary: binary, seconds: 5)
+    for line in MemoryBenchmark.report(samples, binary: binary) { print(line) }
+}
+
+if only == "demo-notices" {
+    let timeline = try DemoNoticeBenchmark.run(binary: binary)
+    print("The demo's notices (dashboard --demo --scenario evening-binge --speed 60 --start-at 2026-11-21T18:00):")
+    for (title, seconds) in timeline {
+        print("  \(title): after \(format(seconds, 0)) s")
+    }
+}
 
 if only == nil || only == "frame" {
     let frame = FrameBenchmark.run(members: members, width: 120, height: 40, iterations: iterations)
@@ -149,4 +186,7 @@ if only == "postgres" || (only == nil && postgresURL != nil) {
     print("  profile upserts, one client, one at a time: \(format(result.upsertsPerSecondOneClient, 0))/s")
     print("  profile upserts, eight clients at once: \(format(result.upsertsPerSecondEightClients, 0))/s in all")
     line("fetch a group of \(result.fetchMembers) members", result.fetchMillis)
+    line("… the server's part (EXPLAIN ANALYZE's execution time)", result.serverMillis)
+    let delays = try GroupBenchmark.latency(binary: binary, events: 100, rate: 2, server: postgresURL)
+    line("a block committed in ana's home to bo's screen, through this server", delays)
 }
