@@ -1,4 +1,6 @@
 import Foundation
+import Subprocess
+import SystemPackage
 
 /// The clients attached to the user's tmux server, as `tmux list-clients` reports them (the
 /// server of `$TMUX`, else the default socket under `$TMUX_TMPDIR`, as tmux itself finds it).
@@ -28,11 +30,14 @@ public struct TmuxClient: Hashable, Sendable {
 
     /// Runs `tmux list-clients`; `nil` when no tmux server runs (or tmux is not installed).
     /// `server` selects another server than tmux would (`-L NAME`, `-S PATH`).
-    public static func list(tmux: String, server: [String] = []) -> [TmuxClient]? {
-        guard let (status, data) = ChildProcess.run(tmux, server + ["list-clients", "-F", format]), status == 0 else {
-            return nil
-        }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap(parse)
+    public static func list(tmux: String, server: [String] = []) async -> [TmuxClient]? {
+        guard
+            let result = try? await Subprocess.run(
+                .path(FilePath(tmux)), arguments: Arguments(server + ["list-clients", "-F", format]),
+                output: .bytes(limit: 1 << 20)),
+            result.terminationStatus.isSuccess
+        else { return nil }
+        return String(decoding: result.standardOutput, as: UTF8.self).split(separator: "\n").compactMap(parse)
     }
 
     /// The tmux executable on `PATH`.
