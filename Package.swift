@@ -167,6 +167,7 @@ let package = Package(
             name: "ScreenMatesSourcesTests",
             dependencies: [
                 "ScreenMatesSources", "ScreenMatesMonitor", "ScreenMatesCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),

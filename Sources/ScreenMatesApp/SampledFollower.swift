@@ -116,7 +116,7 @@ public final class SampledFollower: Sendable {
                 }
                 if let settings = settings?.value {
                     try source.write(
-                        sample, at: now, force: stopping, settings: settings, catalogue: catalogue, host: host,
+                        at: now, force: stopping, settings: settings, catalogue: catalogue, host: host,
                         writer: &writer)
                 }
                 if problem != nil {
@@ -163,20 +163,26 @@ public final class SampledFollower: Sendable {
         /// Derives and writes the open days when the schedule says a block may be due (or
         /// `force`: the last sample before the monitor stops).
         mutating func write(
-            _ sample: FocusSample, at now: Date, force: Bool, settings: UserSettings, catalogue: AppCatalogue,
+            at now: Date, force: Bool, settings: UserSettings, catalogue: AppCatalogue,
             host: String, writer: inout OpenDaysWriter
         ) throws {
             if deriver == nil {
                 deriver = blockDeriver(settings: settings, catalogue: catalogue, source: name, host: host)
                 schedule.reset()
             }
-            guard let deriver, force || schedule.isDue(now, sample) else { return }
-            if earlier == nil { earlier = try writer.blocksInStore(deriver, now: now) }
+            guard let deriver, force || schedule.isDue(now, newest: timeline.focus.last) else { return }
             let days = OpenDaysWriter.openDays(deriver, now: now)
             timeline.drop(endingBefore: deriver.calendar.start(of: days[0]))
-            try writer.write(timeline.timeline, deriver: deriver, now: now, earlier: earlier ?? [:])
+            do {
+                if earlier == nil { earlier = try writer.blocksInStore(deriver, now: now) }
+                try writer.write(timeline.timeline, deriver: deriver, now: now, earlier: earlier ?? [:])
+            } catch {
+                // Not written: tried again at the next sample.
+                schedule.reset()
+                throw error
+            }
             schedule.derived(
-                now, sample, today: deriver.derive(timeline.timeline, day: days[1], until: now),
+                now, newest: timeline.focus.last, today: deriver.derive(timeline.timeline, day: days[1], until: now),
                 blockSeconds: deriver.blockSeconds, nextDay: deriver.calendar.start(of: days[1].adding(days: 1)))
         }
     }
