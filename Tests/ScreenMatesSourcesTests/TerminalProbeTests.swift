@@ -29,7 +29,8 @@ struct TerminalProbeTests {
     }
 
     static func probe(_ server: TmuxServer) -> TerminalProbe {
-        var probe = TerminalProbe(tmux: TmuxServer.tmux, server: ["-L", server.socket], followsTerminals: false)
+        var probe = TerminalProbe(
+            tmux: TmuxServer.tmux, server: ["-L", server.socket], followsTerminals: false, environment: [:])
         probe.refreshInterval = 0
         return probe
     }
@@ -93,7 +94,8 @@ struct TerminalProbeTests {
             try await Self.session(on: server)
             try await Self.attach(server, from: outer)
             try await server.run(["select-pane", "-t", "work:0.0"])
-            var probe = TerminalProbe(tmux: TmuxServer.tmux, server: ["-L", server.socket], followsTerminals: false)
+            var probe = TerminalProbe(
+                tmux: TmuxServer.tmux, server: ["-L", server.socket], followsTerminals: false, environment: [:])
             #expect(try await probe.sample(wallClock: Date()).app == "cat")
             // Typed into `cat`, the pane in front: tmux is not asked, and the pane stays. The
             // terminals' access times move in 8-second steps: type well inside one.
@@ -116,6 +118,34 @@ struct TerminalProbeTests {
             }
             #expect(seen == "sleep")
             #expect(probe.tmuxAsked > asked)
+        }
+    }
+
+    @Test func aClientThatAttachesOrDetachesIsSeenAtOnceWithoutAskingEverySample() async throws {
+        try await TmuxServer.with(2) { servers in
+            let (server, outer) = (servers[0], servers[1])
+            try await Self.session(on: server)
+            // As the monitor runs it: tmux asked again only when something changed.
+            var probe = TerminalProbe(
+                tmux: TmuxServer.tmux, server: ["-L", server.socket], followsTerminals: false, environment: [:])
+            #expect(try await probe.sample(wallClock: Date()).app == nil)
+            for _ in 0..<5 { _ = try await probe.sample(wallClock: Date()) }
+            #expect(probe.tmuxAsked == 1, "nothing changed, nothing asked")
+            // The first client attaches: tmux marks its socket, and the probe asks.
+            try await Self.attach(server, from: outer)
+            var seen = try await probe.sample(wallClock: Date()).app
+            for _ in 0..<50 where seen == nil {
+                try await Task.sleep(for: .milliseconds(50))
+                seen = try await probe.sample(wallClock: Date()).app
+            }
+            #expect(seen == "sleep")
+            // It detaches (its terminal closed): its process is gone, and the probe asks.
+            try await outer.run(["kill-server"])
+            for _ in 0..<50 where seen != nil {
+                try await Task.sleep(for: .milliseconds(50))
+                seen = try await probe.sample(wallClock: Date()).app
+            }
+            #expect(seen == nil)
         }
     }
 

@@ -87,6 +87,20 @@ public enum ProcessTable {
         }
     }
 
+    /// The names in a directory (`/dev/pts`: one per terminal open), read with `readdir`.
+    static func entries(of directory: String) -> Set<String> {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: Set<String> = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.insert(name) }
+        }
+        return names
+    }
+
     /// A small file's bytes (what `/proc` files hold: up to 4 KiB is read).
     static func read(_ path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

@@ -10,22 +10,30 @@ import ScreenMatesMonitor
 /// tmux. Idle is the time since that terminal's last input (tmux's `client_activity`, or the
 /// access time the kernel stamps on a terminal when its input is read, in 8-second steps).
 ///
-/// It asks tmux (a `tmux list-clients` run) only when a client's terminal had input that the
-/// active pane's terminal did not read in the same 8-second step — a key tmux kept for itself
-/// (a pane or window switch), a mouse click — or every `refreshInterval`; typing into the pane
-/// followed asks nothing. In between, each sample is a few reads of `/proc`: the pane's
-/// foreground group, and the program's name only when that group changes.
+/// It asks tmux (a `tmux list-clients` run) only when something may have changed that `/proc`
+/// cannot show: the server's socket changed (a server started or ended, the first client
+/// attached or the last one left: `TmuxSocket`), a client's process is gone (it detached), a
+/// client's terminal had input that the active pane's terminal did not read in the same
+/// 8-second step (a key tmux kept for itself: a pane or window switch, a mouse click), or
+/// `refreshInterval` passed (another client attaching beside one, a script switching panes).
+/// Typing into the pane followed asks nothing. The user's other terminals are looked for again
+/// when `/dev/pts` holds other entries, or every `refreshInterval`. In between, each sample is
+/// a few reads of `/proc`: the pane's foreground group, and the program's name only when that
+/// group changes.
 public struct TerminalProbe: FocusProbe {
     public let sourceName = "terminal"
-    public var refreshInterval: TimeInterval = 30
+    public var refreshInterval: TimeInterval = 300
     private let tmux: String?
     private let server: [String]
+    private let socket: TmuxSocket
     private let followsTerminals: Bool
     private let uid = getuid()
     private var clients: [Client] = []
     private var askedAt: Date?
+    private var socketStamp: TmuxSocket.Stamp?
     private var terminals: [String: Int32] = [:]
     private var scannedAt: Date?
+    private var ptys: Set<String> = []
     private var names = ForegroundNames()
     public private(set) var following = "the terminal"
     /// How many times tmux was asked (a `tmux list-clients` run).
@@ -41,19 +49,24 @@ public struct TerminalProbe: FocusProbe {
     }
 
     /// - Parameters:
-    ///   - server: tmux's options choosing another server (`-L NAME`); tmux's own default
-    ///     otherwise (`$TMUX`, `$TMUX_TMPDIR`).
+    ///   - server: tmux's options choosing another server (`-L NAME`, `-S PATH`); tmux's own
+    ///     default otherwise (`$TMUX`, `$TMUX_TMPDIR`).
     ///   - followsTerminals: whether, with no tmux client attached, the user's other terminals
     ///     are followed.
-    public init(tmux: String? = TmuxClient.executable(), server: [String] = [], followsTerminals: Bool = true) {
+    public init(
+        tmux: String? = TmuxClient.executable(), server: [String] = [], followsTerminals: Bool = true,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.tmux = tmux
         self.server = server
         self.followsTerminals = followsTerminals
+        socket = TmuxSocket(server: server, environment: environment)
     }
 
     public mutating func sample(wallClock: Date) async throws(FocusProbeError) -> FocusSample {
         if let tmux {
             if mustAskTmux(wallClock) {
+                socketStamp = socket.stamp()
                 clients = (await TmuxClient.list(tmux: tmux, server: server) ?? []).map { client in
                     Client(
                         client: client, input: ProcessTable.lastInput(client.terminal) ?? .distantPast,
@@ -82,12 +95,14 @@ public struct TerminalProbe: FocusProbe {
         max(client.client.activity, client.input)
     }
 
-    /// Whether tmux must be asked again: on the first sample, every `refreshInterval`, and when
-    /// a client had input its active pane did not read (see the type's note).
+    /// Whether tmux must be asked again (see the type's note).
     private mutating func mustAskTmux(_ now: Date) -> Bool {
-        guard let askedAt, now >= askedAt, now.timeIntervalSince(askedAt) < refreshInterval else { return true }
+        guard let askedAt, now >= askedAt, now.timeIntervalSince(askedAt) < refreshInterval,
+            socket.stamp() == socketStamp
+        else { return true }
         var ask = false
         for index in clients.indices {
+            if kill(clients[index].client.pid, 0) != 0, errno == ESRCH { ask = true }
             let input = ProcessTable.lastInput(clients[index].client.terminal) ?? .distantPast
             guard input != clients[index].input else { continue }
             clients[index].input = input
@@ -104,9 +119,11 @@ public struct TerminalProbe: FocusProbe {
 
     /// No tmux client: the user's own terminals, the one typed in last.
     private mutating func terminalSample(_ now: Date) -> FocusSample {
-        if scannedAt.map({ now < $0 || now.timeIntervalSince($0) >= refreshInterval }) ?? true {
+        let entries = ProcessTable.entries(of: "/dev/pts")
+        if entries != ptys || scannedAt.map({ now < $0 || now.timeIntervalSince($0) >= refreshInterval }) ?? true {
             terminals = Self.userTerminals(uid: uid)
             scannedAt = now
+            ptys = entries
         }
         let latest = terminals.compactMap { path, leader in ProcessTable.lastInput(path).map { ($0, leader) } }
             .max { $0.0 < $1.0 }

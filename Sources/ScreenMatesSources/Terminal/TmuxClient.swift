@@ -7,6 +7,8 @@ import SystemPackage
 public struct TmuxClient: Hashable, Sendable {
     /// When the client last had input (tmux's `client_activity`, whole seconds).
     public var activity: Date
+    /// The client's process: gone once the client detached.
+    public var pid: Int32
     /// The client's own terminal (`/dev/pts/3`).
     public var terminal: String
     /// The process of the active pane of the client's current window.
@@ -16,16 +18,18 @@ public struct TmuxClient: Hashable, Sendable {
 
     /// The format `list-clients -F` is given: control-mode clients (scripts, this probe's
     /// kind) are no person at a terminal and are left out.
-    static let format = "#{client_control_mode} #{client_activity} #{client_tty} #{pane_pid} #{pane_current_command}"
+    static let format =
+        "#{client_control_mode} #{client_activity} #{client_pid} #{client_tty} #{pane_pid} #{pane_current_command}"
 
     /// Parses one line of the reply; `nil` for a control-mode client or a line it cannot read.
     static func parse(_ line: Substring) -> TmuxClient? {
-        let fields = line.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: false)
-        guard fields.count == 5, fields[0] != "1", let activity = Int64(fields[1]), let pid = Int32(fields[3])
+        let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: false)
+        guard fields.count == 6, fields[0] != "1", let activity = Int64(fields[1]), let pid = Int32(fields[2]),
+            let pane = Int32(fields[4])
         else { return nil }
         return TmuxClient(
-            activity: Date(timeIntervalSince1970: Double(activity)), terminal: String(fields[2]), panePID: pid,
-            command: String(fields[4]))
+            activity: Date(timeIntervalSince1970: Double(activity)), pid: pid, terminal: String(fields[3]),
+            panePID: pane, command: String(fields[5]))
     }
 
     /// Runs `tmux list-clients`; `nil` when no tmux server runs (or tmux is not installed).
