@@ -70,8 +70,12 @@ public final class SampledFollower: Sendable {
     }
 
     /// Runs until a signal asks it to stop, or the source ends (exit status 1); returns the
-    /// exit status.
+    /// exit status. The loop runs on a thread of its own (`SamplingThread`).
     public func run(stopRequested: @escaping @Sendable () -> Int32?) async -> Int32 {
+        await SamplingThread.run { thread in await follow(on: thread, stopRequested: stopRequested) }
+    }
+
+    private func follow(on thread: SamplingThread, stopRequested: @escaping @Sendable () -> Int32?) async -> Int32 {
         var probe: any FocusProbe
         do {
             probe = try makeProbe()
@@ -103,11 +107,12 @@ public final class SampledFollower: Sendable {
                 source.timeline.add(sample, at: now)
                 if probe.following != following {
                     following = probe.following
+                    // Said even when quiet: what is followed, and without which signal (idle).
                     logger.info("following \(following)")
-                    if !options.quiet { say("following \(following).") }
+                    say("following \(following).")
                 }
                 // The settings (apps, block length) are read again every half minute, and the
-                // deriver (its matcher indexes the catalogue) made again only then.
+                // deriver (its matcher indexes the catalogue) made again only when they changed.
                 if settings.map({ now < $0.readAt || now.timeIntervalSince($0.readAt) >= 30 }) ?? true,
                     let read = try store.settings()
                 {
@@ -140,7 +145,7 @@ public final class SampledFollower: Sendable {
             if stopping { break }
             // A signal only sets a flag, seen at the next sample (within a second): one wake-up
             // a sample keeps following cheap.
-            if status == nil { try? await Task.sleep(for: options.interval) }
+            if status == nil { await thread.sleep(for: options.interval) }
         }
         logger.info("\(source.name) follower stopped")
         return stopRequested() ?? status ?? 0

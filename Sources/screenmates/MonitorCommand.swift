@@ -118,7 +118,8 @@ struct MonitorCommand: AsyncParsableCommand {
                 activityWatchOptions: [url.map { _ in "--url" }, host.map { _ in "--host" }].compactMap { $0 },
                 activityWatch: activityWatch)
             kind = resolved
-            if let announce, !quiet { FileHandle.standardError.write(Data("screenmates monitor: \(announce)\n".utf8)) }
+            // Said even with --quiet (which silences ids and waits): a service's journal shows it.
+            if let announce { FileHandle.standardError.write(Data("screenmates monitor: \(announce)\n".utf8)) }
         } catch {
             return .failure(error)
         }
