@@ -44,6 +44,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        // Child processes (tmux queries, the demo's monitors): no Foundation trait needed.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2", traits: []),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // The C side of ncursesw: a module map and a shim that exposes the wide-character API.
@@ -107,8 +110,14 @@ let package = Package(
         ),
 
         // Sampling sources that look at the machine itself: the terminal's foreground program
-        // (tmux, /proc) and the focused X11 window (libX11/libXss, loaded at run time).
-        .target(name: "ScreenMatesSources", dependencies: ["ScreenMatesMonitor"]),
+        // (tmux, /proc), the focused X11 window (libX11/libXss, loaded at run time), and sway's
+        // and Hyprland's focused window over their sockets (idle from the Wayland protocol).
+        .target(
+            name: "ScreenMatesSources",
+            dependencies: [
+                "ScreenMatesMonitor", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
 
         // Frames (grids of styled cells), views, key table and the dashboard model. No terminal.
         .target(name: "ScreenMatesUI", dependencies: ["ScreenMatesCore"]),
@@ -124,7 +133,8 @@ let package = Package(
                 "ScreenMatesPostgresGroupStore",
                 "ScreenMatesMonitor", "ScreenMatesActivityWatch", "ScreenMatesSources", "ScreenMatesUI",
                 "ScreenMatesTerminal", "ScreenMatesWatch", .product(name: "Logging", package: "swift-log"),
-                .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "CSV", package: "CSV.swift"), .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: []
         ),
@@ -184,7 +194,12 @@ let package = Package(
             ]),
         .testTarget(
             name: "ScreenMatesSourcesTests",
-            dependencies: ["ScreenMatesSources", "ScreenMatesMonitor", "ScreenMatesCore"]),
+            dependencies: [
+                "ScreenMatesSources", "ScreenMatesMonitor", "ScreenMatesCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         .testTarget(
             name: "ScreenMatesUITests",
             dependencies: ["ScreenMatesUI", "ScreenMatesCore"],

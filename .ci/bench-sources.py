@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""The monitor's cost while it follows the terminal and an X11 desktop, for the README.
+"""The monitor's cost while it follows the terminal, an X11 desktop and sway, for the README.
 
 Runs `screenmates monitor --source terminal` against a private tmux server with a client
-attached (from a pane of a second tmux server), and `--source x11` against Xvfb + openbox + an
-xterm, each for --seconds (default 300), once with nobody typing and once with a key pressed
-every second. It reads the monitor's CPU from /proc/PID/stat (its own time and that of the
-tmux clients it ran and reaped), the peer's CPU (the tmux server, Xvfb) over the same time, and
-the monitor's resident memory (VmRSS) at the end, and prints one line per run with CPU seconds
-per hour of following.
+attached (from a pane of a second tmux server) whose pane runs `cat`, `--source x11` against
+Xvfb + openbox + an xterm, and `--source sway` against a headless sway with two foot windows,
+each for --seconds (default 300): once with nobody touching anything, and once with input every
+second (a line typed into the pane; the mouse moved; the focus moved between the windows).
 
-    swift build -c release --scratch-path .build-ci
-    python3 .ci/bench-sources.py --binary .build-ci/release/screenmates [--seconds 300] [--only terminal|x11]
+The monitor's own CPU is the sum of its threads' time on a CPU (/proc/PID/task/*/schedstat, in
+nanoseconds, not the 10 ms ticks of /proc/PID/stat); the tmux clients it ran and reaped are
+added from /proc/PID/stat (ticks). It also reads the peer's CPU (the tmux server, Xvfb, sway)
+over the same time, and the monitor's resident memory (VmRSS) at the end, and prints one line
+per run with CPU seconds per hour of following.
+
+    swift build -c release --product screenmates
+    python3 .ci/bench-sources.py --binary .build/release/screenmates [--seconds 300] [--only terminal|x11|sway]
 """
 import argparse
 import os
@@ -23,13 +27,21 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def cpu_seconds(pid, children=True):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    # utime stime cutime cstime: fields 14-17 of the line, 12-15 after "state".
-    used = int(fields[11]) + int(fields[12])
+    """The process's CPU time: its threads' (ns), and with `children` its reaped children's."""
+    used = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                used += int(f.read().split()[0])
+        except FileNotFoundError:
+            pass  # a thread that just ended
+    seconds = used / 1e9
     if children:
-        used += int(fields[13]) + int(fields[14])
-    return used / TICKS
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        # cutime cstime: fields 16-17 of the line, 14-15 after "state".
+        seconds += (int(fields[13]) + int(fields[14])) / TICKS
+    return seconds
 
 
 def rss_mib(pid):
@@ -71,8 +83,8 @@ def follow(binary, home, env, source, seconds, peer_pid, poke):
 
 def report(name, used, peer, elapsed, rss, status):
     print(
-        f"{name}: monitor {used:.2f} s CPU over {elapsed:.0f} s = {used / elapsed * 3600:.1f} s/h "
-        f"({used / elapsed * 100:.3f} %); peer {peer:.2f} s ({peer / elapsed * 3600:.1f} s/h); "
+        f"{name}: monitor {used:.3f} s CPU over {elapsed:.0f} s = {used / elapsed * 3600:.2f} s/h "
+        f"({used / elapsed * 100:.4f} %); peer {peer:.2f} s ({peer / elapsed * 3600:.1f} s/h); "
         f"RSS {rss:.1f} MiB; exit {status}", flush=True)
 
 
@@ -83,7 +95,9 @@ def bench_terminal(binary, seconds, work):
     env.pop("TMUX", None)
     home = os.path.join(work, "home-terminal")
     setup_home(binary, home, env)
-    subprocess.run(["tmux", "-f", "/dev/null", "new-session", "-d", "-s", "work", "sleep 100000"], env=env, check=True)
+    # The pane runs `cat`, which reads what is typed into it (a line at a time), as a shell or an
+    # editor would.
+    subprocess.run(["tmux", "-f", "/dev/null", "new-session", "-d", "-s", "work", "cat"], env=env, check=True)
     subprocess.run(["tmux", "-f", "/dev/null", "-L", "outer", "new-session", "-d", "-x", "100", "-y", "30",
                     "env -u TMUX tmux attach -t work"], env=env, check=True)
     for _ in range(100):
@@ -98,9 +112,9 @@ def bench_terminal(binary, seconds, work):
     try:
         for typing in (False, True):
             def poke():
-                subprocess.run(["tmux", "-L", "outer", "send-keys", "x"], env=env, check=True)
+                subprocess.run(["tmux", "-L", "outer", "send-keys", "x", "Enter"], env=env, check=True)
             result = follow(binary, home, env, "terminal", seconds, server, poke if typing else None)
-            report(f"terminal ({'a key every second' if typing else 'nobody typing'})", *result)
+            report(f"terminal ({'a line typed every second' if typing else 'nobody typing'})", *result)
     finally:
         subprocess.run(["tmux", "-L", "outer", "kill-server"], env=env)
         subprocess.run(["tmux", "kill-server"], env=env)
@@ -144,11 +158,68 @@ def bench_x11(binary, seconds, work):
             child.wait(timeout=30)
 
 
+def bench_sway(binary, seconds, work):
+    runtime = os.path.join(work, "sway")
+    os.makedirs(runtime)
+    config = os.path.join(runtime, "config")
+    with open(config, "w") as f:
+        f.write("output HEADLESS-1 resolution 800x600\n")
+    command = ["sway", "-c", config]
+    if os.getuid() == 0:
+        # sway refuses to run as root: as nobody, in a runtime directory of its own.
+        os.chmod(work, 0o711)
+        os.chmod(runtime, 0o700)
+        os.chown(runtime, 65534, 65534)
+        os.chown(config, 65534, 65534)
+        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
+    sway_env = {"PATH": "/usr/bin:/bin", "HOME": runtime, "XDG_RUNTIME_DIR": runtime, "LANG": "C.UTF-8",
+                "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"}
+    sway = subprocess.Popen(command, env=sway_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        socket = wayland = None
+        for _ in range(400):
+            names = os.listdir(runtime)
+            socket = next((n for n in names if n.startswith("sway-ipc.")), None)
+            wayland = next((n for n in names if n.startswith("wayland-") and not n.endswith(".lock")), None)
+            if socket and wayland:
+                break
+            time.sleep(0.025)
+        else:
+            raise SystemExit("sway did not start")
+        socket = os.path.join(runtime, socket)
+        def swaymsg(*arguments):
+            return subprocess.run(["swaymsg", "-s", socket, *arguments], capture_output=True, text=True).stdout
+        for _ in range(400):
+            if "human_readable" in swaymsg("-t", "get_version"):
+                break
+            time.sleep(0.025)
+        for app in ("btop", "nvim"):
+            swaymsg("exec", f"foot --app-id {app} sleep 100000")
+            for _ in range(400):
+                if f'"app_id": "{app}"' in swaymsg("-t", "get_tree"):
+                    break
+                time.sleep(0.025)
+        swaymsg("[app_id=btop] focus")
+        env = dict(os.environ, SWAYSOCK=socket, WAYLAND_DISPLAY=wayland, XDG_RUNTIME_DIR=runtime)
+        home = os.path.join(work, "home-sway")
+        setup_home(binary, home, env)
+        for moving in (False, True):
+            focus = ["btop"]
+            def poke():
+                focus[0] = "nvim" if focus[0] == "btop" else "btop"
+                swaymsg(f"[app_id={focus[0]}] focus")
+            result = follow(binary, home, env, "sway", seconds, sway.pid, poke if moving else None)
+            report(f"sway ({'the focus moved every second' if moving else 'nobody touching anything'})", *result)
+    finally:
+        sway.terminate()
+        sway.wait(timeout=30)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--binary", default=".build-ci/release/screenmates")
     parser.add_argument("--seconds", type=float, default=300)
-    parser.add_argument("--only", choices=["terminal", "x11"])
+    parser.add_argument("--only", choices=["terminal", "x11", "sway"])
     arguments = parser.parse_args()
     binary = os.path.abspath(arguments.binary)
     work = tempfile.mkdtemp(prefix="sm-bench-sources-")
@@ -157,6 +228,8 @@ def main():
             bench_terminal(binary, arguments.seconds, work)
         if arguments.only in (None, "x11"):
             bench_x11(binary, arguments.seconds, work)
+        if arguments.only in (None, "sway"):
+            bench_sway(binary, arguments.seconds, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -36,6 +36,10 @@ enum DesktopNotifier {
     }
 
     /// Runs `notify-send` for each notice, when it is on the PATH and a desktop is there.
+    ///
+    /// The caller (the dashboard's loop) never waits for a desktop: Foundation's `Process`
+    /// starts `notify-send` and reaps it itself when it ends. (swift-subprocess, which runs the
+    /// other child processes, only awaits its children, and this caller cannot await.)
     static func notifySend(_ notices: [Notice]) {
         let environment = ProcessInfo.processInfo.environment
         guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
@@ -44,24 +48,13 @@ enum DesktopNotifier {
                 .first(where: { path in access(path, X_OK) == 0 })
         else { return }
         for notice in notices {
-            let arguments = [program, "--app-name=ScreenMates", plain(notice.title), plain(notice.body)]
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            for fd: Int32 in [0, 1, 2] {
-                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
-            }
-            let argv = arguments.map { strdup($0) } + [nil]
-            defer { for pointer in argv { free(pointer) } }
-            var pid: pid_t = 0
-            if posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 {
-                // Reaped in the background: the dashboard never waits for a desktop.
-                let child = pid
-                Thread.detachNewThread {
-                    var status: Int32 = 0
-                    waitpid(child, &status, 0)
-                }
-            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = ["--app-name=ScreenMates", plain(notice.title), plain(notice.body)]
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try? process.run()
         }
     }
 }

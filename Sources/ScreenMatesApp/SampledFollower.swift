@@ -27,15 +27,16 @@ public struct SamplingOptions: Sendable {
     }
 }
 
-/// `screenmates monitor --source terminal|x11`: samples what has the focus about once a second
-/// and writes the user's blocks into the local store, exactly once.
+/// `screenmates monitor --source terminal|x11|sway|hyprland|auto`: samples what has the focus
+/// about once a second and writes the user's blocks into the local store, exactly once.
 ///
 /// The active spans live in memory; every sample derives the open days afresh from them, so a
 /// block's id is the same however often it is derived. A restarted monitor has lost the spans
 /// of the run before, so it first counts the blocks that run wrote (their ids are known) and
 /// numbers its own after them: nothing counts twice, and at most the unfinished part of a
-/// block per app is lost. On a stop signal it samples once more and writes every block that is
-/// finished before it exits.
+/// block per app is lost; a source chosen again while it runs (`auto`) is counted the same way.
+/// Blocks are derived only when one may be due (`SampledWriteSchedule`). On a stop signal it
+/// samples once more and writes every block that is finished before it exits.
 public final class SampledFollower: Sendable {
     public typealias ProbeMaker = @Sendable () throws(FocusProbeError) -> any FocusProbe
 
@@ -68,8 +69,13 @@ public final class SampledFollower: Sendable {
         host = ActivityWatchOptions.localHost
     }
 
-    /// Runs until a signal asks it to stop; returns the exit status.
+    /// Runs until a signal asks it to stop, or the source ends (exit status 1); returns the
+    /// exit status. The loop runs on a thread of its own (`SamplingThread`).
     public func run(stopRequested: @escaping @Sendable () -> Int32?) async -> Int32 {
+        await SamplingThread.run { thread in await follow(on: thread, stopRequested: stopRequested) }
+    }
+
+    private func follow(on thread: SamplingThread, stopRequested: @escaping @Sendable () -> Int32?) async -> Int32 {
         var probe: any FocusProbe
         do {
             probe = try makeProbe()
@@ -77,62 +83,113 @@ public final class SampledFollower: Sendable {
             say(error.message)
             return 1
         }
-        var timeline = SampledTimeline(idleThreshold: options.idleThreshold, maxGap: options.maxGap)
+        var source = Followed(probe.sourceName, options: options)
         var writer = OpenDaysWriter(store: store, logger: logger, quiet: options.quiet, seenInterval: 60)
-        var earlier: [LocalDate: [String: Int]]?
         var problem: String?
         var following = ""
-        var deriver: (value: BlockDeriver, madeAt: Date)?
-        logger.info("following \(probe.sourceName)")
-        while true {
+        var settings: (value: UserSettings, readAt: Date)?
+        var status: Int32?
+        while status == nil {
             let stopping = stopRequested() != nil
             let now = Date()
             do {
-                let sample = try probe.sample(wallClock: now)
-                timeline.add(sample, at: now)
+                let sample = try await probe.sample(wallClock: now)
+                for notice in probe.takeNotices() {
+                    logger.notice("\(notice)")
+                    say(notice)
+                }
+                if probe.sourceName != source.name {
+                    // Another source (auto chose again): its blocks are numbered apart, from what
+                    // the store holds of it; this one's spans are not carried over.
+                    source = Followed(probe.sourceName, options: options)
+                    writer = OpenDaysWriter(store: store, logger: logger, quiet: options.quiet, seenInterval: 60)
+                }
+                source.timeline.add(sample, at: now)
                 if probe.following != following {
                     following = probe.following
-                    if !options.quiet { say("following \(following).") }
+                    // Said even when quiet: what is followed, and without which signal (idle).
+                    logger.info("following \(following)")
+                    say("following \(following).")
                 }
                 // The settings (apps, block length) are read again every half minute, and the
-                // deriver (its matcher indexes the catalogue) made again only then.
-                if deriver.map({ now < $0.madeAt || now.timeIntervalSince($0.madeAt) >= 30 }) ?? true,
-                    let settings = try store.settings()
+                // deriver (its matcher indexes the catalogue) made again only when they changed.
+                if settings.map({ now < $0.readAt || now.timeIntervalSince($0.readAt) >= 30 }) ?? true,
+                    let read = try store.settings()
                 {
-                    deriver = (
-                        blockDeriver(settings: settings, catalogue: catalogue, source: probe.sourceName, host: host),
-                        now
-                    )
+                    if read != settings?.value { source.deriver = nil }
+                    settings = (read, now)
                 }
-                if let deriver = deriver?.value {
-                    if earlier == nil { earlier = try writer.blocksInStore(deriver, now: now) }
-                    timeline.drop(
-                        endingBefore: deriver.calendar.start(of: OpenDaysWriter.openDays(deriver, now: now)[0]))
-                    try writer.write(timeline.timeline, deriver: deriver, now: now, earlier: earlier ?? [:])
+                if let settings = settings?.value {
+                    try source.write(
+                        at: now, force: stopping, settings: settings, catalogue: catalogue, host: host,
+                        writer: &writer)
                 }
                 if problem != nil {
-                    say("\(probe.sourceName) can be read and written again.")
+                    say("\(source.name) can be read and written again.")
                     problem = nil
                 }
             } catch {
+                let probeError = error as? FocusProbeError
                 let message =
-                    (error as? FocusProbeError)?.message ?? (error as? StoreError).map {
-                        $0.message + " Retrying; nothing is lost."
-                    }
+                    probeError?.message ?? (error as? StoreError).map { $0.message + " Retrying; nothing is lost." }
                     ?? String(describing: error)
                 if message != problem {
                     problem = message
-                    logger.warning("\(probe.sourceName): \(message)")
+                    logger.warning("\(source.name): \(message)")
                     say(message)
                 }
+                // A source that ended cannot come back in this process; a service unit starts
+                // the monitor again (auto chooses again itself, and so never ends here).
+                if probeError?.sourceEnded == true { status = 1 }
             }
             if stopping { break }
             // A signal only sets a flag, seen at the next sample (within a second): one wake-up
             // a sample keeps following cheap.
-            try? await Task.sleep(for: options.interval)
+            if status == nil { await thread.sleep(for: options.interval) }
         }
-        logger.info("\(probe.sourceName) follower stopped")
-        return stopRequested() ?? 0
+        logger.info("\(source.name) follower stopped")
+        return stopRequested() ?? status ?? 0
+    }
+
+    /// What is kept of the source followed: its spans, its deriver, when to derive again.
+    private struct Followed {
+        let name: String
+        var timeline: SampledTimeline
+        var deriver: BlockDeriver?
+        var schedule = SampledWriteSchedule()
+        /// The blocks a previous run wrote today, per app (read once, at the first write).
+        var earlier: [LocalDate: [String: Int]]?
+
+        init(_ name: String, options: SamplingOptions) {
+            self.name = name
+            timeline = SampledTimeline(idleThreshold: options.idleThreshold, maxGap: options.maxGap)
+        }
+
+        /// Derives and writes the open days when the schedule says a block may be due (or
+        /// `force`: the last sample before the monitor stops).
+        mutating func write(
+            at now: Date, force: Bool, settings: UserSettings, catalogue: AppCatalogue,
+            host: String, writer: inout OpenDaysWriter
+        ) throws {
+            if deriver == nil {
+                deriver = blockDeriver(settings: settings, catalogue: catalogue, source: name, host: host)
+                schedule.reset()
+            }
+            guard let deriver, force || schedule.isDue(now, newest: timeline.focus.last) else { return }
+            let days = OpenDaysWriter.openDays(deriver, now: now)
+            timeline.drop(endingBefore: deriver.calendar.start(of: days[0]))
+            do {
+                if earlier == nil { earlier = try writer.blocksInStore(deriver, now: now) }
+                try writer.write(timeline.timeline, deriver: deriver, now: now, earlier: earlier ?? [:])
+            } catch {
+                // Not written: tried again at the next sample.
+                schedule.reset()
+                throw error
+            }
+            schedule.derived(
+                now, newest: timeline.focus.last, today: deriver.derive(timeline.timeline, day: days[1], until: now),
+                blockSeconds: deriver.blockSeconds, nextDay: deriver.calendar.start(of: days[1].adding(days: 1)))
+        }
     }
 
     private func say(_ line: String) {

@@ -8,6 +8,8 @@ public enum UsageSourceKind: String, CaseIterable, Sendable {
     case auto
     case activitywatch
     case x11
+    case sway
+    case hyprland
     case terminal
     case simulated
 
@@ -17,7 +19,9 @@ public enum UsageSourceKind: String, CaseIterable, Sendable {
     /// Decides the source from `--source` and the other options given: the simulation's own
     /// options imply it, `--url`/`--host` imply ActivityWatch, and with neither (or `auto`) the
     /// monitor takes the first that answers of ActivityWatch, the desktop the session runs
-    /// (X11), and the terminal — otherwise it says what it tried and how to choose.
+    /// (`SessionSources`: sway, Hyprland, X11), and the terminal — otherwise it says what it
+    /// tried and how to choose. `auto` without ActivityWatch comes back as `.auto`: an
+    /// `AutoProbe` follows the desktop or the terminal and chooses again while it runs.
     public static func resolve(
         explicit: UsageSourceKind?, simulationOptions: [String], activityWatchOptions: [String],
         activityWatch: ActivityWatchOptions, environment: [String: String] = ProcessInfo.processInfo.environment
@@ -28,7 +32,7 @@ public enum UsageSourceKind: String, CaseIterable, Sendable {
                 throw .usage("\(option) is for --source activitywatch; the simulated monitor takes none.")
             }
             return (.simulated, nil)
-        case .activitywatch, .x11, .terminal:
+        case .activitywatch, .x11, .sway, .hyprland, .terminal:
             let kind = explicit ?? .activitywatch
             if let option = simulationOptions.first {
                 throw .usage(
@@ -76,36 +80,27 @@ public enum UsageSourceKind: String, CaseIterable, Sendable {
             }
             tried.append("ActivityWatch does not answer at \(client.baseURL) (\(reason))")
         }
-        let wayland = ["SWAYSOCK", "HYPRLAND_INSTANCE_SIGNATURE", "WAYLAND_DISPLAY"].first {
-            !(environment[$0] ?? "").isEmpty
-        }
-        if let wayland {
-            // X11 there sees only XWayland's windows: following it would miss the rest.
-            tried.append("this is a Wayland session (\(wayland) is set), whose windows ScreenMates cannot read yet")
-        } else if let display = environment["DISPLAY"], !display.isEmpty {
-            do {
-                _ = try X11Probe(display: display)
-                return (
-                    .x11,
-                    "ActivityWatch does not answer; following the focused window on X11 display \(display) (--source x11)."
-                )
-            } catch {
-                tried.append(error.message)
-            }
-        } else {
-            tried.append("DISPLAY is not set (no X11 desktop)")
-        }
-        if TerminalProbe.inUse() {
+        let session = SessionSources(environment: environment, idleTimeout: 180)
+        if let (_, probe) = session.firstAnswering() {
             return (
-                .terminal,
-                "ActivityWatch does not answer and there is no X11 desktop; following the terminal (--source terminal)."
+                .auto,
+                "ActivityWatch does not answer; following \(probe.following) (--source \(probe.sourceName)); "
+                    + "chosen again if it goes away."
+            )
+        }
+        tried += session.reasons()
+        if await TerminalProbe.inUse() {
+            let again = session.desktops.isEmpty ? "" : "; a desktop that answers later is followed instead"
+            return (
+                .auto,
+                "ActivityWatch does not answer and no desktop does; following the terminal (--source terminal)\(again)."
             )
         }
         tried.append("no terminal is in use (no tmux client attached, no terminal of yours open)")
         throw .usage(
             "No usage source given, and none answers: \(tried.joined(separator: "; ")). "
                 + "Start ActivityWatch, or choose a source: --source activitywatch [--url URL] to follow it, "
-                + "--source x11 or --source terminal to follow this machine, "
+                + "--source x11, sway, hyprland or terminal to follow this machine, "
                 + "--source simulated (or --seed, --rate, --scenario, --count) for the simulated monitor.")
     }
 }

@@ -5,19 +5,34 @@ import ScreenMatesMonitor
 /// since the user's last input — for `SampledTimeline` to turn into active time.
 ///
 /// `sample(wallClock:)` is called about once a second from one task; it must be cheap (no tool
-/// spawned on every call where the machine offers a cheaper way). `wallClock` is the instant to
-/// measure idle time against (input times come from the real clock of the machine), injected so
-/// tests can drive a probe against a real peer without waiting.
+/// spawned on every call where the machine offers a cheaper way, no wait on a quiet peer). It is
+/// `async` for the probes that now and then run a program (tmux) and await its end.
+/// `wallClock` is the instant to measure idle time against (input times come from the real
+/// clock of the machine), injected so tests can drive a probe against a real peer without
+/// waiting.
 public protocol FocusProbe {
-    /// The source's name in block ids (`terminal`, `x11`).
+    /// The source's name in block ids (`terminal`, `x11`, `sway`, `hyprland`). It may change
+    /// while a probe runs (`auto` choosing again): the blocks of each name are counted apart.
     var sourceName: String { get }
     /// What it follows now, in words (`tmux's active pane`), for the line the monitor says once.
     var following: String { get }
-    mutating func sample(wallClock: Date) throws(FocusProbeError) -> FocusSample
+    mutating func sample(wallClock: Date) async throws(FocusProbeError) -> FocusSample
+    /// What the probe has to say once since it was last asked (`auto` chose again, and why).
+    mutating func takeNotices() -> [String]
 }
 
-/// Why a probe cannot look: said once by the monitor, which keeps trying.
+extension FocusProbe {
+    public mutating func takeNotices() -> [String] { [] }
+}
+
+/// Why a probe cannot look: said once by the monitor, which keeps trying — unless the source
+/// itself ended (`sourceEnded`: the X server or the compositor went away), which no retry of
+/// this probe can mend: the monitor then chooses again (`auto`) or stops.
 public struct FocusProbeError: Error, Hashable, Sendable {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    public var sourceEnded: Bool
+    public init(_ message: String, sourceEnded: Bool = false) {
+        self.message = message
+        self.sourceEnded = sourceEnded
+    }
 }

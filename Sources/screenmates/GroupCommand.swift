@@ -196,7 +196,7 @@ struct SyncCommand: AsyncParsableCommand {
             print(
                 "Reporting to group \(membership.code) through \(actions.location) as your numbers change; Ctrl-C stops."
             )
-            await reporter.runInBackground(until: StopSignals.requestedExitStatus)
+            await reporter.run(until: StopSignals.requestedExitStatus)
             let status = reporter.status
             print(
                 "Stopped. "

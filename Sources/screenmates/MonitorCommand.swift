@@ -7,7 +7,7 @@ struct MonitorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "monitor",
         abstract:
-            "Run the usage monitor: follow ActivityWatch, the focused X11 window or the terminal, or simulate usage.",
+            "Run the usage monitor: follow ActivityWatch, the focused window (X11, sway, Hyprland) or the terminal, or simulate usage.",
         discussion: """
             Writes usage blocks for your apps into the local database, which an open dashboard picks \
             up within a second. Each event's id is printed on standard output once it is committed. \
@@ -16,14 +16,16 @@ struct MonitorCommand: AsyncParsableCommand {
             --source activitywatch follows a running ActivityWatch server (--url, --host): a block is \
             one block length of one tracked app's active time (focused, and you not away), written \
             once however often it is read. --source x11 samples the focused window's class and the \
-            idle time of an X11 desktop ($DISPLAY) every second; --source terminal the foreground \
+            idle time of an X11 desktop ($DISPLAY) every second; --source sway and --source \
+            hyprland the focused window of those Wayland compositors ($SWAYSOCK, \
+            $HYPRLAND_INSTANCE_SIGNATURE) and their idle signal; --source terminal the foreground \
             program of tmux's active pane (or of your terminals) and the time since you last typed. \
             Input older than 3 minutes, a locked screen or a sleeping machine counts nothing. \
             --source simulated makes usage up: without --rate at a realistic pace on the app clock; \
             without --count until stopped. --seed, --rate, --scenario, --count, --speed and \
             --start-at imply it. With no source and none of those (or --source auto), the first that \
-            answers of ActivityWatch, the X11 desktop and the terminal is followed, and the monitor \
-            says which.
+            answers of ActivityWatch, the session's desktop and the terminal is followed, and the \
+            monitor says which; when the desktop it follows goes away it chooses again.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -50,7 +52,7 @@ struct MonitorCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Where usage comes from: auto, activitywatch, x11, terminal or simulated (default: auto, see below).",
+            "Where usage comes from: auto, activitywatch, x11, sway, hyprland, terminal or simulated (default: auto, see below).",
             valueName: "source"))
     var source: String?
 
@@ -116,15 +118,32 @@ struct MonitorCommand: AsyncParsableCommand {
                 activityWatchOptions: [url.map { _ in "--url" }, host.map { _ in "--host" }].compactMap { $0 },
                 activityWatch: activityWatch)
             kind = resolved
-            if let announce, !quiet { FileHandle.standardError.write(Data("screenmates monitor: \(announce)\n".utf8)) }
+            // Said even with --quiet (which silences ids and waits): a service's journal shows it.
+            if let announce { FileHandle.standardError.write(Data("screenmates monitor: \(announce)\n".utf8)) }
         } catch {
             return .failure(error)
         }
+        let idle = SamplingOptions().idleThreshold
+        let environment = ProcessInfo.processInfo.environment
         switch kind {
         case .activitywatch: return await follow(activityWatch)
         case .terminal: return await sample { () throws(FocusProbeError) -> any FocusProbe in TerminalProbe() }
         case .x11: return await sample { () throws(FocusProbeError) -> any FocusProbe in try X11Probe() }
-        case .simulated, .auto: break
+        case .sway:
+            return await sample { () throws(FocusProbeError) -> any FocusProbe in
+                try SwayProbe(idleTimeout: idle, environment: environment)
+            }
+        case .hyprland:
+            return await sample { () throws(FocusProbeError) -> any FocusProbe in
+                try HyprlandProbe(idleTimeout: idle, environment: environment)
+            }
+        case .auto:
+            // ActivityWatch did not answer: the desktop or the terminal, chosen again as it runs.
+            let session = SessionSources(environment: environment, idleTimeout: idle)
+            return await sample { () throws(FocusProbeError) -> any FocusProbe in
+                AutoProbe(session: session) { TerminalProbe() }
+            }
+        case .simulated: break
         }
         let session: MonitorSession
         do {
@@ -161,7 +180,7 @@ struct MonitorCommand: AsyncParsableCommand {
         return .success(await follower.run(stopRequested: StopSignals.requestedExitStatus))
     }
 
-    /// `--source terminal|x11`: samples the focus on the real clock.
+    /// `--source terminal|x11|sway|hyprland|auto`: samples the focus on the real clock.
     private func sample(_ probe: @escaping SampledFollower.ProbeMaker) async -> Result<Int32, AppError> {
         let follower: SampledFollower
         do {

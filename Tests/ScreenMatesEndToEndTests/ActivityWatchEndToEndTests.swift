@@ -310,7 +310,10 @@ struct ActivityWatchEndToEndTests: RealUsageTests {
         for (arguments, expected) in [
             (["--source", "activitywatch", "--seed", "3"], "--seed belongs to the simulated monitor"),
             (["--source", "simulated", "--url", "http://127.0.0.1:1"], "--url is for --source activitywatch"),
-            (["--source", "carrier-pigeon"], "--source takes auto, activitywatch, x11, terminal, simulated"),
+            (
+                ["--source", "carrier-pigeon"],
+                "--source takes auto, activitywatch, x11, sway, hyprland, terminal, simulated"
+            ),
             (["--source", "terminal", "--url", "http://127.0.0.1:1"], "--url is for --source activitywatch"),
             (["--source", "x11", "--rate", "3"], "--rate belongs to the simulated monitor"),
             (["--source", "activitywatch", "--url", "localhost:5600"], "is not an http:// URL"),

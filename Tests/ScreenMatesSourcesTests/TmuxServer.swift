@@ -1,28 +1,39 @@
 import Foundation
-import ScreenMatesSources
 import Testing
 
 /// A private tmux server (its own `-L` socket) for the terminal source's tests; killed when
-/// the value goes away.
-final class TmuxServer {
+/// the scope `with` opens ends.
+struct TmuxServer: Sendable {
     let socket = "sm-src-" + UUID().uuidString.prefix(8)
     static let tmux = "/usr/bin/tmux"
     static var available: Bool { FileManager.default.isExecutableFile(atPath: tmux) }
 
+    /// Runs `body` with new servers (as many as `count`), killed afterwards.
+    static func with<T>(_ count: Int = 1, _ body: ([TmuxServer]) async throws -> T) async throws -> T {
+        let servers = (0..<count).map { _ in TmuxServer() }
+        do {
+            let result = try await body(servers)
+            for server in servers.reversed() { await server.kill() }
+            return result
+        } catch {
+            for server in servers.reversed() { await server.kill() }
+            throw error
+        }
+    }
+
     /// Runs a tmux command and returns what it printed. A command that starts the server
     /// (`new-session`) is not read: the server would hold the pipe open.
     @discardableResult
-    func run(_ arguments: [String]) throws -> String {
-        let starts = arguments.first == "new-session"
-        let result = ChildProcess.run(
-            Self.tmux, ["-L", socket, "-f", "/dev/null"] + arguments, capture: !starts,
-            environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"])
-        let (status, output) = try #require(result, "tmux did not start")
-        try #require(status == 0, "tmux \(arguments) exited with \(status)")
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    func run(_ arguments: [String]) async throws -> String {
+        let (status, output) = try await runToEnd(
+            Self.tmux, ["-L", socket, "-f", "/dev/null"] + arguments,
+            environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"],
+            reading: arguments.first != "new-session")
+        try #require(status.isSuccess, "tmux \(arguments) ended with \(status)")
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    deinit {
-        _ = ChildProcess.run(Self.tmux, ["-L", socket, "kill-server"], capture: false)
+    private func kill() async {
+        _ = try? await runToEnd(Self.tmux, ["-L", socket, "kill-server"], environment: [:], reading: false)
     }
 }

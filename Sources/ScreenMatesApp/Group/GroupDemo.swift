@@ -1,16 +1,18 @@
 import Foundation
-import Glibc
 import Logging
 import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesStore
+import Subprocess
+import SystemPackage
 
 /// `screenmates demo --members N`: simulated group-mates for a live leaderboard.
 ///
 /// Each mate is a real user of the product: a home directory of its own under `mates/`, a
 /// `screenmates monitor` process writing its usage, and a reporter that does what a mate's
 /// dashboard would — reads the mate's numbers and reports them to the shared group store. The
-/// user watches from their own dashboard. Everything stops cleanly on Ctrl-C.
+/// user watches from their own dashboard. Everything stops cleanly on Ctrl-C: the monitors and
+/// the reporters are tasks of one group that `run` awaits, so none outlives it.
 public final class GroupDemo {
     public struct Options: Sendable {
         public var members: Int
@@ -98,24 +100,26 @@ public final class GroupDemo {
         print("Watch it in another terminal: \(watch)")
         print("Ctrl-C stops them.")
 
-        var monitors: [pid_t] = []
-        for mate in mates {
-            if let pid = spawnMonitor(for: mate, appNow: opened.clock.clock.now()) { monitors.append(pid) }
-        }
-        // The reporters belong to this task group: each watches its home on a thread of its own
-        // (it sleeps in poll(2)) and ends within a second of the stop, before the group does.
-        await withDiscardingTaskGroup { reporters in
+        let appNow = opened.clock.clock.now()
+        let logger = logger
+        await withDiscardingTaskGroup { group in
+            // A reporter sleeps in poll(2), so it runs on a thread of its own (awaited here)
+            // rather than holding one of the few threads that run every task; it sees the stop
+            // itself and reports once more before it ends.
             for mate in mates {
-                reporters.addTask { await mate.report(until: stopRequested) }
+                group.addTask { await mate.report(until: stopRequested) }
             }
-            while stopRequested() == nil {
-                try? await Task.sleep(for: .milliseconds(100))
+            // The monitors: sent SIGTERM once the stop comes (their task cancelled), and awaited.
+            await withDiscardingTaskGroup { monitors in
+                for mate in mates {
+                    let arguments = monitorArguments(for: mate, appNow: appNow)
+                    monitors.addTask { await Self.runMonitor(arguments, mate: mate.name, logger: logger) }
+                }
+                while stopRequested() == nil {
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
+                monitors.cancelAll()
             }
-            for pid in monitors { kill(pid, SIGTERM) }
-        }
-        for pid in monitors {
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
         }
         print("Stopped \(mates.count) simulated member\(mates.count == 1 ? "" : "s").")
         return stopRequested() ?? 0
@@ -162,31 +166,32 @@ public final class GroupDemo {
         return Mate(name: name, home: mateHome, reporter: reporter, seed: options.seed &+ UInt64(index) &* 7919)
     }
 
-    /// Starts `screenmates monitor` for a mate, on the same clock as the user (`appNow` is the
-    /// user's app time now).
-    private func spawnMonitor(for mate: Mate, appNow: Date) -> pid_t? {
+    /// `screenmates monitor` for a mate, on the same clock as the user (`appNow` is the user's
+    /// app time now): the executable and its arguments.
+    private func monitorArguments(for mate: Mate, appNow: Date) -> [String] {
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var arguments = [executable, "monitor", "--home", mate.home.path, "--seed", "\(mate.seed)", "--quiet"]
         if let speed = options.speed { arguments += ["--speed", "\(speed)"] }
         if options.speed != nil || options.startAt != nil { arguments += ["--start-at", TimeFormat.iso8601(appNow)] }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let argv = arguments.map { strdup($0) } + [nil]
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv + environment { free(pointer) }
+        return arguments
+    }
+
+    /// Runs a mate's monitor until it ends or the task is cancelled (then it is sent SIGTERM,
+    /// and killed if it has not stopped within 30 s): its input and output go nowhere, what it
+    /// says on standard error reaches the user's terminal.
+    private static func runMonitor(_ command: [String], mate: String, logger: Logger) async {
+        var options = PlatformOptions()
+        options.teardownSequence = [.send(signal: .terminate, allowedDurationToNextStep: .seconds(30))]
+        do {
+            _ = try await Subprocess.run(
+                .path(FilePath(command[0])), arguments: Arguments(Array(command.dropFirst())),
+                platformOptions: options, input: .none, output: .discarded,
+                error: .fileDescriptor(.standardError, closeAfterSpawningProcess: false))
+        } catch {
+            logger.error("could not run a monitor for \(mate): \(error)")
         }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environment) == 0 else {
-            logger.error("could not start a monitor for \(mate.name)")
-            return nil
-        }
-        return pid
     }
 
     private func store(_ local: LocalStore, _ body: () throws -> Void) throws(AppError) {

@@ -65,11 +65,6 @@ public struct LiveReporter: Sendable {
         }
     }
 
-    /// The same as `run(until:)`.
-    public func runInBackground(until stop: @escaping @Sendable () -> Int32?) async {
-        await run(until: stop)
-    }
-
     /// Reads the home's numbers whenever its database changes, and hands them to the link.
     private func watchHome(until stop: @escaping @Sendable () -> Int32?) {
         guard let feed = try? UsageFeed(store: store, clock: clock, timeZone: timeZone),

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 
-/// What `/proc` tells about processes and terminals, read directly (no `ps`, no tool).
+/// What `/proc` tells about processes and terminals, read directly (no `ps`, no tool, and no
+/// Foundation file APIs on the path a sample takes: one `open`/`read`/`close` per file).
 public enum ProcessTable {
     /// The fields of `/proc/PID/stat` a terminal source needs.
     public struct Stat: Hashable, Sendable {
@@ -17,7 +18,9 @@ public enum ProcessTable {
     }
 
     public static func processStat(_ pid: Int32) -> Stat? {
-        guard let text = read("/proc/\(pid)/stat"), let open = text.firstIndex(of: "("),
+        guard let bytes = read("/proc/\(pid)/stat") else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let open = text.firstIndex(of: "("),
             let close = text.lastIndex(of: ")")
         else { return nil }
         let comm = String(text[text.index(after: open)..<close])
@@ -35,7 +38,7 @@ public enum ProcessTable {
     /// argument (what tmux shows as a pane's command), without a login shell's `-`; else its
     /// kernel name.
     public static func programName(_ pid: Int32) -> String? {
-        if let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+        if let data = read("/proc/\(pid)/cmdline"),
             let first = data.split(separator: 0, omittingEmptySubsequences: false).first, !first.isEmpty
         {
             var name = String(decoding: first, as: UTF8.self)
@@ -84,7 +87,54 @@ public enum ProcessTable {
         }
     }
 
-    private static func read(_ path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    /// The names in a directory (`/dev/pts`: one per terminal open), read with `readdir`.
+    static func entries(of directory: String) -> Set<String> {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: Set<String> = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.insert(name) }
+        }
+        return names
+    }
+
+    /// A small file's bytes (what `/proc` files hold: up to 4 KiB is read).
+    static func read(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var count = 0
+        while count < buffer.count {
+            let read = buffer[count...].withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if read < 0, errno == EINTR { continue }
+            guard read > 0 else { break }
+            count += read
+        }
+        return Array(buffer[0..<count])
+    }
+}
+
+/// The foreground program of terminals, named once per process group: each sample reads the
+/// group from `/proc` (and its leader's kernel name, which `exec` changes), and reads the
+/// leader's command line only when either changed.
+struct ForegroundNames {
+    private var known: [Int32: (comm: String, name: String)] = [:]
+
+    /// The program in the foreground of the terminal `pid` runs on, or `nil`.
+    mutating func program(onTerminalOf pid: Int32) -> String? {
+        guard let stat = ProcessTable.processStat(pid), stat.terminal != 0, stat.foregroundGroup > 0 else {
+            return nil
+        }
+        let leader = stat.foregroundGroup
+        guard let leaderStat = ProcessTable.processStat(leader) else { return ProcessTable.programName(pid) }
+        if let cached = known[leader], cached.comm == leaderStat.comm { return cached.name }
+        let name = ProcessTable.programName(leader) ?? leaderStat.comm
+        if known.count >= 32 { known = [:] }
+        known[leader] = (leaderStat.comm, name)
+        return name
     }
 }

@@ -5,7 +5,9 @@ import Glibc
 ///
 /// Only the calls the X11 source makes are looked up. A protocol error (a window closed between
 /// two reads: `BadWindow`) would by Xlib's default end the process; the handler installed here
-/// only counts it, and the read that caused it comes back empty.
+/// only counts it, and the read that caused it comes back empty. So would the X server going
+/// away ("fatal IO error"): where libX11 has `XSetIOErrorExitHandler` (1.7 and later), the
+/// connection's own handler marks it dead instead, and the probe says the source ended.
 final class X11Library {
     typealias OpenDisplay = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
     typealias CloseDisplay = @convention(c) (OpaquePointer?) -> Int32
@@ -25,6 +27,11 @@ final class X11Library {
         @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
     typealias AllocInfo = @convention(c) () -> UnsafeMutableRawPointer?
     typealias QueryInfo = @convention(c) (OpaquePointer?, UInt, UnsafeMutableRawPointer?) -> Int32
+    typealias IOErrorHandler = @convention(c) (OpaquePointer?) -> Int32
+    typealias SetIOErrorHandler = @convention(c) (IOErrorHandler?) -> IOErrorHandler?
+    typealias IOErrorExitHandler = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void
+    typealias SetIOErrorExitHandler =
+        @convention(c) (OpaquePointer?, IOErrorExitHandler?, UnsafeMutableRawPointer?) -> Void
 
     let openDisplay: OpenDisplay
     let closeDisplay: CloseDisplay
@@ -33,6 +40,8 @@ final class X11Library {
     let getWindowProperty: GetWindowProperty
     let free: Free
     let sync: Sync
+    /// Sets a display's handler for the server going away; `nil` before libX11 1.7.
+    let setIOErrorExitHandler: SetIOErrorExitHandler?
     /// The XScreenSaver extension's calls; `nil` without libXss.
     let screenSaver: (query: QueryExtension, alloc: AllocInfo, info: QueryInfo)?
 
@@ -58,6 +67,9 @@ final class X11Library {
             getWindowProperty: try symbol(x11, "XGetWindowProperty", as: GetWindowProperty.self),
             free: try symbol(x11, "XFree", as: Free.self),
             sync: try symbol(x11, "XSync", as: Sync.self),
+            setIOErrorExitHandler: dlsym(x11, "XSetIOErrorExitHandler").map {
+                unsafeBitCast($0, to: SetIOErrorExitHandler.self)
+            },
             screenSaver: try dlopen("libXss.so.1", RTLD_NOW | RTLD_LOCAL).map { (xss) throws(FocusProbeError) in
                 (
                     try symbol(xss, "XScreenSaverQueryExtension", as: QueryExtension.self),
@@ -67,12 +79,18 @@ final class X11Library {
             })
         let setErrorHandler = try symbol(x11, "XSetErrorHandler", as: SetErrorHandler.self)
         _ = setErrorHandler { _, _ in 0 }
+        if library.setIOErrorExitHandler != nil {
+            // Quiet: the exit handler decides, and the probe says it once in its own words.
+            let setIOErrorHandler = try symbol(x11, "XSetIOErrorHandler", as: SetIOErrorHandler.self)
+            _ = setIOErrorHandler { _ in 0 }
+        }
         return library
     }
 
     private init(
         openDisplay: OpenDisplay, closeDisplay: CloseDisplay, defaultRootWindow: DefaultRootWindow,
         internAtom: InternAtom, getWindowProperty: GetWindowProperty, free: Free, sync: Sync,
+        setIOErrorExitHandler: SetIOErrorExitHandler?,
         screenSaver: (query: QueryExtension, alloc: AllocInfo, info: QueryInfo)?
     ) {
         self.openDisplay = openDisplay
@@ -82,6 +100,7 @@ final class X11Library {
         self.getWindowProperty = getWindowProperty
         self.free = free
         self.sync = sync
+        self.setIOErrorExitHandler = setIOErrorExitHandler
         self.screenSaver = screenSaver
     }
 }

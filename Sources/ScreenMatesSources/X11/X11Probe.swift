@@ -7,11 +7,13 @@ import ScreenMatesMonitor
 /// XScreenSaver extension (libXss), which also says when the screen saver is on.
 ///
 /// One connection is kept open; each sample is a few round trips to the X server, no process
-/// spawned. Without the extension the probe follows the focus only (and says so).
+/// spawned. Without the extension the probe follows the focus only (and says so). An X server
+/// that goes away ends the source (`sourceEnded`), where libX11 lets a program live on.
 public struct X11Probe: FocusProbe {
     public let sourceName = "x11"
     public let following: String
     private let connection: Connection
+    private let name: String
 
     /// Whether the XScreenSaver extension answers: without it, focused time counts as active.
     public var knowsIdle: Bool { connection.info != nil }
@@ -27,6 +29,7 @@ public struct X11Probe: FocusProbe {
             throw FocusProbeError("Cannot open the X11 display \(name) (is the X server running, and may you use it?).")
         }
         connection = Connection(library: library, display: handle)
+        self.name = name
         following =
             "the focused window on X11 display \(name)"
             + (connection.info == nil ? " (no XScreenSaver extension: focused time counts as active)" : "")
@@ -34,7 +37,11 @@ public struct X11Probe: FocusProbe {
 
     public mutating func sample(wallClock: Date) throws(FocusProbeError) -> FocusSample {
         let idle = connection.idle()
-        guard let window = connection.activeWindow() else {
+        let window = connection.activeWindow()
+        if connection.serverGone.pointee != 0 {
+            throw FocusProbeError("The X server of display \(name) went away.", sourceEnded: true)
+        }
+        guard let window else {
             return FocusSample(app: nil, idleSeconds: idle?.seconds, screenOff: idle?.screenOff ?? false)
         }
         let classes = connection.strings(window, connection.wmClass, type: connection.string)
@@ -58,10 +65,15 @@ public struct X11Probe: FocusProbe {
         let string: UInt
         let utf8: UInt
         let info: UnsafeMutableRawPointer?
+        /// Set to 1 by the exit handler when the connection to the server is lost.
+        let serverGone = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
         init(library: X11Library, display: OpaquePointer) {
             self.library = library
             self.display = display
+            serverGone.initialize(to: 0)
+            library.setIOErrorExitHandler?(
+                display, { _, flag in flag?.assumingMemoryBound(to: Int32.self).pointee = 1 }, serverGone)
             root = library.defaultRootWindow(display)
             func atom(_ name: String) -> UInt { name.withCString { library.internAtom(display, $0, 0) } }
             activeAtom = atom("_NET_ACTIVE_WINDOW")
@@ -82,6 +94,7 @@ public struct X11Probe: FocusProbe {
         deinit {
             if let info { _ = library.free(info) }
             _ = library.closeDisplay(display)
+            serverGone.deallocate()
         }
 
         /// The focused client window, as the window manager publishes it.
