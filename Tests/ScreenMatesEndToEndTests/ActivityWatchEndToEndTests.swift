@@ -289,11 +289,12 @@ struct ActivityWatchEndToEndTests: RealUsageTests {
         let home = Binary.Home()
         try await setUp(home, vice: ["YouTube"], productive: ["vscode"])
         let port = try ActivityWatchServer.freePort()
-        // No desktop, and a tmux directory holding no server: nothing else to follow.
+        // No desktop, a tmux directory holding no server, and no terminal (alone in a process
+        // namespace: the xterms and panes of other tests are not there): nothing else to follow.
         let noTmux = NSTemporaryDirectory() + "sm-no-tmux-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: noTmux, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: noTmux) }
-        let result = try await Binary.run(
+        let result = try await Binary.runAlone(
             ["monitor", "--home", home.path],
             environment: ["SCREENMATES_ACTIVITYWATCH_URL": "http://127.0.0.1:\(port)", "TMUX_TMPDIR": noTmux],
             removing: ["DISPLAY", "TMUX", "WAYLAND_DISPLAY", "SWAYSOCK", "HYPRLAND_INSTANCE_SIGNATURE"])

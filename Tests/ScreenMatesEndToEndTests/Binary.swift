@@ -35,4 +35,19 @@ struct Binary {
         let result = try await Command.run(path, arguments, environment: env, timeout: timeout)
         return (result.status, result.stdout, result.stderr)
     }
+
+    /// `run`, but alone in a process namespace of its own with a fresh `/proc` (util-linux's
+    /// `unshare`; as root, or as root of a user namespace of its own): the terminals and
+    /// windows other tests open at the same time are not there for it to see.
+    static func runAlone(
+        _ arguments: [String], environment: [String: String] = [:], removing: Set<String> = [],
+        timeout: TimeInterval = Command.defaultTimeout
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
+        var env = ProcessInfo.processInfo.environment.filter { !removing.contains($0.key) }
+        env.merge(environment) { _, new in new }
+        let namespace = ["--pid", "--fork", "--mount-proc", "--kill-child"] + (getuid() == 0 ? [] : ["--map-root-user"])
+        let result = try await Command.run(
+            "/usr/bin/unshare", namespace + [path] + arguments, environment: env, timeout: timeout)
+        return (result.status, result.stdout, result.stderr)
+    }
 }

@@ -183,13 +183,13 @@ _screenmates() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    dashboard|setup|status|group|sync|monitor|demo|notify|recover|export|config|import|apps|challenge|coins|badges|help)
+    dashboard|setup|status|group|sync|monitor|demo|notify|recover|export|config|import|apps|challenge|coins|badges|ranking|week|help)
         # Offer subcommand argument completions
         "_screenmates_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'dashboard setup status group sync monitor demo notify recover export config import apps challenge coins badges help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'dashboard setup status group sync monitor demo notify recover export config import apps challenge coins badges ranking week help' -- "${cur}"))
         ;;
     esac
 }
@@ -302,13 +302,13 @@ _screenmates_group() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    create|join|leave|show|prepare-store)
+    create|join|leave|show|set|prepare-store)
         # Offer subcommand argument completions
         "_screenmates_group_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'create join leave show prepare-store' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'create join leave show set prepare-store' -- "${cur}"))
         ;;
     esac
 }
@@ -317,7 +317,7 @@ _screenmates_group_create() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --group-store --goal)
+    non_repeating_options=(--home --group-store --goal --week-start --kept-day-coins --over-day-coins --missing-days --speed --start-at)
     __screenmates_offer_flags_options 0
 
     # Offer option value completions
@@ -331,6 +331,24 @@ _screenmates_group_create() {
     '--goal')
         return
         ;;
+    '--week-start')
+        return
+        ;;
+    '--kept-day-coins')
+        return
+        ;;
+    '--over-day-coins')
+        return
+        ;;
+    '--missing-days')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--start-at')
+        return
+        ;;
     esac
 }
 
@@ -338,7 +356,7 @@ _screenmates_group_join() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --group-store)
+    non_repeating_options=(--home --group-store --speed --start-at)
     __screenmates_offer_flags_options 1
 
     # Offer option value completions
@@ -347,6 +365,12 @@ _screenmates_group_join() {
         return
         ;;
     '--group-store')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--start-at')
         return
         ;;
     esac
@@ -388,6 +412,36 @@ _screenmates_group_show() {
     esac
 }
 
+_screenmates_group_set() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store --week-start --kept-day-coins --over-day-coins --missing-days)
+    __screenmates_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
+        return
+        ;;
+    '--week-start')
+        return
+        ;;
+    '--kept-day-coins')
+        return
+        ;;
+    '--over-day-coins')
+        return
+        ;;
+    '--missing-days')
+        return
+        ;;
+    esac
+}
+
 _screenmates_group_prepare-store() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -410,7 +464,7 @@ _screenmates_sync() {
     repeating_flags=()
     non_repeating_flags=(--watch --version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --group-store)
+    non_repeating_options=(--home --group-store --speed --start-at)
     __screenmates_offer_flags_options 0
 
     # Offer option value completions
@@ -419,6 +473,12 @@ _screenmates_sync() {
         return
         ;;
     '--group-store')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--start-at')
         return
         ;;
     esac
@@ -783,20 +843,20 @@ _screenmates_challenge() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    create|list|show|forfeit)
+    create|join|list|show|forfeit)
         # Offer subcommand argument completions
         "_screenmates_challenge_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'create list show forfeit' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'create join list show forfeit' -- "${cur}"))
         ;;
     esac
 }
 
 _screenmates_challenge_create() {
     repeating_flags=()
-    non_repeating_flags=(--streak --now --version -h --help)
+    non_repeating_flags=(--streak --now --group --version -h --help)
     repeating_options=()
     non_repeating_options=(--home --group-store --speed --start-at --at-most --quiet --app --days --reward --penalty)
     __screenmates_offer_flags_options 0
@@ -831,6 +891,30 @@ _screenmates_challenge_create() {
         return
         ;;
     '--penalty')
+        return
+        ;;
+    esac
+}
+
+_screenmates_challenge_join() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store --speed --start-at)
+    __screenmates_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--start-at')
         return
         ;;
     esac
@@ -933,6 +1017,57 @@ _screenmates_coins() {
 }
 
 _screenmates_badges() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store --speed --start-at)
+    __screenmates_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--start-at')
+        return
+        ;;
+    esac
+}
+
+_screenmates_ranking() {
+    repeating_flags=()
+    non_repeating_flags=(--public --json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store --speed --start-at --limit)
+    __screenmates_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--start-at')
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    esac
+}
+
+_screenmates_week() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
