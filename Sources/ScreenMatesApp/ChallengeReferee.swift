@@ -13,11 +13,11 @@ import Synchronization
 /// time (a monitor at full rate writes thousands of blocks a second), `settle` at once.
 public final class ChallengeReferee: Sendable {
     private let clock: any AppClock
-    private let timeZone: @Sendable () -> TimeZone
+    private let timeZone: TimeZoneSource
     private let logger: Logger
     private let lastSettled = Mutex<ContinuousClock.Instant?>(nil)
 
-    public init(clock: any AppClock, timeZone: @escaping @Sendable () -> TimeZone, logger: Logger) {
+    public init(clock: any AppClock, timeZone: TimeZoneSource, logger: Logger) {
         self.clock = clock
         self.timeZone = timeZone
         self.logger = logger
@@ -28,7 +28,7 @@ public final class ChallengeReferee: Sendable {
     public func settle(_ store: LocalStore) throws(StoreError) -> [Notice] {
         lastSettled.withLock { $0 = .now }
         guard let settings = try store.settings() else { return [] }
-        let calendar = DayCalendar(timeZone: timeZone(), dayStartHour: settings.dayStartHour)
+        let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
         let notices = try store.settleChallenges(
             calendar: calendar, currentGoal: settings.dailyGoalBlocks, now: clock.now())
         for notice in notices { logger.info("decided", metadata: ["notice": "\(notice.key)"]) }

@@ -12,21 +12,23 @@ import ScreenMatesStore
 public enum ClockSource {
     public struct Choice: Sendable {
         public let clock: any AppClock
+        /// The zone the clock's instants are counted into days in: the one the command was given.
+        public let timeZone: TimeZoneSource
         /// True when this process published its clock (and should withdraw it on exit).
         public let published: Bool
     }
 
     public static let speedRange = 0.001...1_000_000.0
 
-    public static func choose(speed: Double?, startAt: Date?, store: LocalStore, publish: Bool) throws(AppError)
-        -> Choice
-    {
+    public static func choose(
+        speed: Double?, startAt: Date?, store: LocalStore, publish: Bool, timeZone: TimeZoneSource
+    ) throws(AppError) -> Choice {
         if let speed, !speedRange.contains(speed) {
             throw .usage("--speed must be between 0.001 and 1000000 (it is \(speed)).")
         }
         if speed != nil || startAt != nil {
             let realNow = Date()
-            try refuseGoingBack(to: startAt ?? realNow, named: startAt != nil, in: store)
+            try refuseGoingBack(to: startAt ?? realNow, named: startAt != nil, in: store, zone: timeZone.current())
             let clock = SimulatedClock(startingAt: startAt ?? realNow, speed: speed ?? 1)
             if publish {
                 do {
@@ -35,22 +37,21 @@ public enum ClockSource {
                     throw AppError(error)
                 }
             }
-            return Choice(clock: AdjustableClock(clock), published: publish)
+            return Choice(clock: AdjustableClock(clock), timeZone: timeZone, published: publish)
         }
         if let publication = try? store.publishedClock(), publication.pid != getpid(),
             isRunning(publication.pid, startedAt: publication.processStart)
         {
             let clock = SimulatedClock(startingAt: publication.appTime(atReal: Date()), speed: publication.speed)
-            return Choice(clock: clock, published: false)
+            return Choice(clock: clock, timeZone: timeZone, published: false)
         }
-        return Choice(clock: SystemClock(), published: false)
+        return Choice(clock: SystemClock(), timeZone: timeZone, published: false)
     }
 
     /// A simulated clock never starts before the data a home already holds: events it dated
     /// would fall into days already lived and archived, and notices already shown would be due
     /// again. Refused with the home, the instant its data reaches and the ways out.
-    static func refuseGoingBack(to start: Date, named: Bool, in store: LocalStore) throws(AppError) {
-        let zone = TimeZone.current
+    static func refuseGoingBack(to start: Date, named: Bool, in store: LocalStore, zone: TimeZone) throws(AppError) {
         let reach: Date?
         do {
             guard let settings = try store.settings() else { return }

@@ -51,11 +51,14 @@ public final class MonitorSession: Sendable {
     /// The tracked apps' names by id, for what the monitor says.
     private let appNames: [String: String]
 
-    /// `home` must exist (`HomeDirectory.prepare`).
-    public init(home: HomeDirectory, assets: AssetCatalog, options: MonitorOptions, logger: Logger) throws(AppError) {
+    /// `home` must exist (`HomeDirectory.prepare`); its days are counted in `timeZone`.
+    public init(
+        home: HomeDirectory, assets: AssetCatalog, options: MonitorOptions, timeZone: TimeZoneSource, logger: Logger
+    ) throws(AppError) {
         self.options = options
         self.logger = logger
-        let opened = try OpenedHome.open(home: home, assets: assets, speed: options.speed, startAt: options.startAt)
+        let opened = try OpenedHome.open(
+            home: home, assets: assets, timeZone: timeZone, speed: options.speed, startAt: options.startAt)
         guard opened.settings.displayName != nil else {
             if opened.clock.published { ClockSource.withdraw(from: opened.store) }
             throw AppError(
@@ -77,7 +80,7 @@ public final class MonitorSession: Sendable {
                         .utf8))
         }
         appNames = Dictionary(settings.apps.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let calendar = DayCalendar(timeZone: TimeZone.current, dayStartHour: settings.dayStartHour)
+        let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
         let seed =
             options.seed
             ?? (options.rate == nil ? DashboardSession.seed(for: settings.userID) : UInt64.random(in: 0...UInt64.max))
@@ -106,7 +109,7 @@ public final class MonitorSession: Sendable {
     /// then finishes the write in hand and reports it). Returns the exit status.
     public func run(stopRequested: @escaping @Sendable () -> Int32?) async -> Int32 {
         let quiet = options.quiet
-        let referee = ChallengeReferee(clock: clockChoice.clock, timeZone: { TimeZone.current }, logger: logger)
+        let referee = ChallengeReferee(clock: clockChoice.clock, timeZone: clockChoice.timeZone, logger: logger)
         let runner = MonitorRunner(
             sink: ReopeningEventSink(store: store, afterRecording: { referee.settleSoon($0) }),
             clock: clockChoice.clock,
@@ -146,7 +149,7 @@ public final class MonitorSession: Sendable {
     /// Says on standard error what the monitor waits for, so a quiet one does not look hung:
     /// a realistic pace leaves minutes, even hours, between blocks.
     private func say(waitingFor event: UsageEvent, _ seconds: Double) {
-        let calendar = DayCalendar(timeZone: TimeZone.current)
+        let calendar = DayCalendar(timeZone: clockChoice.timeZone.current())
         let (hour, minute) = calendar.hourAndMinute(of: event.occurredAt)
         let line =
             "screenmates monitor: the next block (\(SafeText.displayable(appNames[event.appID] ?? event.appID)), \(event.category.rawValue)) is due at "

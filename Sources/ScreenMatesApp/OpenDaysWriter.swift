@@ -19,11 +19,11 @@ struct OpenDaysWriter {
     /// name not seen before is written at once): a sampling source's grows every second.
     let seenInterval: TimeInterval
 
-    init(store: LocalStore, logger: Logger, quiet: Bool, seenInterval: TimeInterval = 0) {
+    init(store: LocalStore, timeZone: TimeZoneSource, logger: Logger, quiet: Bool, seenInterval: TimeInterval = 0) {
         self.store = store
         self.seenInterval = seenInterval
         // Real sources follow the real clock; what their blocks decide is decided as they come.
-        let referee = ChallengeReferee(clock: SystemClock(), timeZone: { TimeZone.current }, logger: logger)
+        let referee = ChallengeReferee(clock: SystemClock(), timeZone: timeZone, logger: logger)
         sink = ReopeningEventSink(store: store, afterRecording: { referee.settleSoon($0) })
         self.logger = logger
         self.quiet = quiet

@@ -15,10 +15,11 @@ struct OpenedHome {
     /// Opens `home`. With `startAfresh` (a demo), the usage, history and notices of an existing
     /// profile are cleared first and its days begin again on the clock's day, so a clock that
     /// starts before them is no going back. `publish` false keeps a simulated clock to this
-    /// process (a home this process only writes for, such as a simulated group-mate's).
+    /// process (a home this process only writes for, such as a simulated group-mate's). Its
+    /// days are counted in `timeZone`, which the clock chosen carries on.
     static func open(
-        home: HomeDirectory, assets: AssetCatalog, speed: Double?, startAt: Date?, startAfresh: Bool = false,
-        publish: Bool = true
+        home: HomeDirectory, assets: AssetCatalog, timeZone: TimeZoneSource, speed: Double?, startAt: Date?,
+        startAfresh: Bool = false, publish: Bool = true
     ) throws(AppError) -> OpenedHome {
         let store: LocalStore
         do {
@@ -26,23 +27,27 @@ struct OpenedHome {
         } catch {
             throw AppError(error)
         }
-        if startAfresh { try Self.startAfresh(store, home: home, at: startAt ?? Date()) }
+        if startAfresh { try Self.startAfresh(store, home: home, at: startAt ?? Date(), zone: timeZone.current()) }
         let catalogue = try assets.appCatalogue()
         // The profile's first day comes from the clock the command runs on.
-        let provisional = try ClockSource.choose(speed: speed, startAt: startAt, store: store, publish: false)
-        var settings = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: provisional.clock)
+        let provisional = try ClockSource.choose(
+            speed: speed, startAt: startAt, store: store, publish: false, timeZone: timeZone)
+        var settings = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: provisional)
         // The config file wins for every key it sets; a missing one is written from the saved
         // settings, so every key is there to edit.
         let configProblems = SettingsFile(home: home).apply(to: store, catalogue: catalogue, create: true)
         settings = (try? store.settings()) ?? settings
         let clock = try ClockSource.choose(
-            speed: speed, startAt: startAt, store: store, publish: publish && (speed != nil || startAt != nil))
+            speed: speed, startAt: startAt, store: store, publish: publish && (speed != nil || startAt != nil),
+            timeZone: timeZone)
         return OpenedHome(store: store, settings: settings, clock: clock, configProblems: configProblems)
     }
 
     /// Clears a demo's usage, history and notices so its days begin on the day of `start`;
     /// refused while another process has the home open, whose data it would pull away.
-    private static func startAfresh(_ store: LocalStore, home: HomeDirectory, at start: Date) throws(AppError) {
+    private static func startAfresh(_ store: LocalStore, home: HomeDirectory, at start: Date, zone: TimeZone)
+        throws(AppError)
+    {
         do {
             guard let settings = try store.settings() else { return }
             guard store.openedAlone else {
@@ -50,7 +55,7 @@ struct OpenedHome {
                     "Another ScreenMates process has the demo's data in \(home.path) open, and a demo starts afresh. "
                         + "Close it first, or give --home DIR to run this demo on a home of its own.")
             }
-            let calendar = DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour)
+            let calendar = DayCalendar(timeZone: zone, dayStartHour: settings.dayStartHour)
             try store.startAfresh(trackingStart: calendar.day(containing: start))
         } catch let error as AppError {
             throw error

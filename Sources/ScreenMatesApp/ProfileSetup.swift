@@ -5,18 +5,19 @@ import ScreenMatesStore
 /// Creating the profile and choosing the tracked apps, shared by the first-run screen and
 /// `screenmates setup`.
 public enum ProfileSetup {
-    /// The profile, created on first use with the catalogue's suggested apps.
-    public static func ensureProfile(store: LocalStore, catalogue: AppCatalogue, clock: any AppClock) throws(AppError)
-        -> UserSettings
+    /// The profile, created on first use with the catalogue's suggested apps; its first day is
+    /// the clock's, in the clock's time zone.
+    public static func ensureProfile(store: LocalStore, catalogue: AppCatalogue, clock: ClockSource.Choice)
+        throws(AppError) -> UserSettings
     {
         do {
             if let existing = try store.settings() { return existing }
             var generator = SystemRandomNumberGenerator()
-            let calendar = DayCalendar(timeZone: .current)
+            let calendar = DayCalendar(timeZone: clock.timeZone.current())
+            let now = clock.clock.now()
             return try store.createProfileIfNeeded(
-                userID: UserSettings.newUserID(using: &generator),
-                trackingStart: calendar.day(containing: clock.now()),
-                apps: catalogue.defaultVice + catalogue.defaultProductive, now: clock.now())
+                userID: UserSettings.newUserID(using: &generator), trackingStart: calendar.day(containing: now),
+                apps: catalogue.defaultVice + catalogue.defaultProductive, now: now)
         } catch {
             throw AppError(error)
         }

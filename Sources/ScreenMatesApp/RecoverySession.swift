@@ -4,7 +4,7 @@ import ScreenMatesStore
 
 /// `screenmates recover`: rescues what a damaged local database still holds.
 public enum RecoverySession {
-    public static func run(home: HomeDirectory) throws(AppError) -> String {
+    public static func run(home: HomeDirectory, timeZone: TimeZoneSource) throws(AppError) -> String {
         let path = home.databasePath
         try home.requireData()
         // A database that opens and passes its checks needs no rescue.
@@ -13,7 +13,7 @@ public enum RecoverySession {
         }
         let report: RecoveryReport
         do {
-            report = try StoreRecovery.recover(at: path, clock: SystemClock(), timeZone: .current)
+            report = try StoreRecovery.recover(at: path, clock: SystemClock(), timeZone: timeZone.current())
         } catch {
             throw AppError(error)
         }

@@ -46,13 +46,15 @@ public final class SampledFollower: Sendable {
     private let logger: Logger
     private let makeProbe: ProbeMaker
     private let host: String
+    private let timeZone: TimeZoneSource
 
-    /// `home` must exist and have a profile.
+    /// `home` must exist and have a profile; its days are counted in `timeZone`.
     public init(
-        home: HomeDirectory, assets: AssetCatalog, options: SamplingOptions, logger: Logger,
+        home: HomeDirectory, assets: AssetCatalog, options: SamplingOptions, timeZone: TimeZoneSource, logger: Logger,
         probe: @escaping ProbeMaker
     ) throws(AppError) {
-        let opened = try OpenedHome.open(home: home, assets: assets, speed: nil, startAt: nil)
+        let opened = try OpenedHome.open(home: home, assets: assets, timeZone: timeZone, speed: nil, startAt: nil)
+        self.timeZone = timeZone
         guard opened.settings.displayName != nil else {
             throw AppError(
                 "\(home.path) has no profile yet: run `screenmates setup --name NAME` (or `screenmates`) first, then the monitor."
@@ -84,7 +86,8 @@ public final class SampledFollower: Sendable {
             return 1
         }
         var source = Followed(probe.sourceName, options: options)
-        var writer = OpenDaysWriter(store: store, logger: logger, quiet: options.quiet, seenInterval: 60)
+        var writer = OpenDaysWriter(
+            store: store, timeZone: timeZone, logger: logger, quiet: options.quiet, seenInterval: 60)
         var problem: String?
         var following = ""
         var settings: (value: UserSettings, readAt: Date)?
@@ -102,7 +105,8 @@ public final class SampledFollower: Sendable {
                     // Another source (auto chose again): its blocks are numbered apart, from what
                     // the store holds of it; this one's spans are not carried over.
                     source = Followed(probe.sourceName, options: options)
-                    writer = OpenDaysWriter(store: store, logger: logger, quiet: options.quiet, seenInterval: 60)
+                    writer = OpenDaysWriter(
+                        store: store, timeZone: timeZone, logger: logger, quiet: options.quiet, seenInterval: 60)
                 }
                 source.timeline.add(sample, at: now)
                 if probe.following != following {
@@ -122,7 +126,7 @@ public final class SampledFollower: Sendable {
                 if let settings = settings?.value {
                     try source.write(
                         at: now, force: stopping, settings: settings, catalogue: catalogue, host: host,
-                        writer: &writer)
+                        timeZone: timeZone.current(), writer: &writer)
                 }
                 if problem != nil {
                     say("\(source.name) can be read and written again.")
@@ -169,10 +173,11 @@ public final class SampledFollower: Sendable {
         /// `force`: the last sample before the monitor stops).
         mutating func write(
             at now: Date, force: Bool, settings: UserSettings, catalogue: AppCatalogue,
-            host: String, writer: inout OpenDaysWriter
+            host: String, timeZone: TimeZone, writer: inout OpenDaysWriter
         ) throws {
             if deriver == nil {
-                deriver = blockDeriver(settings: settings, catalogue: catalogue, source: name, host: host)
+                deriver = blockDeriver(
+                    settings: settings, catalogue: catalogue, source: name, host: host, timeZone: timeZone)
                 schedule.reset()
             }
             guard let deriver, force || schedule.isDue(now, newest: timeline.focus.last) else { return }

@@ -17,7 +17,7 @@ import ScreenMatesStore
 public final class UsageFeed {
     public let store: LocalStore
     public let clock: any AppClock
-    private let timeZone: @Sendable () -> TimeZone
+    private let timeZone: TimeZoneSource
     private let writes: Bool
 
     public private(set) var settings: UserSettings
@@ -44,7 +44,7 @@ public final class UsageFeed {
     /// Opens the feed on an existing profile and brings it up to date. With `writes` false it
     /// never writes to the store.
     public init(
-        store: LocalStore, clock: any AppClock, timeZone: @escaping @Sendable () -> TimeZone, writes: Bool = true
+        store: LocalStore, clock: any AppClock, timeZone: TimeZoneSource, writes: Bool = true
     ) throws(StoreError) {
         self.store = store
         self.clock = clock
@@ -55,7 +55,7 @@ public final class UsageFeed {
         }
         self.settings = settings
         self.dayState = dayState
-        let calendar = DayCalendar(timeZone: timeZone(), dayStartHour: settings.dayStartHour)
+        let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
         self.calendar = calendar
         let day = calendar.day(containing: clock.now())
         today = day
@@ -66,19 +66,12 @@ public final class UsageFeed {
         try reloadAll()
     }
 
-    /// Opens the feed with the time zone read from `timeZone`.
-    public convenience init(
-        store: LocalStore, clock: any AppClock, timeZone: TimeZoneSource, writes: Bool = true
-    ) throws(StoreError) {
-        try self.init(store: store, clock: clock, timeZone: { timeZone.current() }, writes: writes)
-    }
-
     /// Brings the figures up to date. Returns true when anything visible may have changed.
     /// `checkTimeZone` asks the system again for its time zone (it is cached otherwise).
     @discardableResult
     public func refresh(checkTimeZone: Bool = true) throws(StoreError) -> Bool {
         let newSettings = try store.settings() ?? settings
-        let zone = checkTimeZone ? timeZone() : calendar.timeZone
+        let zone = checkTimeZone ? timeZone.current() : calendar.timeZone
         let newCalendar = DayCalendar(timeZone: zone, dayStartHour: newSettings.dayStartHour)
         let clockDay = newCalendar.day(containing: clock.now())
         let settingsChanged = newSettings != settings

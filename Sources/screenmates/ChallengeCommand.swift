@@ -44,13 +44,14 @@ struct ChallengeHome {
                 throw AppError("\(home.path) has no profile yet: run `screenmates setup --name NAME` first.")
             }
             let clock = try ClockSource.choose(
-                speed: clockOptions.speed, startAt: clockOptions.startInstant, store: store, publish: false
+                speed: clockOptions.speed, startAt: clockOptions.startInstant, store: store, publish: false,
+                timeZone: machineTimeZone
             ).clock
             let logger = LogSetup.bootstrap(home: home)
-            try ChallengeReferee(clock: clock, timeZone: { TimeZone.current }, logger: logger).settle(store)
+            try ChallengeReferee(clock: clock, timeZone: machineTimeZone, logger: logger).settle(store)
             return ChallengeHome(
                 home: home, global: global, store: store, settings: settings, clock: clock,
-                calendar: DayCalendar(timeZone: TimeZone.current, dayStartHour: settings.dayStartHour))
+                calendar: DayCalendar(timeZone: machineTimeZone.current(), dayStartHour: settings.dayStartHour))
         } catch let error as AppError {
             throw error
         } catch {

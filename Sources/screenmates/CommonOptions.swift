@@ -4,6 +4,10 @@ import Logging
 import ScreenMatesApp
 import ScreenMatesCore
 
+/// The zone every command counts days in: the machine's (`TZ` respected), asked afresh each
+/// time. The command line is where it is chosen; everything a command runs is handed it.
+let machineTimeZone = TimeZoneSource.system
+
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
     @Option(
@@ -65,14 +69,14 @@ struct ClockOptions: ParsableArguments {
         if let speed, !ClockSource.speedRange.contains(speed) {
             throw ValidationError("--speed must be between 0.001 and 1000000; \(speed) is not.")
         }
-        if let startAt, TimeFormat.parseInstant(startAt, timeZone: .current) == nil {
+        if let startAt, TimeFormat.parseInstant(startAt, timeZone: machineTimeZone.current()) == nil {
             throw ValidationError(
                 "--start-at needs an ISO 8601 instant such as 2026-11-21T21:30:00Z or 2026-11-21T21:30; \"\(startAt)\" is not one."
             )
         }
     }
 
-    var startInstant: Date? { startAt.flatMap { TimeFormat.parseInstant($0, timeZone: .current) } }
+    var startInstant: Date? { startAt.flatMap { TimeFormat.parseInstant($0, timeZone: machineTimeZone.current()) } }
 
     /// Whether the app clock is simulated.
     var isSimulated: Bool { speed != nil || startAt != nil }

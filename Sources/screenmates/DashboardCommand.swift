@@ -66,7 +66,8 @@ struct DashboardCommand: AsyncParsableCommand {
                 startAfresh: global.isImplicitDemoHome(demo: demo))
             try home.prepareWarning()
             let logger = LogSetup.bootstrap(home: home)
-            let session = try DashboardSession(home: home, assets: assets, options: options, logger: logger)
+            let session = try DashboardSession(
+                home: home, assets: assets, options: options, timeZone: machineTimeZone, logger: logger)
             if options.startAfresh {
                 FileHandle.standardError.write(
                     Data(

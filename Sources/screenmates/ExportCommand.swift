@@ -54,9 +54,11 @@ struct ExportCommand: ParsableCommand {
                 for problem in SettingsFile(home: home).apply(to: store, catalogue: catalogue) {
                     FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
                 }
-                let clock = try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false).clock
+                let clock = try ClockSource.choose(
+                    speed: nil, startAt: nil, store: store, publish: false, timeZone: machineTimeZone
+                ).clock
                 // The days as `status` sees them: a reset that is due is worked out, not written.
-                let feed = try UsageFeed(store: store, clock: clock, timeZone: { TimeZone.current }, writes: false)
+                let feed = try UsageFeed(store: store, clock: clock, timeZone: machineTimeZone, writes: false)
                 export = try HistoryExport(
                     history: feed.history, store: store, settings: feed.settings, catalogue: catalogue,
                     calendar: feed.calendar, limit: days, includeHidden: includeHidden)

@@ -18,10 +18,11 @@ struct GroupCommand: AsyncParsableCommand {
         do {
             let store = try home.openStore()
             let clock = try ClockSource.choose(
-                speed: clock?.speed, startAt: clock?.startInstant, store: store, publish: false
+                speed: clock?.speed, startAt: clock?.startInstant, store: store, publish: false,
+                timeZone: machineTimeZone
             ).clock
             let location = try global.resolveGroupStore(home: home, settings: try store.settings())
-            return GroupActions(local: store, location: location, clock: clock)
+            return GroupActions(local: store, location: location, clock: clock, timeZone: machineTimeZone)
         } catch let error as AppError {
             throw error
         } catch {
@@ -144,7 +145,8 @@ struct GroupCommand: AsyncParsableCommand {
                 let actions = try GroupCommand.actions(global)
                 let (snapshot, offline) = try await actions.show()
                 let report = GroupReport(
-                    snapshot: snapshot, offline: offline, local: actions.local, clock: actions.clock)
+                    snapshot: snapshot, offline: offline, local: actions.local, clock: actions.clock,
+                    timeZone: actions.timeZone.current())
                 print(json ? report.json() : report.text())
                 return 0
             }
@@ -192,7 +194,8 @@ struct SyncCommand: AsyncParsableCommand {
             StopSignals.install()
             let reporter = LiveReporter(
                 home: home, store: actions.local, location: actions.location, membership: membership,
-                userID: settings.userID, clock: actions.clock, logger: LogSetup.bootstrap(home: home))
+                userID: settings.userID, clock: actions.clock, timeZone: actions.timeZone,
+                logger: LogSetup.bootstrap(home: home))
             print(
                 "Reporting to group \(membership.code) through \(actions.location) as your numbers change; Ctrl-C stops."
             )

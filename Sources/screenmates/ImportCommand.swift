@@ -53,7 +53,8 @@ struct ImportActivityWatchCommand: AsyncParsableCommand {
             try home.requireData()
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
             let importer = try ActivityWatchImport(
-                home: home, assets: assets, options: ActivityWatchOptions(url: url, host: host))
+                home: home, assets: assets, options: ActivityWatchOptions(url: url, host: host),
+                timeZone: machineTimeZone)
             let summary = try await importer.run(since: since.flatMap(LocalDate.init(iso8601:)))
             print(Self.describe(summary))
             return 0

@@ -156,7 +156,8 @@ struct MonitorCommand: AsyncParsableCommand {
             try home.prepareWarning()
             let logger = LogSetup.bootstrap(home: home)
             StopSignals.install()
-            session = try MonitorSession(home: home, assets: assets, options: options, logger: logger)
+            session = try MonitorSession(
+                home: home, assets: assets, options: options, timeZone: machineTimeZone, logger: logger)
         } catch {
             return .failure(AppError(error))
         }
@@ -173,7 +174,8 @@ struct MonitorCommand: AsyncParsableCommand {
             try home.prepareWarning()
             let logger = LogSetup.bootstrap(home: home)
             StopSignals.install()
-            follower = try ActivityWatchFollower(home: home, assets: assets, options: options, logger: logger)
+            follower = try ActivityWatchFollower(
+                home: home, assets: assets, options: options, timeZone: machineTimeZone, logger: logger)
         } catch {
             return .failure(AppError(error))
         }
@@ -191,7 +193,8 @@ struct MonitorCommand: AsyncParsableCommand {
             let logger = LogSetup.bootstrap(home: home)
             StopSignals.install()
             follower = try SampledFollower(
-                home: home, assets: assets, options: SamplingOptions(quiet: quiet), logger: logger, probe: probe)
+                home: home, assets: assets, options: SamplingOptions(quiet: quiet), timeZone: machineTimeZone,
+                logger: logger, probe: probe)
         } catch {
             return .failure(AppError(error))
         }

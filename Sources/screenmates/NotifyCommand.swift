@@ -25,7 +25,7 @@ struct NotifyTestCommand: AsyncParsableCommand {
         try await reporting { () async throws(AppError) -> Int32 in
             let home = try global.resolveHome()
             try home.requireData()
-            let notice = try NoticeSender.sendTest(home: home)
+            let notice = try NoticeSender.sendTest(home: home, timeZone: machineTimeZone)
             print("Sent a test notice: \(notice.title). \(notice.body)")
             return 0
         }

@@ -17,7 +17,7 @@ struct RecoverCommand: ParsableCommand {
     func run() throws {
         try runReportingErrors { () throws(AppError) -> Int32 in
             let home = try global.resolveHome()
-            print(try RecoverySession.run(home: home))
+            print(try RecoverySession.run(home: home, timeZone: machineTimeZone))
             return 0
         }
     }

@@ -65,8 +65,8 @@ struct SetupCommand: ParsableCommand {
             do {
                 let store = try home.openStore()
                 let clock = try ClockSource.choose(
-                    speed: clock.speed, startAt: clock.startInstant, store: store, publish: false
-                ).clock
+                    speed: clock.speed, startAt: clock.startInstant, store: store, publish: false,
+                    timeZone: machineTimeZone)
                 var settings = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: clock)
                 settings.displayName = displayName
                 if !viceApps.isEmpty || !productiveApps.isEmpty {

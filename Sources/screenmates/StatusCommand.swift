@@ -36,8 +36,9 @@ struct StatusCommand: AsyncParsableCommand {
                     FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
                 }
                 choice = try ClockSource.choose(
-                    speed: clock.speed, startAt: clock.startInstant, store: store, publish: false)
-                feed = try UsageFeed(store: store, clock: choice.clock, timeZone: { TimeZone.current }, writes: false)
+                    speed: clock.speed, startAt: clock.startInstant, store: store, publish: false,
+                    timeZone: machineTimeZone)
+                feed = try UsageFeed(store: store, clock: choice.clock, timeZone: machineTimeZone, writes: false)
             } catch {
                 throw AppError(error)
             }
@@ -46,7 +47,8 @@ struct StatusCommand: AsyncParsableCommand {
             var games: (snapshot: GroupGamesSnapshot?, offline: Bool) = (nil, false)
             if let membership = feed.settings.group {
                 let location = try global.resolveGroupStore(home: home, settings: feed.settings)
-                let actions = GroupActions(local: store, location: location, clock: choice.clock)
+                let actions = GroupActions(
+                    local: store, location: location, clock: choice.clock, timeZone: machineTimeZone)
                 let shown = try? await actions.show()
                 // The group's games, only read: `status` reports nothing.
                 let reader = GroupGames(

@@ -50,7 +50,8 @@ extension ChallengeHome {
     func memberNames() async throws(AppError) -> [String: String] {
         guard settings.group != nil else { return [:] }
         let actions = GroupActions(
-            local: store, location: try global.resolveGroupStore(home: home, settings: settings), clock: clock)
+            local: store, location: try global.resolveGroupStore(home: home, settings: settings), clock: clock,
+            timeZone: machineTimeZone)
         guard let shown = try? await actions.show() else {
             return [settings.userID: settings.displayName?.value ?? "you"]
         }

@@ -7,6 +7,9 @@ import Testing
 /// The debug panel's end of the day on the clock: only a simulated clock this process publishes
 /// may jump, and the jump is published for the commands started after it.
 @Suite struct ClockSourceTests {
+    /// The zone the home's days are counted in, pinned (not the machine's).
+    static let zone = TimeZoneSource.fixed(TimeZone(identifier: "America/New_York")!)
+
     private func store() throws -> (String, LocalStore) {
         let path = NSTemporaryDirectory() + "screenmates-clock-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -18,7 +21,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let start = TimeFormat.parseInstant("2026-11-21T15:00", timeZone: .gmt)!
         let midnight = TimeFormat.parseInstant("2026-11-22T00:00", timeZone: .gmt)!
-        let choice = try ClockSource.choose(speed: 2, startAt: start, store: store, publish: true)
+        let choice = try ClockSource.choose(speed: 2, startAt: start, store: store, publish: true, timeZone: Self.zone)
         let clock = try ClockSource.adjustable(choice)
         let jumpStarted = Date()
         let after = try ClockSource.jump(clock, to: midnight, store: store)
@@ -43,7 +46,7 @@ import Testing
     @Test func theSystemClockAndAFollowedClockRefuseToJump() throws {
         let (path, store) = try store()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let system = try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false)
+        let system = try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false, timeZone: Self.zone)
         #expect(throws: AppError.self) { try ClockSource.adjustable(system) }
         do {
             _ = try ClockSource.adjustable(system)
@@ -51,7 +54,8 @@ import Testing
             #expect(error.message.contains("--speed or --start-at"))
             #expect(error.exitStatus == 64)
         }
-        let unpublished = try ClockSource.choose(speed: 60, startAt: nil, store: store, publish: false)
+        let unpublished = try ClockSource.choose(
+            speed: 60, startAt: nil, store: store, publish: false, timeZone: Self.zone)
         #expect(throws: AppError.self) { try ClockSource.adjustable(unpublished) }
         #expect(try store.publishedClock() == nil, "nothing was published")
     }
@@ -61,7 +65,7 @@ import Testing
     @Test func aClockStartingBeforeTheHomesDataIsRefused() throws {
         let (path, store) = try store()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let zone = TimeZone.current
+        let zone = Self.zone.current()
         let day = LocalDate(iso8601: "2026-11-21")!
         _ = try store.createProfileIfNeeded(userID: "abcd2345", trackingStart: day, apps: [])
         let evening = TimeFormat.parseInstant("2026-11-21T18:30", timeZone: zone)!
@@ -70,7 +74,7 @@ import Testing
         ])
         let before = TimeFormat.parseInstant("2026-11-21T15:00", timeZone: zone)!
         do {
-            _ = try ClockSource.choose(speed: 60, startAt: before, store: store, publish: true)
+            _ = try ClockSource.choose(speed: 60, startAt: before, store: store, publish: true, timeZone: Self.zone)
             Issue.record("a start before the data was accepted")
         } catch {
             #expect(error.exitStatus == 64)
@@ -80,7 +84,8 @@ import Testing
             #expect(error.message.contains("--home"), "another home: \(error.message)")
         }
         #expect(try store.publishedClock() == nil, "nothing was published")
-        let choice = try ClockSource.choose(speed: 60, startAt: evening, store: store, publish: false)
+        let choice = try ClockSource.choose(
+            speed: 60, startAt: evening, store: store, publish: false, timeZone: Self.zone)
         #expect(choice.clock.now() >= evening)
     }
 
@@ -91,8 +96,13 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let ahead = Date().addingTimeInterval(3 * 86_400)
         _ = try store.createProfileIfNeeded(
-            userID: "abcd2345", trackingStart: DayCalendar(timeZone: .current).day(containing: ahead), apps: [])
-        #expect(throws: AppError.self) { try ClockSource.choose(speed: 60, startAt: nil, store: store, publish: false) }
-        #expect(try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false).clock is SystemClock)
+            userID: "abcd2345", trackingStart: DayCalendar(timeZone: Self.zone.current()).day(containing: ahead),
+            apps: [])
+        #expect(throws: AppError.self) {
+            try ClockSource.choose(speed: 60, startAt: nil, store: store, publish: false, timeZone: Self.zone)
+        }
+        #expect(
+            try ClockSource.choose(speed: nil, startAt: nil, store: store, publish: false, timeZone: Self.zone).clock
+                is SystemClock)
     }
 }

@@ -42,12 +42,13 @@ final class RecordingScreen: DashboardScreen {
             let assets = AssetCatalog(directory: ProfileSetupTests.assetsDirectory)
             let store = try home.openStore()
             let catalogue = try assets.appCatalogue()
-            _ = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: clock)
+            let zone = TimeZoneSource.fixed(TimeZone(identifier: "Europe/Berlin")!)
+            let choice = ClockSource.Choice(clock: clock, timeZone: zone, published: false)
+            _ = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: choice)
             _ = SettingsFile(home: home).apply(to: store, catalogue: catalogue, create: true)
             try store.setDisplayName(try DisplayName(validating: "ana"))
-            let zone = TimeZoneSource.fixed(TimeZone(identifier: "Europe/Berlin")!)
             let dependencies = DashboardDependencies(
-                home: home, store: store, clock: ClockSource.Choice(clock: clock, published: false), timeZone: zone,
+                home: home, store: store, clock: choice, timeZone: zone,
                 options: DashboardOptions(), assets: assets, catalogue: catalogue, scenario: nil,
                 logger: Logger(label: "test"))
             let feed = try UsageFeed(store: store, clock: clock, timeZone: zone)

@@ -24,7 +24,9 @@ import Testing
         settings.dayStartHour = 4
         try local.updateSettings(settings)
         let location = GroupStoreLocation.sqlite(path: path + "/group-store.sqlite")
-        let group = try await GroupActions(local: local, location: location, clock: clock).create(goal: 8)
+        let group = try await GroupActions(
+            local: local, location: location, clock: clock, timeZone: .fixed(zone)
+        ).create(goal: 8)
         let membership = try #require(try local.settings()?.group)
         #expect(membership.code == group.code)
 

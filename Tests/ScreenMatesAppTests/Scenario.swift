@@ -30,7 +30,8 @@ final class Scenario {
         settings.dayStartHour = dayStartHour
         settings.displayName = try DisplayName(validating: "ana")
         try store.updateSettings(settings)
-        feed = try UsageFeed(store: store, clock: clock, timeZone: { [zone = self.zone] in zone.current })
+        feed = try UsageFeed(
+            store: store, clock: clock, timeZone: TimeZoneSource { [zone = self.zone] in zone.current })
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }

@@ -45,7 +45,8 @@ struct Binary {
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
         var env = ProcessInfo.processInfo.environment.filter { !removing.contains($0.key) }
         env.merge(environment) { _, new in new }
-        let namespace = ["--pid", "--fork", "--mount-proc", "--kill-child"] + (getuid() == 0 ? [] : ["--map-root-user"])
+        let namespace =
+            ["--pid", "--fork", "--mount-proc", "--kill-child"] + (getuid() == 0 ? [] : ["--map-root-user"])
         let result = try await Command.run(
             "/usr/bin/unshare", namespace + [path] + arguments, environment: env, timeout: timeout)
         return (result.status, result.stdout, result.stderr)

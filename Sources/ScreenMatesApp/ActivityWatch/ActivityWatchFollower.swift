@@ -17,13 +17,16 @@ public final class ActivityWatchFollower: Sendable {
     private let store: LocalStore
     private let catalogue: AppCatalogue
     private let options: ActivityWatchOptions
+    private let timeZone: TimeZoneSource
     private let logger: Logger
 
-    /// `home` must exist and have a profile.
-    public init(home: HomeDirectory, assets: AssetCatalog, options: ActivityWatchOptions, logger: Logger)
-        throws(AppError)
-    {
-        let opened = try OpenedHome.open(home: home, assets: assets, speed: nil, startAt: nil)
+    /// `home` must exist and have a profile; its days are counted in `timeZone`.
+    public init(
+        home: HomeDirectory, assets: AssetCatalog, options: ActivityWatchOptions, timeZone: TimeZoneSource,
+        logger: Logger
+    ) throws(AppError) {
+        let opened = try OpenedHome.open(home: home, assets: assets, timeZone: timeZone, speed: nil, startAt: nil)
+        self.timeZone = timeZone
         guard opened.settings.displayName != nil else {
             throw AppError(
                 "\(home.path) has no profile yet: run `screenmates setup --name NAME` (or `screenmates`) first, then the monitor."
@@ -60,7 +63,8 @@ public final class ActivityWatchFollower: Sendable {
 
     private func follow() async {
         guard let client = try? options.client() else { return }
-        var state = FollowState(writer: OpenDaysWriter(store: store, logger: logger, quiet: options.quiet))
+        var state = FollowState(
+            writer: OpenDaysWriter(store: store, timeZone: timeZone, logger: logger, quiet: options.quiet))
         logger.info("following activitywatch", metadata: ["url": "\(client.baseURL)"])
         while !Task.isCancelled {
             var wait = options.pollInterval
@@ -111,7 +115,9 @@ public final class ActivityWatchFollower: Sendable {
         }
         guard var reader = state.reader, let settings = try store.settings() else { return }
         let now = Date()
-        let deriver = blockDeriver(settings: settings, catalogue: catalogue, source: reader.name, host: reader.host)
+        let deriver = blockDeriver(
+            settings: settings, catalogue: catalogue, source: reader.name, host: reader.host,
+            timeZone: timeZone.current())
         let from = deriver.calendar.start(of: OpenDaysWriter.openDays(deriver, now: now)[0])
         guard from < now else { return }
         let timeline = try await reader.timeline(of: from..<now, now: now)

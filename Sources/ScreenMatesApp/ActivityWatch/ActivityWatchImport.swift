@@ -35,8 +35,14 @@ public struct ActivityWatchImport: Sendable {
     /// The home's clock (the system's, or a simulated one the home's dashboard publishes).
     let clock: any AppClock
 
-    public init(home: HomeDirectory, assets: AssetCatalog, options: ActivityWatchOptions) throws(AppError) {
-        let opened = try OpenedHome.open(home: home, assets: assets, speed: nil, startAt: nil)
+    /// The zone the home's days are counted in.
+    let timeZone: TimeZoneSource
+
+    public init(home: HomeDirectory, assets: AssetCatalog, options: ActivityWatchOptions, timeZone: TimeZoneSource)
+        throws(AppError)
+    {
+        let opened = try OpenedHome.open(home: home, assets: assets, timeZone: timeZone, speed: nil, startAt: nil)
+        self.timeZone = timeZone
         guard opened.settings.displayName != nil else {
             throw AppError(
                 "\(home.path) has no profile yet: run `screenmates setup --name NAME` (or `screenmates`) first, then the import."
@@ -69,7 +75,8 @@ public struct ActivityWatchImport: Sendable {
         guard let settings = try storeCall({ try store.settings() }) else {
             throw AppError("The profile is gone; run `screenmates setup --name NAME` first.")
         }
-        let deriver = blockDeriver(settings: settings, catalogue: catalogue, host: selection.host)
+        let deriver = blockDeriver(
+            settings: settings, catalogue: catalogue, host: selection.host, timeZone: timeZone.current())
         let calendar = deriver.calendar
         let today = calendar.day(containing: now)
         var first: LocalDate

@@ -56,10 +56,11 @@ extension AppError {
 
 /// The deriver for the user's current settings.
 func blockDeriver(
-    settings: UserSettings, catalogue: AppCatalogue, source: String = ActivityWatchOptions.sourceName, host: String
+    settings: UserSettings, catalogue: AppCatalogue, source: String = ActivityWatchOptions.sourceName, host: String,
+    timeZone: TimeZone
 ) -> BlockDeriver {
     BlockDeriver(
         source: source, host: host, blockSeconds: settings.rules.blockSeconds,
-        calendar: DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour),
+        calendar: DayCalendar(timeZone: timeZone, dayStartHour: settings.dayStartHour),
         matcher: AppMatcher(apps: settings.apps, rules: catalogue.desktopRules))
 }

@@ -72,7 +72,7 @@ final class DashboardEffects {
         settingsFile = SettingsFile(home: dependencies.home)
         notices = NoticeCenter(store: dependencies.store, now: dependencies.clock.clock.now())
         referee = ChallengeReferee(
-            clock: dependencies.clock.clock, timeZone: { dependencies.timeZone.current() }, logger: dependencies.logger)
+            clock: dependencies.clock.clock, timeZone: dependencies.timeZone, logger: dependencies.logger)
     }
 
     var store: LocalStore { dependencies.store }
@@ -275,7 +275,7 @@ final class DashboardEffects {
     /// Runs a group action in the background (the group store may be slow or away); its outcome
     /// comes back through the inbox.
     private func startGroupAction(_ request: GroupActionRequest) {
-        let actions = GroupActions(local: store, location: groupStore, clock: clock)
+        let actions = GroupActions(local: store, location: groupStore, clock: clock, timeZone: dependencies.timeZone)
         let inbox = self.inbox
         let logger = self.logger
         tasks.start {

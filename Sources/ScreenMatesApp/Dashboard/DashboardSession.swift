@@ -25,7 +25,7 @@ public final class DashboardSession {
     /// Prepares everything that can fail with a plain error message, before the screen starts.
     /// `home` must exist (`HomeDirectory.prepare`).
     public init(
-        home: HomeDirectory, assets: AssetCatalog, options: DashboardOptions, timeZone: TimeZoneSource = .system,
+        home: HomeDirectory, assets: AssetCatalog, options: DashboardOptions, timeZone: TimeZoneSource,
         logger: Logger
     ) throws(AppError) {
         do {
@@ -36,7 +36,7 @@ public final class DashboardSession {
         let scenario = options.demo ? try assets.scenario(options.scenario) : nil
         let catalogue = try assets.appCatalogue()
         let opened = try OpenedHome.open(
-            home: home, assets: assets, speed: options.speed, startAt: options.startAt,
+            home: home, assets: assets, timeZone: timeZone, speed: options.speed, startAt: options.startAt,
             startAfresh: options.startAfresh)
         let clock = opened.clock
         // `--start-at` is the instant the dashboard opens on: the first-run screens hold the clock.

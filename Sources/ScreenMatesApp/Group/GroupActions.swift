@@ -10,11 +10,14 @@ public struct GroupActions: Sendable {
     public let local: LocalStore
     public let location: GroupStoreLocation
     public let clock: any AppClock
+    /// The zone the user's days are counted in.
+    public let timeZone: TimeZoneSource
 
-    public init(local: LocalStore, location: GroupStoreLocation, clock: any AppClock) {
+    public init(local: LocalStore, location: GroupStoreLocation, clock: any AppClock, timeZone: TimeZoneSource) {
         self.local = local
         self.location = location
         self.clock = clock
+        self.timeZone = timeZone
     }
 
     /// Creates a group with the user as its first member.
@@ -153,7 +156,7 @@ public struct GroupActions: Sendable {
     @discardableResult
     public func syncOnce(archiving: Bool = false) async -> (days: Int, members: Int)? {
         if archiving, let settings = try? local.settings() {
-            let calendar = DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour)
+            let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
             _ = try? local.rollOver(
                 clockDay: calendar.day(containing: clock.now()), calendar: calendar, now: clock.now())
         }
@@ -168,7 +171,7 @@ public struct GroupActions: Sendable {
             reporter.cache(snapshot)
             // The group's games too (with `sync` only: they book coins and badges now): weeks
             // settled and booked, challenges and coins reported.
-            let calendar = DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour)
+            let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
             if archiving {
                 _ = try? await GroupGames(
                     local: local, membership: membership, userID: settings.userID, clock: clock, calendar: calendar
@@ -202,7 +205,7 @@ public struct GroupActions: Sendable {
             throw AppError("Choose a display name first: `screenmates setup --name NAME`.")
         }
         do {
-            let feed = try UsageFeed(store: local, clock: clock, timeZone: { .current }, writes: false)
+            let feed = try UsageFeed(store: local, clock: clock, timeZone: timeZone, writes: false)
             return (
                 settings,
                 ProfileDraft(
@@ -215,7 +218,7 @@ public struct GroupActions: Sendable {
     }
 
     private func today(_ settings: UserSettings) -> LocalDate {
-        DayCalendar(timeZone: .current, dayStartHour: settings.dayStartHour).day(containing: clock.now())
+        DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour).day(containing: clock.now())
     }
 
     private func open(creating: Bool = false) throws(AppError) -> any GroupStore {

@@ -40,13 +40,14 @@ public final class GroupDemo {
     /// The group store named for this run; without one, the user's group's, else the default.
     private let namedLocation: GroupStoreLocation?
     private let options: Options
+    /// The zone everyone's days are counted in.
+    private let timeZone: TimeZoneSource
     private let logger: Logger
 
     public init(
-        home: HomeDirectory, assets: AssetCatalog, location: GroupStoreLocation?, options: Options, logger: Logger
-    )
-        throws(AppError)
-    {
+        home: HomeDirectory, assets: AssetCatalog, location: GroupStoreLocation?, options: Options,
+        timeZone: TimeZoneSource, logger: Logger
+    ) throws(AppError) {
         guard (1...Self.maximumMembers).contains(options.members) else {
             throw .usage("--members must be between 1 and \(Self.maximumMembers); \(options.members) is not.")
         }
@@ -54,13 +55,15 @@ public final class GroupDemo {
         self.assets = assets
         self.namedLocation = location
         self.options = options
+        self.timeZone = timeZone
         self.logger = logger
     }
 
     /// Sets the group up, starts the mates, and runs until `stopRequested` returns a status.
     public func run(stopRequested: @escaping @Sendable () -> Int32?) async throws(AppError) -> Int32 {
         // The user's own home: in a group, its clock published for the dashboard to follow.
-        let opened = try OpenedHome.open(home: home, assets: assets, speed: options.speed, startAt: options.startAt)
+        let opened = try OpenedHome.open(
+            home: home, assets: assets, timeZone: timeZone, speed: options.speed, startAt: options.startAt)
         defer { if opened.clock.published { ClockSource.withdraw(from: opened.store) } }
         var settings = opened.settings
         if settings.displayName == nil {
@@ -75,7 +78,8 @@ public final class GroupDemo {
             location = try GroupStoreLocation.resolve(
                 option: nil, environment: [:], home: home, remembered: settings.group?.store)
         }
-        let actions = GroupActions(local: opened.store, location: location, clock: opened.clock.clock)
+        let actions = GroupActions(
+            local: opened.store, location: location, clock: opened.clock.clock, timeZone: timeZone)
         let code: GroupCode
         if let membership = settings.group {
             code = membership.code
@@ -148,13 +152,13 @@ public final class GroupDemo {
         // A mate is part of the show: its usage starts afresh each run, on the user's clock.
         let simulated = options.speed != nil || options.startAt != nil
         let opened = try OpenedHome.open(
-            home: mateHome, assets: assets, speed: options.speed, startAt: simulated ? clock.now() : nil,
-            startAfresh: true, publish: false)
+            home: mateHome, assets: assets, timeZone: timeZone, speed: options.speed,
+            startAt: simulated ? clock.now() : nil, startAfresh: true, publish: false)
         if opened.settings.displayName == nil {
             try store(opened.store) { try opened.store.setDisplayName(try! DisplayName(validating: name)) }
         }
         if opened.settings.group?.code != code {
-            let actions = GroupActions(local: opened.store, location: location, clock: clock)
+            let actions = GroupActions(local: opened.store, location: location, clock: clock, timeZone: timeZone)
             _ = try await actions.join(code)
         }
         guard let settings = try? opened.store.settings(), let membership = settings.group else {
@@ -162,7 +166,7 @@ public final class GroupDemo {
         }
         let reporter = LiveReporter(
             home: mateHome, store: opened.store, location: location, membership: membership, userID: settings.userID,
-            clock: clock, logger: logger)
+            clock: clock, timeZone: timeZone, logger: logger)
         return Mate(name: name, home: mateHome, reporter: reporter, seed: options.seed &+ UInt64(index) &* 7919)
     }
 

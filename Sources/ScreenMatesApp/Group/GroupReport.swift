@@ -23,9 +23,9 @@ public struct GroupReport: Encodable, Sendable {
     public var offline: Bool
     public var members: [Member]
 
-    public init(snapshot: GroupSnapshot, offline: Bool, local: LocalStore, clock: any AppClock) {
+    public init(snapshot: GroupSnapshot, offline: Bool, local: LocalStore, clock: any AppClock, timeZone: TimeZone) {
         let settings = try? local.settings()
-        let today = DayCalendar(timeZone: .current, dayStartHour: settings?.dayStartHour ?? 0).day(
+        let today = DayCalendar(timeZone: timeZone, dayStartHour: settings?.dayStartHour ?? 0).day(
             containing: clock.now())
         let userID = settings?.userID ?? ""
         let members = snapshot.members.map { profile in

@@ -26,7 +26,7 @@ public struct LiveReporter: Sendable {
 
     public init(
         home: HomeDirectory, store: LocalStore, location: GroupStoreLocation, membership: GroupMembership,
-        userID: String, clock: any AppClock, timeZone: TimeZoneSource = .system, logger: Logger
+        userID: String, clock: any AppClock, timeZone: TimeZoneSource, logger: Logger
     ) {
         self.home = home
         self.store = store
