@@ -134,7 +134,9 @@ if only == nil || only == "group" {
     print("")
     print("Groups (a shared group-store file, two home directories, 120x40 pseudo-terminals):")
     let delays = try GroupBenchmark.latency(binary: binary, events: 200, rate: 2)
-    print("  a block committed in ana's home to bo's screen (through both dashboards), \(delays.count) events at 2/s:")
+    print(
+        "  a block committed in ana's home to bo's screen (through both dashboards), events at 2/s, "
+            + "the \(delays.count) vice blocks up to the goal:")
     print(
         "    median \(format(delays.percentile(0.5))) ms, p99 \(format(delays.percentile(0.99))) ms, "
             + "max \(format(delays.max() ?? 0)) ms")

@@ -165,6 +165,7 @@ public actor GroupLink {
                 update { $0.unsyncedDays = 0 }
             }
             let mark = try await store.changeMark(code: membership.code)
+            logger.debug("group link: \(next) handled", metadata: ["mark": "\(mark)", "seen": "\(lastMark ?? -1)"])
             if mark != lastMark {
                 let today = wanted?.day ?? self.today()
                 let snapshot = try await reporter.snapshot(from: store, today: today)
