@@ -63,7 +63,7 @@ struct DashboardCommand: AsyncParsableCommand {
                 theme: theme,
                 useColor: !(noColor || noColorEnv), forceASCII: ascii,
                 groupStore: try global.namedGroupStore(home: home), bell: bell, desktop: desktopNotify,
-                startAfresh: global.isImplicitDemoHome(demo: demo))
+                startAfresh: global.isImplicitDemoHome(demo: demo), environment: ProcessInfo.processInfo.environment)
             try home.prepareWarning()
             let logger = LogSetup.bootstrap(home: home)
             let session = try DashboardSession(

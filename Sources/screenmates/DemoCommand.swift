@@ -37,7 +37,7 @@ struct DemoCommand: AsyncParsableCommand {
             let demo = try GroupDemo(
                 home: home, assets: assets, location: try global.namedGroupStore(home: home),
                 options: .init(members: members, speed: clock.speed, startAt: clock.startInstant, seed: seed),
-                timeZone: machineTimeZone, logger: logger)
+                timeZone: machineTimeZone, environment: ProcessInfo.processInfo.environment, logger: logger)
             return try await demo.run(stopRequested: StopSignals.requestedExitStatus)
         }
     }

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: every kind of event the dashboard's update decides on, in one
+// place, as the list of its rules.
 import Foundation
 import ScreenMatesCore
 import ScreenMatesGroupStore

@@ -217,7 +217,14 @@ import Testing
         let shown = try json(try await host.run("zoe", ["group", "show", "--json"]).stdout)
         let names = Set(((shown["members"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
         #expect(names == ["zoe", "ana", "bo", "cy"])
-        #expect(monitors(under: host.home("zoe")) == 3, "one monitor per simulated member")
+        // The monitors start as the demo says so (each a child process started by a task): wait
+        // for the three.
+        var running = monitors(under: host.home("zoe"))
+        for _ in 0..<100 where running < 3 {
+            try await Task.sleep(for: .milliseconds(100))
+            running = monitors(under: host.home("zoe"))
+        }
+        #expect(running == 3, "one monitor per simulated member")
         try await screen.keys("C-c")
         try await screen.waitFor("Stopped 3 simulated members")
         #expect(monitors(under: host.home("zoe")) == 0, "no monitor outlives the demo")

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the one contract both group stores must keep, read top to bottom
+// as their specification; split, it would no longer read as one.
 import Foundation
 import PropertyBased
 import ScreenMatesCore

@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the contract run on a file, and each fault only a file can have.
 import Foundation
 import GRDB
 import Glibc

@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: every step of the first-run flow, in the order a user meets them.
 import ScreenMatesCore
 import Testing
 

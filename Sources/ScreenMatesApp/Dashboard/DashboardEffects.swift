@@ -49,7 +49,7 @@ final class DashboardEffects {
     /// How desktop notices reach the desktop from this terminal; found out at the first notice
     /// sent there (inside tmux that asks tmux once).
     lazy var noticeTerminal: NoticeTerminal = {
-        let found = NoticeTerminal.detect(environment: ProcessInfo.processInfo.environment)
+        let found = NoticeTerminal.detect(environment: dependencies.options.environment)
         logger.info(
             "desktop notices", metadata: ["terminal": "\(found.kind.rawValue)", "tmux": "\(found.throughTmux)"])
         if let advice = found.advice { logger.warning("\(advice)") }
@@ -214,7 +214,8 @@ final class DashboardEffects {
         let home = dependencies.home
         return dependencies.options.groupStore
             ?? (try? GroupStoreLocation.resolve(
-                option: nil, environment: [:], home: home, remembered: feed.settings.group?.store))
+                option: nil, environment: dependencies.options.environment, home: home,
+                remembered: feed.settings.group?.store, named: false))
             ?? .sqlite(path: home.path + "/group-store.sqlite")
     }
 

@@ -22,13 +22,18 @@ public struct DashboardOptions: Sendable {
     /// A demo on the demo directory: its usage, history and notices start anew each run (the
     /// profile stays).
     public var startAfresh: Bool
+    /// The environment the command was started in: what a remembered group store is opened
+    /// with (a PostgreSQL user and password, the busy timeout of a shared file).
+    public var environment: [String: String]
 
     public init(
         demo: Bool = false, speed: Double? = nil, startAt: Date? = nil, seed: UInt64? = nil,
         scenario: String = "typical-day", theme: String? = nil, useColor: Bool = true, forceASCII: Bool = false,
-        groupStore: GroupStoreLocation? = nil, bell: Bool = false, desktop: Bool = false, startAfresh: Bool = false
+        groupStore: GroupStoreLocation? = nil, bell: Bool = false, desktop: Bool = false, startAfresh: Bool = false,
+        environment: [String: String] = [:]
     ) {
         self.startAfresh = startAfresh
+        self.environment = environment
         self.bell = bell
         self.desktop = desktop
         self.demo = demo

@@ -42,11 +42,13 @@ public final class GroupDemo {
     private let options: Options
     /// The zone everyone's days are counted in.
     private let timeZone: TimeZoneSource
+    /// The command's environment: what the group store is opened with.
+    private let environment: [String: String]
     private let logger: Logger
 
     public init(
         home: HomeDirectory, assets: AssetCatalog, location: GroupStoreLocation?, options: Options,
-        timeZone: TimeZoneSource, logger: Logger
+        timeZone: TimeZoneSource, environment: [String: String], logger: Logger
     ) throws(AppError) {
         guard (1...Self.maximumMembers).contains(options.members) else {
             throw .usage("--members must be between 1 and \(Self.maximumMembers); \(options.members) is not.")
@@ -56,6 +58,7 @@ public final class GroupDemo {
         self.namedLocation = location
         self.options = options
         self.timeZone = timeZone
+        self.environment = environment
         self.logger = logger
     }
 
@@ -76,7 +79,7 @@ public final class GroupDemo {
             location = namedLocation
         } else {
             location = try GroupStoreLocation.resolve(
-                option: nil, environment: [:], home: home, remembered: settings.group?.store)
+                option: nil, environment: environment, home: home, remembered: settings.group?.store, named: false)
         }
         let actions = GroupActions(
             local: opened.store, location: location, clock: opened.clock.clock, timeZone: timeZone)
@@ -96,7 +99,7 @@ public final class GroupDemo {
         // a fast clock uses) must be named, and the dashboard then follows this clock.
         let watch =
             home.path
-                == (try? HomeDirectory.resolve(option: nil, environment: ProcessInfo.processInfo.environment).path)
+                == (try? HomeDirectory.resolve(option: nil, environment: environment).path)
             ? "screenmates dashboard" : "screenmates --home \(home.path) dashboard"
         print(
             "Group \(code): you and \(mates.count) simulated member\(mates.count == 1 ? "" : "s") (\(mates.map(\.name).joined(separator: ", ")))\(speed)."

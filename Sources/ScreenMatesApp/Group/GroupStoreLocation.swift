@@ -10,58 +10,91 @@ import Synchronization
 /// through (remembered with the membership), else `group-store.sqlite` in the home directory. Several people on one host share a group by pointing at one file; people on
 /// several machines by pointing at one server (`postgres://user@host:port/database`, or
 /// `postgres://user@/database?host=/socket/directory` for a server's Unix socket).
+///
+/// Everything it needs is decided by `resolve`, from what it is given: how long to wait for a
+/// file another process has locked (`SCREENMATES_GROUP_BUSY_TIMEOUT`, in the environment it
+/// is handed), and, for a server, the one connection pool and listener that everything opening
+/// this location shares (a reopened store after an outage included; the pool reconnects by
+/// itself). Nothing is kept for the process beside it.
 public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
-    case sqlite(path: String)
-    case postgres(url: String)
+    case sqlite(path: String, busyTimeout: TimeInterval = SQLiteGroupStore.defaultBusyTimeout)
+    case postgres(PostgresServer)
 
+    /// A PostgreSQL group store at `url`: the store is made at the first `open` and shared by
+    /// every copy of the location from then on.
+    public final class PostgresServer: Hashable, Sendable {
+        public let url: String
+        private let address: PostgresAddress
+        private let store = Mutex<PostgresGroupStore?>(nil)
+
+        init(url: String, address: PostgresAddress) {
+            self.url = url
+            self.address = address
+        }
+
+        /// The store, made once.
+        var opened: PostgresGroupStore {
+            store.withLock { store in
+                if let store { return store }
+                let made = PostgresGroupStore(address: address)
+                store = made
+                return made
+            }
+        }
+
+        public static func == (lhs: PostgresServer, rhs: PostgresServer) -> Bool { lhs.url == rhs.url }
+        public func hash(into hasher: inout Hasher) { hasher.combine(url) }
+    }
+
+    /// A PostgreSQL location from its URL; a URL that cannot be read is refused.
+    public static func postgres(url: String, environment: [String: String] = [:]) throws(AppError)
+        -> GroupStoreLocation
+    {
+        do {
+            return .postgres(PostgresServer(url: url, address: try PostgresAddress(url: url, environment: environment)))
+        } catch {
+            throw .usage(error.message)
+        }
+    }
+
+    /// `named` false skips the option and `SCREENMATES_GROUP_STORE`: the remembered store, or
+    /// the default file (the environment still gives the rest).
     public static func resolve(
-        option: String?, environment: [String: String], home: HomeDirectory, remembered: String? = nil
+        option: String?, environment: [String: String], home: HomeDirectory, remembered: String? = nil,
+        named: Bool = true
     ) throws(AppError) -> GroupStoreLocation {
-        let text =
-            option ?? environment["SCREENMATES_GROUP_STORE"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? remembered.flatMap { $0.isEmpty ? nil : $0 }
-        guard let text else { return .sqlite(path: home.path + "/group-store.sqlite") }
+        let busyTimeout = min(
+            max(
+                environment["SCREENMATES_GROUP_BUSY_TIMEOUT"].flatMap(Double.init)
+                    ?? SQLiteGroupStore.defaultBusyTimeout, 0.01), 600)
+        let namedText = named ? option ?? environment["SCREENMATES_GROUP_STORE"].flatMap { $0.isEmpty ? nil : $0 } : nil
+        let text = namedText ?? remembered.flatMap { $0.isEmpty ? nil : $0 }
+        guard let text else { return .sqlite(path: home.path + "/group-store.sqlite", busyTimeout: busyTimeout) }
         guard !text.isEmpty else { throw .usage("--group-store needs a file path or a postgres:// URL.") }
         let lower = text.lowercased()
         if lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") {
-            do {
-                _ = try PostgresAddress(url: text, environment: environment)
-            } catch {
-                throw .usage(error.message)
-            }
-            return .postgres(url: text)
+            return try .postgres(url: text, environment: environment)
         }
         if lower.contains("://") {
             throw .usage("The group store \"\(text)\" is neither a file path nor a postgres:// URL.")
         }
         let expanded = (text as NSString).expandingTildeInPath
         return .sqlite(
-            path: expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded)
+            path: expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded,
+            busyTimeout: busyTimeout)
     }
 
     /// Opens the store. Only creating a group makes a new store file; otherwise a missing file
     /// is a store that cannot be reached (a shared disk not mounted, a path mistyped).
     public func open(creating: Bool = false) throws(GroupStoreError) -> any GroupStore {
         switch self {
-        case .sqlite(let path):
+        case .sqlite(let path, let busyTimeout):
             if !creating && !FileManager.default.fileExists(atPath: path) {
                 throw .unavailable(location: path, detail: "there is no group store file there")
             }
-            let timeout = ProcessInfo.processInfo.environment["SCREENMATES_GROUP_BUSY_TIMEOUT"].flatMap(Double.init)
-            return try SQLiteGroupStore.open(at: path, busyTimeout: min(max(timeout ?? 5, 0.01), 600))
-        case .postgres(let url):
-            let address: PostgresAddress
-            do {
-                address = try PostgresAddress(url: url)
-            } catch {
-                throw .unusable(location: description, detail: error.message)
-            }
-            return Self.postgresStores.withLock { stores in
-                if let store = stores[url] { return store }
-                let store = PostgresGroupStore(address: address)
-                stores[url] = store
-                return store
-            }
+            return try SQLiteGroupStore.open(at: path, busyTimeout: busyTimeout)
+        case .postgres(let server):
+            return server.opened
         }
     }
 
@@ -73,16 +106,11 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
         if let server = store as? PostgresGroupStore { try await server.prepare() }
     }
 
-    /// One store per server URL for the whole process: its connection pool and its listener
-    /// are shared by everything that opens it (a reopened store after an outage included; the
-    /// pool reconnects by itself).
-    private static let postgresStores = Mutex<[String: PostgresGroupStore]>([:])
-
     /// For messages: the path, or the URL without its password.
     public var description: String {
         switch self {
-        case .sqlite(let path): path
-        case .postgres(let url): Self.withoutPassword(url)
+        case .sqlite(let path, _): path
+        case .postgres(let server): Self.withoutPassword(server.url)
         }
     }
 
