@@ -1,5 +1,6 @@
 import Foundation
 import ScreenMatesCore
+import ScreenMatesGroupStore
 import ScreenMatesUI
 
 /// Gathers what the dashboard shows from the usage figures and the group link's status.

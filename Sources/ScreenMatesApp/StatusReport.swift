@@ -1,5 +1,6 @@
 import Foundation
 import ScreenMatesCore
+import ScreenMatesGroupStore
 import ScreenMatesUI
 
 /// The dashboard's numbers without a terminal: `screenmates status [--json]`. The JSON keys are

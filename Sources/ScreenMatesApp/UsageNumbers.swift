@@ -1,5 +1,6 @@
 import Foundation
 import ScreenMatesCore
+import ScreenMatesGroupStore
 import ScreenMatesStore
 
 /// Today's figures and the days behind them as the feed last read them: a plain value, so the

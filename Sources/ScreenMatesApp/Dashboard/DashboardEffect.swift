@@ -1,5 +1,6 @@
 import Foundation
 import ScreenMatesCore
+import ScreenMatesGroupStore
 import ScreenMatesUI
 
 /// Something the dashboard must do outside its state: a value that `DashboardProgram.update`

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Logging
 import ScreenMatesCore
+import ScreenMatesGroupStore
 import ScreenMatesStore
 import ScreenMatesWatch
 

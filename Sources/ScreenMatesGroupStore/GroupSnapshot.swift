@@ -1,6 +1,5 @@
 import Foundation
 import ScreenMatesCore
-import ScreenMatesGroupStore
 
 /// The group as last fetched: the group, its members, and each member's vice blocks over the
 /// finished days of the week and of the month that `day` is in — what the weekly and monthly

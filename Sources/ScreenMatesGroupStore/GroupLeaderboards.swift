@@ -1,6 +1,5 @@
 import Foundation
 import ScreenMatesCore
-import ScreenMatesGroupStore
 
 /// Turns a group snapshot and the user's own live figures into ranked leaderboards for today,
 /// this week and this month.

@@ -1,5 +1,4 @@
 import Foundation
-import ScreenMatesApp
 import ScreenMatesCore
 import ScreenMatesGroupStore
 import Testing
