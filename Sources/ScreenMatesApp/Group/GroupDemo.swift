@@ -107,7 +107,6 @@ public final class GroupDemo {
         print("Watch it in another terminal: \(watch)")
         print("Ctrl-C stops them.")
 
-        let appNow = opened.clock.clock.now()
         let logger = logger
         await withDiscardingTaskGroup { group in
             // A reporter sleeps in poll(2), so it runs on a thread of its own (awaited here)
@@ -119,7 +118,7 @@ public final class GroupDemo {
             // The monitors: sent SIGTERM once the stop comes (their task cancelled), and awaited.
             await withDiscardingTaskGroup { monitors in
                 for mate in mates {
-                    let arguments = monitorArguments(for: mate, appNow: appNow)
+                    let arguments = monitorArguments(for: mate)
                     monitors.addTask { await Self.runMonitor(arguments, mate: mate.name, logger: logger) }
                 }
                 while stopRequested() == nil {
@@ -128,6 +127,7 @@ public final class GroupDemo {
                 monitors.cancelAll()
             }
         }
+        for mate in mates where mate.publishedClock { ClockSource.withdraw(from: mate.store) }
         print("Stopped \(mates.count) simulated member\(mates.count == 1 ? "" : "s").")
         return stopRequested() ?? 0
     }
@@ -140,6 +140,9 @@ public final class GroupDemo {
         let home: HomeDirectory
         let reporter: LiveReporter
         let seed: UInt64
+        /// The mate's home, which carries the user's clock while the demo runs (when simulated).
+        let store: LocalStore
+        let publishedClock: Bool
 
         /// Reports the mate's numbers whenever its monitor writes, as its dashboard would.
         func report(until stop: @escaping @Sendable () -> Int32?) async { await reporter.run(until: stop) }
@@ -156,7 +159,7 @@ public final class GroupDemo {
         let simulated = options.speed != nil || options.startAt != nil
         let opened = try OpenedHome.open(
             home: mateHome, assets: assets, timeZone: timeZone, speed: options.speed,
-            startAt: simulated ? clock.now() : nil, startAfresh: true, publish: false)
+            startAt: simulated ? clock.now() : nil, startAfresh: true)
         if opened.settings.displayName == nil {
             try store(opened.store) { try opened.store.setDisplayName(try! DisplayName(validating: name)) }
         }
@@ -170,19 +173,23 @@ public final class GroupDemo {
         let reporter = LiveReporter(
             home: mateHome, store: opened.store, location: location, membership: membership, userID: settings.userID,
             clock: clock, timeZone: timeZone, logger: logger)
-        return Mate(name: name, home: mateHome, reporter: reporter, seed: options.seed &+ UInt64(index) &* 7919)
+        return Mate(
+            name: name, home: mateHome, reporter: reporter, seed: options.seed &+ UInt64(index) &* 7919,
+            store: opened.store, publishedClock: opened.clock.published)
     }
 
-    /// `screenmates monitor` for a mate, on the same clock as the user (`appNow` is the user's
-    /// app time now): the executable and its arguments.
-    private func monitorArguments(for mate: Mate, appNow: Date) -> [String] {
+    /// `screenmates monitor` for a mate, on the same clock as the user: the executable and its
+    /// arguments.
+    ///
+    /// A simulated clock is not given on its command line: the mate's home carries the user's
+    /// clock, published by this process, and the monitor follows it from wherever it has got to
+    /// when the monitor starts. (A `--start-at` taken before would be refused once the mate's
+    /// reporter had ended a day after it: a monitor never goes back into a home's past.)
+    private func monitorArguments(for mate: Mate) -> [String] {
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
-        var arguments = [executable, "monitor", "--home", mate.home.path, "--seed", "\(mate.seed)", "--quiet"]
-        if let speed = options.speed { arguments += ["--speed", "\(speed)"] }
-        if options.speed != nil || options.startAt != nil { arguments += ["--start-at", TimeFormat.iso8601(appNow)] }
-        return arguments
+        return [executable, "monitor", "--home", mate.home.path, "--seed", "\(mate.seed)", "--quiet"]
     }
 
     /// Runs a mate's monitor until it ends or the task is cancelled (then it is sent SIGTERM,
