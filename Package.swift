@@ -15,6 +15,7 @@ let leanLinking: [LinkerSetting] = [
             "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
             "-Xlinker", "--symbol-ordering-file=" + packageDirectory + "/assets/linking/screenmates.order",
             "-Xlinker", "--no-warn-symbol-ordering",
+            "-Xlinker", "--script=" + packageDirectory + "/assets/linking/screenmates.ld",
         ],
         .when(platforms: [.linux]))
 ]

@@ -11,12 +11,15 @@ enum MemoryBenchmark {
         var threads: Int
     }
 
-    /// The idle dashboard (120×40, no group) and two monitors, each measured after `seconds`.
+    /// The dashboard (120×40, no group) just started and idle, and two monitors, each measured
+    /// after `seconds`.
     static func run(binary: String, seconds: Double) throws -> [Sample] {
         let home = try MonitorBenchmark.freshHome(binary)
         defer { try? FileManager.default.removeItem(atPath: home) }
         var samples: [Sample] = []
         let terminal = try MonitorBenchmark.startDashboard(binary: binary, home: home)
+        // A second after its first frame, before it hands back the pages only start-up touched.
+        samples.append(try sample("dashboard, 1 s after its first frame", pid: terminal.pid))
         terminal.read(for: seconds)
         samples.append(try sample("idle dashboard", pid: terminal.pid))
         _ = terminal.terminate()

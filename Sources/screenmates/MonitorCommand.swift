@@ -161,7 +161,8 @@ struct MonitorCommand: AsyncParsableCommand {
         } catch {
             return .failure(AppError(error))
         }
-        return .success(await session.run(stopRequested: StopSignals.requestedExitStatus))
+        return .success(
+            await StartupPages.handedBack { await session.run(stopRequested: StopSignals.requestedExitStatus) })
     }
 
     /// `--source activitywatch`: follows ActivityWatch on the real clock.
@@ -179,7 +180,8 @@ struct MonitorCommand: AsyncParsableCommand {
         } catch {
             return .failure(AppError(error))
         }
-        return .success(await follower.run(stopRequested: StopSignals.requestedExitStatus))
+        return .success(
+            await StartupPages.handedBack { await follower.run(stopRequested: StopSignals.requestedExitStatus) })
     }
 
     /// `--source terminal|x11|sway|hyprland|auto`: samples the focus on the real clock.
@@ -198,6 +200,7 @@ struct MonitorCommand: AsyncParsableCommand {
         } catch {
             return .failure(AppError(error))
         }
-        return .success(await follower.run(stopRequested: StopSignals.requestedExitStatus))
+        return .success(
+            await StartupPages.handedBack { await follower.run(stopRequested: StopSignals.requestedExitStatus) })
     }
 }

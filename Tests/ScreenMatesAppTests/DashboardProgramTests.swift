@@ -314,10 +314,20 @@ import Testing
     @Test func theTimeZoneIsAskedForAgainEveryMinute() throws {
         var state = try Self.state()
         _ = DashboardProgram.start(&state)
-        #expect(DashboardProgram.update(&state, .tick(Self.moment(59), timedOut: false)).isEmpty)
+        #expect(
+            DashboardProgram.update(&state, .tick(Self.moment(59), timedOut: false)) == [.releaseStartupPages],
+            "no zone yet (the start-up pages are handed back at the first wake past three seconds)")
         #expect(
             DashboardProgram.update(&state, .tick(Self.moment(60), timedOut: false)) == [.refresh(checkTimeZone: true)])
         #expect(DashboardProgram.update(&state, .tick(Self.moment(61), timedOut: false)).isEmpty)
+    }
+
+    @Test func theStartUpPagesAreHandedBackOnceAFewSecondsAfterTheStart() throws {
+        var state = try Self.state()
+        _ = DashboardProgram.start(&state)
+        #expect(DashboardProgram.update(&state, .tick(Self.moment(2.9), timedOut: false)).isEmpty)
+        #expect(DashboardProgram.update(&state, .tick(Self.moment(3), timedOut: false)) == [.releaseStartupPages])
+        #expect(DashboardProgram.update(&state, .tick(Self.moment(8), timedOut: false)).isEmpty, "once")
     }
 
     @Test func theLoopSleepsUntilTheNextMinuteAtMostFiveSecondsAndNeverSpins() throws {

@@ -44,6 +44,8 @@ enum DashboardEffect: Hashable, Sendable {
     case pokeGames
     /// Do what the challenges screen asked for (create, join, give up), in the background.
     case gameAction(GameScreensSupport.Action)
+    /// Hand back the pages of code and data only start-up touched (`StartupPages`).
+    case releaseStartupPages
 
     /// The same effects with the refreshes asked for by one batch of events merged into the
     /// first of them (one read of the store covers them all).

@@ -141,6 +141,10 @@ final class DashboardEffects {
         case .releaseClock:
             ClockSource.release(dependencies.clock, store: store)
             return []
+        case .releaseStartupPages:
+            let kilobytes = StartupPages.release()
+            dependencies.logger.debug("start-up pages handed back", metadata: ["KiB": "\(kilobytes)"])
+            return []
         case .gatherDebugFacts(let nextNoticeDue):
             return [.debugFacts(debugLines(nextNoticeDue: nextNoticeDue))]
         case .gatherGames:

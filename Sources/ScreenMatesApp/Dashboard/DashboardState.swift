@@ -47,6 +47,8 @@ struct DashboardState: Hashable, Sendable {
     var rechecks = Rechecks()
     /// When the system was last asked for its time zone.
     var lastZoneCheck: ContinuousClock.Instant
+    /// When the pages only start-up touched are to be handed back (once, soon after the start).
+    var startupPagesDue: ContinuousClock.Instant?
     /// Coins, challenges, badges and the group's weeks, as last read.
     var games: GamesData?
     /// The figures the games were last asked to follow (events stored, the day): a change means
@@ -95,6 +97,7 @@ struct DashboardState: Hashable, Sendable {
         self.numbers = numbers
         self.moment = moment
         self.lastZoneCheck = moment.instant
+        self.startupPagesDue = moment.instant + DashboardProgram.startupPagesDelay
         self.configProblems = configProblems
         model = DashboardModel(screen: .dashboard, width: width, height: height)
     }

@@ -1,0 +1,102 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Hands back the pages of code and read-only data that start-up mapped and an idle process no
+/// longer touches.
+///
+/// A program's code and read-only data are mapped from its files; every page touched stays in
+/// the process's resident set until the process ends. Start-up touches much that the idle
+/// dashboard or a waiting monitor never runs again (the argument parser, the migrations, the
+/// config file's parser, ICU's time zone tables) and, since Linux maps whole folios of the page
+/// cache on a fault (up to 2 MiB on recent kernels), pages next to them that nothing ran at
+/// all. `release` tells the kernel to unmap every read-only, file-backed mapping that holds no
+/// page of the process's own (`MADV_DONTNEED`): the files stay in the page cache, nothing is
+/// read from disk again, and what the process touches next is simply mapped again. Mappings
+/// with a private copy of a page (relocated data, anything written) are left alone, so no
+/// byte of the process's own is ever discarded.
+public enum StartupPages {
+    /// How long after the start a long-running command hands its start-up pages back.
+    public static let delay: Duration = .seconds(3)
+
+    /// Runs `operation` (a monitor: it runs until stopped) and, `delay` into it, hands back the
+    /// pages only start-up touched; the timer ends with the operation.
+    public static func handedBack<Result: Sendable>(during operation: () async -> Result) async -> Result {
+        let timer = Task {
+            try? await Task.sleep(for: delay)
+            if !Task.isCancelled { release() }
+        }
+        let result = await operation()
+        timer.cancel()
+        await timer.value
+        return result
+    }
+
+    /// A mapping from `/proc/self/smaps`.
+    struct Mapping: Equatable {
+        var start: UInt
+        var end: UInt
+        var writable: Bool
+        var path: String
+        /// Kilobytes resident, and of them a private copy (written or relocated).
+        var residentKB: Int
+        var anonymousKB: Int
+
+        /// Whether unmapping its pages loses nothing: a file's pages, never written, none copied.
+        var releasable: Bool {
+            !writable && path.hasPrefix("/") && anonymousKB == 0 && residentKB > 0
+        }
+    }
+
+    /// Releases the releasable mappings; returns the kilobytes that were resident in them.
+    @discardableResult
+    static func release() -> Int {
+        guard let text = smaps() else { return 0 }
+        var released = 0
+        for mapping in mappings(smaps: text) where mapping.releasable {
+            let start = UnsafeMutableRawPointer(bitPattern: mapping.start)
+            if madvise(start, Int(mapping.end - mapping.start), MADV_DONTNEED) == 0 {
+                released += mapping.residentKB
+            }
+        }
+        return released
+    }
+
+    /// The process's `/proc/self/smaps`, whole (`String(contentsOfFile:)` reads a file of the
+    /// size `stat` gives, and stops after the first page of a file in `/proc`).
+    static func smaps() -> String? {
+        guard let file = FileHandle(forReadingAtPath: "/proc/self/smaps") else { return nil }
+        defer { try? file.close() }
+        return (try? file.readToEnd()).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The mappings an `smaps` text lists, with the fields `releasable` needs.
+    static func mappings(smaps: String) -> [Mapping] {
+        var result: [Mapping] = []
+        for line in smaps.split(separator: "\n", omittingEmptySubsequences: true) {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard let first = fields.first else { continue }
+            if first.hasSuffix(":") {
+                guard !result.isEmpty, fields.count >= 2, let value = Int(fields[1]) else { continue }
+                switch first {
+                case "Rss:": result[result.count - 1].residentKB = value
+                case "Anonymous:": result[result.count - 1].anonymousKB = value
+                default: break
+                }
+                continue
+            }
+            let bounds = first.split(separator: "-")
+            guard fields.count >= 5, bounds.count == 2, let start = UInt(bounds[0], radix: 16),
+                let end = UInt(bounds[1], radix: 16)
+            else { continue }
+            let path = fields.count >= 6 ? fields[5...].joined(separator: " ") : ""
+            result.append(
+                Mapping(
+                    start: start, end: end, writable: fields[1].contains("w"), path: path, residentKB: 0,
+                    anonymousKB: 0))
+        }
+        return result
+    }
+}

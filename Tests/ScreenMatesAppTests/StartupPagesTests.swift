@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import ScreenMatesApp
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Handing back start-up pages: a file's untouched pages are unmapped, never a page of the
+/// process's own.
+@Suite struct StartupPagesTests {
+    @Test func smapsIsReadIntoMappingsWithTheirResidentAndPrivatePages() {
+        let text = """
+            55d0c0000000-55d0c0800000 r--p 00000000 fe:00 123   /opt/screenmates/bin/screenmates (deleted)
+            Size:               8192 kB
+            Rss:                2048 kB
+            Anonymous:             0 kB
+            VmFlags: rd mr mw me
+            55d0c0800000-55d0c0900000 r--p 00800000 fe:00 123   /opt/screenmates/bin/screenmates
+            Rss:                 512 kB
+            Anonymous:           500 kB
+            55d0c0900000-55d0c0a00000 rw-p 00900000 fe:00 123   /opt/screenmates/bin/screenmates
+            Rss:                  64 kB
+            Anonymous:             0 kB
+            7f0000000000-7f0000100000 r--p 00000000 00:00 0   [vvar]
+            Rss:                   8 kB
+            Anonymous:             0 kB
+            7f0000200000-7f0000300000 r-xp 00000000 fe:00 9   /usr/lib/x86_64-linux-gnu/libc.so.6
+            Rss:                   0 kB
+            Anonymous:             0 kB
+            """
+        let mappings = StartupPages.mappings(smaps: text)
+        #expect(mappings.count == 5)
+        #expect(mappings[0].path == "/opt/screenmates/bin/screenmates (deleted)")
+        #expect(mappings[0].start == 0x55d0_c000_0000 && mappings[0].end == 0x55d0_c080_0000)
+        #expect(mappings[0].residentKB == 2048)
+        #expect(mappings.map(\.releasable) == [true, false, false, false, false])
+        #expect(mappings[1].anonymousKB == 500, "relocated data is the process's own")
+        #expect(mappings[2].writable)
+    }
+
+    @Test func smapsIsReadWholeThoughProcSaysItIsEmpty() throws {
+        let text = try #require(StartupPages.smaps())
+        #expect(text.utf8.count > 4096, "one page of it is a few mappings")
+        #expect(
+            StartupPages.mappings(smaps: text).contains { $0.path == "[stack]" },
+            "the main stack, listed after every library")
+    }
+
+    @Test func aFilesPagesAreHandedBackAndReadAgainWhileWrittenPagesStay() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("startup-pages-\(UUID()).bin")
+        let size = 1 << 20
+        let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try bytes.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let descriptor = open(url.path, O_RDONLY)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        let readOnly = try #require(mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0))
+        let written = try #require(mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, descriptor, 0))
+        defer {
+            munmap(readOnly, size)
+            munmap(written, size)
+        }
+        #expect(readOnly != MAP_FAILED && written != MAP_FAILED)
+        var sum = 0
+        for offset in stride(from: 0, to: size, by: 4096) {
+            sum &+= Int(readOnly.load(fromByteOffset: offset, as: UInt8.self))
+        }
+        written.storeBytes(of: 0xAB, toByteOffset: 4096, as: UInt8.self)
+        mprotect(written, size, PROT_READ)
+        #expect(try Self.mapping(at: readOnly).residentKB >= 1024, "every page was touched (sum \(sum))")
+
+        let released = StartupPages.release()
+
+        #expect(released >= 1024)
+        #expect(try Self.mapping(at: readOnly).residentKB == 0, "the file's pages are unmapped")
+        #expect(Data(bytes: readOnly, count: size) == bytes, "and read again as they were")
+        #expect(written.load(fromByteOffset: 4096, as: UInt8.self) == 0xAB, "a written page is the process's own")
+        #expect(try Self.mapping(at: written).anonymousKB > 0)
+    }
+
+    static func mapping(at address: UnsafeMutableRawPointer) throws -> StartupPages.Mapping {
+        let text = try #require(StartupPages.smaps())
+        let start = UInt(bitPattern: address)
+        return try #require(StartupPages.mappings(smaps: text).first { $0.start == start })
+    }
+}
