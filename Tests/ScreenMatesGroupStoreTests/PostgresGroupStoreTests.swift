@@ -76,7 +76,7 @@ struct PostgresGroupStoreTests {
         // A client changing its user id and clock at every try escapes the per-user rule…
         for attempt in 0..<40 {
             let guess = try await store.group(
-                code: Contract.unusedCode, userID: "guesser\(attempt)", now: Contract.at(attempt * 10_000))
+                code: Contract.unusedCode, userID: UserID("guesser\(attempt)"), now: Contract.at(attempt * 10_000))
             #expect(guess == nil)
         }
         // …and every function that takes a code counts a wrong one, so none can tell a guesser
@@ -92,7 +92,7 @@ struct PostgresGroupStoreTests {
                 _ = try await store.dayTotals(code: Contract.unusedCode, days: Contract.today...Contract.today)
             }
             await Contract.expectError(.unknownCode(Contract.unusedCode)) {
-                try await store.leave(code: Contract.unusedCode, userID: "guesser")
+                try await store.leave(code: Contract.unusedCode, userID: UserID("guesser"))
             }
         }
         do {
@@ -104,14 +104,14 @@ struct PostgresGroupStoreTests {
         }
         // The server's count for its role refuses even a right code, by lookup too.
         do {
-            _ = try await store.group(code: group.code, userID: "newcomer", now: Contract.at(1_000_000))
+            _ = try await store.group(code: group.code, userID: UserID("newcomer"), now: Contract.at(1_000_000))
             Issue.record("the 61st lookup by one role within 10 minutes was not refused")
         } catch {
             guard case .tooManyAttempts(let seconds) = error else { throw error }
             #expect((590...600).contains(seconds))
         }
         // Other roles are not limited by it.
-        #expect(try await ownerStore.group(code: group.code, userID: "newcomer", now: Contract.start) == group)
+        #expect(try await ownerStore.group(code: group.code, userID: UserID("newcomer"), now: Contract.start) == group)
     }
 
     // MARK: - Schema
