@@ -146,6 +146,23 @@ struct PostgresGroupStoreTests {
         }
     }
 
+    @Test func aStoredUserIDThatIsNotOneIsDamageNotACrash() async throws {
+        let address = try await Server.newDatabase()
+        let store = PostgresGroupStore(address: address)
+        let group = try await Contract.newGroup(in: store)
+        _ = try await store.join(code: group.code, member: Contract.bo, now: Contract.start)
+        // Only by taking the schema's own check away can a row hold one.
+        try await Server.execute(
+            "ALTER TABLE screenmates.member DROP CONSTRAINT member_user_id_check",
+            "UPDATE screenmates.member SET user_id = 'bo' || chr(27) || '[2J' WHERE user_id = 'bo234567'",
+            on: address)
+        await Contract.expectError(
+            .unusable(location: address.description, detail: "it holds a malformed user id, which cannot be right")
+        ) {
+            _ = try await store.members(code: group.code)
+        }
+    }
+
     @Test func aRoleThatMayNotCreateTheSchemaIsToldWhoMust() async throws {
         let owner = try await Server.newDatabase()
         let member = try await Server.newMemberRole(in: owner)
