@@ -58,8 +58,12 @@ let package = Package(
         .target(name: "ScreenMatesCore"),
 
         // Reading rows of a SQLite file that may be damaged or written by anyone: a missing or
-        // mistyped value throws instead of stopping the program. Shared by both SQLite stores.
-        .target(name: "ScreenMatesSQLiteRows", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // mistyped value throws instead of stopping the program. Shared by both SQLite stores,
+        // with the core's values both keep (a user id) as database values, checked when read.
+        .target(
+            name: "ScreenMatesSQLiteRows",
+            dependencies: ["ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
 
         // The local SQLite store (GRDB): events append-only, settings, history.
         .target(

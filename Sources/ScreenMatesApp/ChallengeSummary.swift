@@ -51,7 +51,7 @@ public struct ChallengeSummary: Encodable, Sendable {
     }
 
     init(
-        _ c: Challenge, state: String, group: GroupCode?, joined: Bool, board: GroupChallengeBoard?, me: String
+        _ c: Challenge, state: String, group: GroupCode?, joined: Bool, board: GroupChallengeBoard?, me: UserID
     ) {
         id = c.id
         rule = c.summary

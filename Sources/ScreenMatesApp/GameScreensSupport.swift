@@ -31,7 +31,7 @@ public struct GameScreensSupport: Sendable {
     /// the group's weeks, from the home's store and `snapshot` (the group's part as last seen).
     /// `names` are the group's members' names by user id.
     public func gamesData(
-        settings: UserSettings, snapshot: GroupGamesSnapshot?, offline: Bool, names: [String: String]
+        settings: UserSettings, snapshot: GroupGamesSnapshot?, offline: Bool, names: [UserID: String]
     ) -> GamesData {
         let now = clock.now()
         let today = calendar.day(containing: now)
@@ -75,7 +75,8 @@ public struct GameScreensSupport: Sendable {
                         first: first,
                         members: (byWeek[first] ?? []).map { result in
                             GamesData.WeekData.Member(
-                                name: names[result.userID] ?? result.userID, isMe: result.userID == settings.userID,
+                                name: names[result.userID] ?? result.userID.value,
+                                isMe: result.userID == settings.userID,
                                 status: result.status, tally: result.tally, coins: result.coins)
                         }.sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) })
                 })

@@ -16,7 +16,7 @@ public enum ProfileSetup {
             let calendar = DayCalendar(timeZone: clock.timeZone.current())
             let now = clock.clock.now()
             return try store.createProfileIfNeeded(
-                userID: UserSettings.newUserID(using: &generator), trackingStart: calendar.day(containing: now),
+                userID: UserID.random(using: &generator), trackingStart: calendar.day(containing: now),
                 apps: catalogue.defaultVice + catalogue.defaultProductive, now: now)
         } catch {
             throw AppError(error)

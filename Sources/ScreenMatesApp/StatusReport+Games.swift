@@ -17,7 +17,7 @@ extension StatusReport {
     /// and the group's part as last read (`games`, nil outside a group or never read).
     public mutating func include(
         store: LocalStore, settings: UserSettings, calendar: DayCalendar, now: Date, games: GroupGamesSnapshot?,
-        offline: Bool, names: [String: String]
+        offline: Bool, names: [UserID: String]
     ) {
         let ledger = (try? store.coinLedger()) ?? CoinLedger()
         coins = Coins(balance: ledger.balance, transactions: ledger.transactions.count)

@@ -7,12 +7,12 @@ import ScreenMatesUI
 /// a contract that scripts and tests rely on; keys may be added, never renamed.
 public struct StatusReport: Encodable, Sendable {
     public struct User: Encodable, Sendable {
-        public var id: String
+        public var id: UserID
         @Nullable public var name: String?
     }
 
     public struct Member: Encodable, Sendable {
-        public var id: String
+        public var id: UserID
         public var name: String
         @Nullable public var rank: Int?
         @Nullable public var blocksUsed: Int?

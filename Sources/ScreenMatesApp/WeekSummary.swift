@@ -27,7 +27,7 @@ public struct WeekSummary: Encodable, Sendable {
     public var results: [Result]
 
     public init(
-        snapshot: GroupGamesSnapshot, names: [String: String], me: String, today: LocalDate, unsyncedDays: Int,
+        snapshot: GroupGamesSnapshot, names: [UserID: String], me: UserID, today: LocalDate, unsyncedDays: Int,
         offline: Bool
     ) {
         let rules = snapshot.rules
@@ -42,11 +42,12 @@ public struct WeekSummary: Encodable, Sendable {
         reminder = WeekReminder.text(unsyncedDays: unsyncedDays, today: today, rules: rules)
         self.offline = offline
         results = snapshot.weeks.sorted { a, b in
-            a.week != b.week ? a.week > b.week : (names[a.userID] ?? a.userID) < (names[b.userID] ?? b.userID)
+            a.week != b.week
+                ? a.week > b.week : (names[a.userID] ?? a.userID.value) < (names[b.userID] ?? b.userID.value)
         }
         .map { result in
             Result(
-                week: result.week.iso8601, name: names[result.userID] ?? result.userID,
+                week: result.week.iso8601, name: names[result.userID] ?? result.userID.value,
                 status: result.status.rawValue, rule: result.rule.rawValue, isMe: result.userID == me,
                 keptDays: result.tally.keptDays, overDays: result.tally.overDays,
                 missingDays: result.tally.missingDays, coins: result.coins,

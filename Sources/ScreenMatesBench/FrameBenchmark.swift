@@ -20,7 +20,7 @@ enum FrameBenchmark {
         var generator = SeededGenerator(seed: 42)
         let members = (0..<count).map { index in
             LeaderboardMember(
-                id: String(format: "m%07d", index), name: "member_\(index)",
+                id: try! UserID(validating: String(format: "m%07d", index)), name: "member_\(index)",
                 blocks: index % 37 == 0 ? nil : Int(generator.next() % 14),
                 streak: Int(generator.next() % 40),
                 lastActive: now.addingTimeInterval(-Double(generator.next() % 7200)),

@@ -141,9 +141,10 @@ enum GroupBenchmark {
         let now = ISO8601DateFormatter().date(from: "2026-11-21T12:00:00Z")!
         let today = calendar.day(containing: now)
         var generator = SeededGenerator(seed: 7)
+        func id(_ index: Int) -> UserID { try! UserID(validating: String(format: "m%07d", index)) }
         func profile(_ index: Int) -> MemberProfile {
             MemberProfile(
-                userID: String(format: "m%07d", index), displayName: try! DisplayName(validating: "member_\(index)"),
+                userID: id(index), displayName: try! DisplayName(validating: "member_\(index)"),
                 blocksToday: Int(generator.next() % 14), day: index % 23 == 0 ? today.adding(days: -1) : today,
                 streak: Int(generator.next() % 40),
                 lastActive: now.addingTimeInterval(-Double(generator.next() % 7200)),
@@ -162,7 +163,7 @@ enum GroupBenchmark {
             for index in 0..<count {
                 totals.append(
                     DayTotal(
-                        userID: String(format: "m%07d", index), date: day, viceBlocks: Int(generator.next() % 14),
+                        userID: id(index), date: day, viceBlocks: Int(generator.next() % 14),
                         goalBlocks: 8, version: 1))
             }
             day = day.adding(days: 1)
@@ -172,12 +173,12 @@ enum GroupBenchmark {
         }
 
         let reporter = GroupReporter(
-            local: local, membership: GroupMembership(code: group.code, dailyGoalBlocks: 8), userID: "m0000000",
+            local: local, membership: GroupMembership(code: group.code, dailyGoalBlocks: 8), userID: id(0),
             clock: ManualClock(now))
         let summary = TodaySummary(
             date: today, ledger: DailyLedger.fold([], exchangeRate: 1), goal: 8, streak: .init(current: 3, best: 9),
             nextReset: calendar.nextReset(after: now))
-        let me = LeaderboardMember(id: "m0000000", name: "member_0", blocks: 3, streak: 3, lastActive: now, isMe: true)
+        let me = LeaderboardMember(id: id(0), name: "member_0", blocks: 3, streak: 3, lastActive: now, isMe: true)
         var result = LargeGroup(
             members: count, totals: totals.count, fetchMillis: [], membersMillis: [], rankMillis: [], frameMillis: [])
         for _ in 0..<iterations {

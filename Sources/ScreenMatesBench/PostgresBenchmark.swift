@@ -31,7 +31,8 @@ enum PostgresBenchmark {
         let now = Date()
         // The figures do not depend on the day: any zone does, UTC on every machine.
         let today = DayCalendar(timeZone: TimeZone(identifier: "UTC")!).day(containing: now)
-        func profile(_ id: String, _ name: String, version: Int64, blocks: Int = 0) -> MemberProfile {
+        func id(_ text: String) -> UserID { try! UserID(validating: text) }
+        func profile(_ id: UserID, _ name: String, version: Int64, blocks: Int = 0) -> MemberProfile {
             MemberProfile(
                 userID: id, displayName: try! DisplayName(validating: name), blocksToday: blocks, day: today,
                 streak: 0, lastActive: now, lastUpdated: now, version: version)
@@ -39,9 +40,9 @@ enum PostgresBenchmark {
         let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
 
         // Change → the other client's stream, and → its fresh read.
-        let ana = profile("ana" + suffix, "ana", version: 1)
+        let ana = profile(id("ana" + suffix), "ana", version: 1)
         let group = try await a.createGroup(dailyGoalBlocks: 8, creator: ana, now: now)
-        let bo = profile("bo" + suffix, "bo", version: 1)
+        let bo = profile(id("bo" + suffix), "bo", version: 1)
         _ = try await b.join(code: group.code, member: bo, now: now)
         let yields = YieldTimes()
         let watcher = Task {
@@ -89,7 +90,7 @@ enum PostgresBenchmark {
         var clients: [(PostgresGroupStore, MemberProfile)] = []
         for index in 0..<8 {
             let store = PostgresGroupStore(address: address)
-            let member = profile("w\(index)" + suffix, "writer\(index)", version: 1)
+            let member = profile(id("w\(index)" + suffix), "writer\(index)", version: 1)
             _ = try await store.join(code: group.code, member: member, now: now)
             clients.append((store, member))
         }
@@ -111,14 +112,14 @@ enum PostgresBenchmark {
         let manyPerSecond = Double(eachCount * 8) / seconds(manyStarted.duration(to: clock.now))
 
         // A group of `members`: filled by 16 clients at once, then fetched.
-        let crowdCreator = profile("c0" + suffix, "crowd0", version: 1)
+        let crowdCreator = profile(id("c0" + suffix), "crowd0", version: 1)
         let crowd = try await a.createGroup(dailyGoalBlocks: 8, creator: crowdCreator, now: now)
         let fillers = (0..<16).map { _ in PostgresGroupStore(address: address) }
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             for (lane, store) in fillers.enumerated() {
                 tasks.addTask {
                     for index in stride(from: 1 + lane, to: members, by: fillers.count) {
-                        let member = profile("c\(index)" + suffix, "crowd\(index)", version: 1, blocks: index % 13)
+                        let member = profile(id("c\(index)" + suffix), "crowd\(index)", version: 1, blocks: index % 13)
                         _ = try await store.join(code: crowd.code, member: member, now: now)
                     }
                 }

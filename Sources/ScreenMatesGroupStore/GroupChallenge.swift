@@ -7,10 +7,10 @@ import ScreenMatesCore
 public struct GroupChallenge: Hashable, Sendable, Codable {
     /// The rule, span and coins; `challenge.startsAt` is when a challenge started "now" began.
     public var challenge: Challenge
-    public var creatorID: String
+    public var creatorID: UserID
     public var createdAt: Date
 
-    public init(challenge: Challenge, creatorID: String, createdAt: Date) {
+    public init(challenge: Challenge, creatorID: UserID, createdAt: Date) {
         self.challenge = challenge
         self.creatorID = creatorID
         self.createdAt = createdAt
@@ -34,12 +34,12 @@ public struct GroupChallengeBoard: Hashable, Sendable, Codable {
 /// What a participant's home tells the group about their part in a challenge.
 public struct ParticipantReport: Hashable, Sendable {
     public var challengeID: String
-    public var userID: String
+    public var userID: UserID
     public var state: ParticipantState
     public var daysKept: Int
     public var decidedAt: Date?
 
-    public init(challengeID: String, userID: String, state: ParticipantState, daysKept: Int, decidedAt: Date?) {
+    public init(challengeID: String, userID: UserID, state: ParticipantState, daysKept: Int, decidedAt: Date?) {
         self.challengeID = challengeID
         self.userID = userID
         self.state = state
@@ -51,7 +51,7 @@ public struct ParticipantReport: Hashable, Sendable {
 /// A member's coins and badges as they share them: with their group always, and with everyone in
 /// the same group store when `isPublic` (the `public_ranking` setting).
 public struct StandingReport: Hashable, Sendable {
-    public var userID: String
+    public var userID: UserID
     public var displayName: DisplayName
     public var coins: Int
     public var badges: Int
@@ -61,7 +61,7 @@ public struct StandingReport: Hashable, Sendable {
     public var updatedAt: Date
 
     public init(
-        userID: String, displayName: DisplayName, coins: Int, badges: Int, isPublic: Bool, version: Int64,
+        userID: UserID, displayName: DisplayName, coins: Int, badges: Int, isPublic: Bool, version: Int64,
         updatedAt: Date
     ) {
         self.userID = userID
@@ -76,12 +76,12 @@ public struct StandingReport: Hashable, Sendable {
 
 /// A group member's coins and badges, for the group's ranking by coins.
 public struct MemberCoins: Hashable, Sendable, Codable {
-    public var userID: String
+    public var userID: UserID
     public var coins: Int
     public var badges: Int
     public var updatedAt: Date
 
-    public init(userID: String, coins: Int, badges: Int, updatedAt: Date) {
+    public init(userID: UserID, coins: Int, badges: Int, updatedAt: Date) {
         self.userID = userID
         self.coins = coins
         self.badges = badges
@@ -138,7 +138,6 @@ extension GroupStoreRules {
     /// A participant's report: a known state, days kept within 0…365, real instants.
     public static func check(_ report: ParticipantReport) throws(GroupStoreError) {
         try check(challengeID: report.challengeID)
-        try check(userID: report.userID)
         guard (0...Challenge.daysRange.upperBound).contains(report.daysKept) else {
             throw .invalidValue("Days kept are 0 to 365; \(report.daysKept) is not.")
         }
@@ -149,7 +148,6 @@ extension GroupStoreRules {
 
     /// A standing's counts are not negative.
     public static func check(_ report: StandingReport) throws(GroupStoreError) {
-        try check(userID: report.userID)
         guard report.coins >= 0, report.badges >= 0, isStorable(report.updatedAt) else {
             throw .invalidValue("Coins and badges cannot be negative.")
         }

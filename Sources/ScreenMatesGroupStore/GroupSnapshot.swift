@@ -10,14 +10,14 @@ public struct GroupSnapshot: Hashable, Sendable, Codable {
     /// The reader's day when this was fetched; the sums cover the days before it.
     public var day: LocalDate
     /// Vice blocks by user id over the week's finished days (Monday up to `day`, excluded).
-    public var weekBlocks: [String: Int]
+    public var weekBlocks: [UserID: Int]
     /// Vice blocks by user id over the month's finished days.
-    public var monthBlocks: [String: Int]
+    public var monthBlocks: [UserID: Int]
     public var fetchedAt: Date
 
     public init(
-        group: Group, members: [MemberProfile], day: LocalDate, weekBlocks: [String: Int] = [:],
-        monthBlocks: [String: Int] = [:], fetchedAt: Date
+        group: Group, members: [MemberProfile], day: LocalDate, weekBlocks: [UserID: Int] = [:],
+        monthBlocks: [UserID: Int] = [:], fetchedAt: Date
     ) {
         self.group = group
         self.members = members
@@ -34,7 +34,7 @@ public struct GroupSnapshot: Hashable, Sendable, Codable {
     }
 
     /// The sums of finished days for `period` (none for today).
-    public func finishedBlocks(_ period: LeaderboardPeriod) -> [String: Int] {
+    public func finishedBlocks(_ period: LeaderboardPeriod) -> [UserID: Int] {
         switch period {
         case .today: [:]
         case .week: weekBlocks
@@ -67,7 +67,7 @@ public struct ProfileDraft: Hashable, Sendable {
         self.lastActive = lastActive
     }
 
-    public func profile(userID: String, version: Int64, now: Date) -> MemberProfile {
+    public func profile(userID: UserID, version: Int64, now: Date) -> MemberProfile {
         MemberProfile(
             userID: userID, displayName: displayName, blocksToday: blocksToday, day: day, streak: streak,
             lastActive: lastActive, lastUpdated: now, version: version)

@@ -18,8 +18,8 @@ import ScreenMatesCore
 ///   `join` by that user id fail with `.tooManyAttempts` — even with a right code — until the
 ///   oldest of those failures is 10 minutes old. Refused attempts are not counted; a successful
 ///   lookup does not wipe earlier failures.
-/// - Invalid input (a goal outside 1…96, a negative count, a user id that is not 1–64 plain
-///   characters, a date outside the years 1–9999) fails with `.invalidValue` and changes nothing.
+/// - Invalid input (a goal outside 1…96, a negative count, a date outside the years 1–9999)
+///   fails with `.invalidValue` and changes nothing. (User ids are `UserID`s, valid once made.)
 public protocol GroupStore: Sendable {
     /// Creates a group with a fresh, unused code and makes `creator` its first member.
     /// `dailyGoalBlocks` must be in `UsageRules.dailyGoalRange`, else `.invalidValue`.
@@ -27,7 +27,7 @@ public protocol GroupStore: Sendable {
 
     /// The group with this code, or `nil` when there is none (which counts as a failed attempt
     /// for the rate limit of `userID`).
-    func group(code: GroupCode, userID: String, now: Date) async throws(GroupStoreError) -> Group?
+    func group(code: GroupCode, userID: UserID, now: Date) async throws(GroupStoreError) -> Group?
 
     /// Adds `member` to the group (or updates them if already in it). Fails with
     /// `.unknownCode` (counted for the rate limit), `.nameTaken`, or `.tooManyAttempts`.
@@ -40,7 +40,7 @@ public protocol GroupStore: Sendable {
     /// Removes the member; the group stays (even empty). The member's day totals go with them
     /// (leaving withdraws what they shared). Leaving a group one is not in changes nothing and
     /// succeeds, so a retried leave is harmless; an unknown code fails with `.unknownCode`.
-    func leave(code: GroupCode, userID: String) async throws(GroupStoreError)
+    func leave(code: GroupCode, userID: UserID) async throws(GroupStoreError)
 
     /// Stores the profile if its version is newer than the stored one. Returns whether it was
     /// stored. Fails with `.notAMember` when the user is not in the group, `.nameTaken` when
@@ -66,7 +66,7 @@ public protocol GroupStore: Sendable {
     /// Each member's vice blocks added up over the days in `days` (inclusive), by user id;
     /// members without totals in those days are absent. What weekly and monthly leaderboards
     /// need, without moving every day's row.
-    func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [String: Int]
+    func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [UserID: Int]
 
     /// A number that changes whenever anything in the group changes; cheap to read.
     func changeMark(code: GroupCode) async throws(GroupStoreError) -> Int64
@@ -86,14 +86,14 @@ public protocol GroupStore: Sendable {
     /// `now`). Fails with `.notAMember` when the creator is not in the group, `.challengeExists`
     /// when the group has a challenge with that id (draw another), `.invalidValue` for a
     /// challenge that `GroupStoreRules.check` refuses. Moves the change mark.
-    func createGroupChallenge(_ challenge: Challenge, code: GroupCode, creatorID: String, now: Date)
+    func createGroupChallenge(_ challenge: Challenge, code: GroupCode, creatorID: UserID, now: Date)
         async throws(GroupStoreError)
 
     /// Adds the member to the challenge's participants (still in, no day kept) and returns the
     /// challenge. Joining again changes nothing and succeeds. `today` is the member's day: a
     /// challenge whose first day is over can no longer be joined (`.challengeClosed`). Fails
     /// with `.unknownChallenge`, `.notAMember`. Moves the change mark when it adds someone.
-    func joinGroupChallenge(id: String, code: GroupCode, userID: String, today: LocalDate, now: Date)
+    func joinGroupChallenge(id: String, code: GroupCode, userID: UserID, today: LocalDate, now: Date)
         async throws(GroupStoreError) -> GroupChallenge
 
     /// Records what a participant's home decided: a decided state is kept as it was first
@@ -122,7 +122,7 @@ public protocol GroupStore: Sendable {
     /// The ranking across everyone in the store who opted in: the first `limit` (at most
     /// `GroupStoreRules.publicRankingLimit`) by `CoinRanking`, how many opted in, and where
     /// `userID` stands when they did. Shows names, coins and badges only.
-    func publicRanking(userID: String, limit: Int) async throws(GroupStoreError) -> PublicRanking
+    func publicRanking(userID: UserID, limit: Int) async throws(GroupStoreError) -> PublicRanking
 
     // MARK: The weekly settlement
 
@@ -131,7 +131,7 @@ public protocol GroupStore: Sendable {
 
     /// Sets the group's rules; the member must be in the group (`.notAMember`). The week start
     /// may change only while no week has been settled (`.invalidValue`). Moves the change mark.
-    func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: String) async throws(GroupStoreError)
+    func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: UserID) async throws(GroupStoreError)
 
     /// Settles, once for the whole group, every member's week that has closed by `today` and is
     /// not settled yet, and every pending week whose missing days have arrived
@@ -164,8 +164,8 @@ public struct Group: Hashable, Sendable, Codable {
 /// What a member shares with their group. `day` is the member's own date for `blocksToday`, so
 /// a reader whose today is another date shows the member as idle rather than as zero.
 public struct MemberProfile: Hashable, Sendable, Codable {
-    /// The 8-character user id.
-    public var userID: String
+    /// The member's user id.
+    public var userID: UserID
     public var displayName: DisplayName
     public var blocksToday: Int
     public var day: LocalDate
@@ -177,7 +177,7 @@ public struct MemberProfile: Hashable, Sendable, Codable {
     public var version: Int64
 
     public init(
-        userID: String, displayName: DisplayName, blocksToday: Int, day: LocalDate, streak: Int, lastActive: Date?,
+        userID: UserID, displayName: DisplayName, blocksToday: Int, day: LocalDate, streak: Int, lastActive: Date?,
         lastUpdated: Date, version: Int64
     ) {
         self.userID = userID
@@ -193,13 +193,13 @@ public struct MemberProfile: Hashable, Sendable, Codable {
 
 /// One member's total for one finished day: what weekly and monthly leaderboards add up.
 public struct DayTotal: Hashable, Sendable, Codable {
-    public var userID: String
+    public var userID: UserID
     public var date: LocalDate
     public var viceBlocks: Int
     public var goalBlocks: Int
     public var version: Int64
 
-    public init(userID: String, date: LocalDate, viceBlocks: Int, goalBlocks: Int, version: Int64) {
+    public init(userID: UserID, date: LocalDate, viceBlocks: Int, goalBlocks: Int, version: Int64) {
         self.userID = userID
         self.date = date
         self.viceBlocks = viceBlocks
@@ -271,9 +271,9 @@ public enum GroupStoreError: Error, Hashable, Sendable {
 
 extension GroupStore {
     /// Adds up `dayTotals`; an engine that can add up where the rows are should do that instead.
-    public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [String: Int]
+    public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [UserID: Int]
     {
-        var sums: [String: Int] = [:]
+        var sums: [UserID: Int] = [:]
         for total in try await dayTotals(code: code, days: days) { sums[total.userID, default: 0] += total.viceBlocks }
         return sums
     }

@@ -14,10 +14,6 @@ public enum GroupStoreRules {
     /// How long a failed attempt counts against the user id, in seconds.
     public static let attemptWindow: TimeInterval = 600
 
-    /// The longest user id accepted. (The app makes 8-character ids; others, such as those of
-    /// simulated members, need only be short and plain.)
-    public static let maximumUserIDLength = 64
-
     /// Seconds until the user may try again, or `nil` when they may try now. `failures` are the
     /// instants of the user's failed attempts (any order; ones outside the window are ignored,
     /// as are ones later than `now`, written by a clock running ahead).
@@ -36,19 +32,6 @@ public enum GroupStoreRules {
             let range = UsageRules.dailyGoalRange
             throw .invalidValue(
                 "A group's daily goal is \(range.lowerBound)–\(range.upperBound) blocks; \(goal) is out of range.")
-        }
-    }
-
-    /// A user id: 1–64 ASCII letters, digits, `-` or `_`.
-    public static func check(userID: String) throws(GroupStoreError) {
-        let plain = userID.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2D || byte == 0x5F
-        }
-        guard plain, (1...maximumUserIDLength).contains(userID.utf8.count) else {
-            throw .invalidValue(
-                "A user id has 1–\(maximumUserIDLength) letters, digits, '-' or '_'; "
-                    + "\"\(SafeText.displayable(String(userID.prefix(80))))\" is not one.")
         }
     }
 
@@ -72,7 +55,6 @@ public enum GroupStoreRules {
 
     /// A profile's counts are not negative, and its date and instants are ones every engine keeps.
     public static func check(_ profile: MemberProfile) throws(GroupStoreError) {
-        try check(userID: profile.userID)
         try check(date: profile.day)
         guard profile.blocksToday >= 0, profile.streak >= 0 else {
             throw .invalidValue("A member's blocks and streak cannot be negative.")
@@ -84,7 +66,6 @@ public enum GroupStoreRules {
 
     /// A day total's counts are not negative, and its date is one every engine keeps.
     public static func check(_ total: DayTotal) throws(GroupStoreError) {
-        try check(userID: total.userID)
         try check(date: total.date)
         guard total.viceBlocks >= 0, total.goalBlocks >= 0 else {
             throw .invalidValue("A day's blocks and goal cannot be negative.")

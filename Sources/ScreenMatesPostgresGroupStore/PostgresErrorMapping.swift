@@ -18,7 +18,7 @@ struct NoAnswer: Error {
 struct OperationContext: Sendable {
     var code: GroupCode?
     var name: DisplayName?
-    var userID: String?
+    var userID: UserID?
 }
 
 extension GroupStoreError {

@@ -9,11 +9,10 @@ import ScreenMatesGroupStore
 extension PostgresGroupStore {
     // MARK: - Group challenges
 
-    public func createGroupChallenge(_ challenge: Challenge, code: GroupCode, creatorID: String, now: Date)
+    public func createGroupChallenge(_ challenge: Challenge, code: GroupCode, creatorID: UserID, now: Date)
         async throws(GroupStoreError)
     {
         try GroupStoreRules.check(challenge)
-        try GroupStoreRules.check(userID: creatorID)
         let at = try Self.milliseconds(now)
         let startsAt = try challenge.startsAt.map { instant throws(GroupStoreError) in try Self.milliseconds(instant) }
         let rule = GroupStoreRules.ruleText(challenge.rule)
@@ -24,7 +23,7 @@ extension PostgresGroupStore {
         let rows = try await perform(OperationContext(code: code, userID: creatorID)) { client in
             try await client.query(
                 """
-                SELECT screenmates.create_group_challenge(\(code.value), \(id), \(creatorID), \(rule), \(first),
+                SELECT screenmates.create_group_challenge(\(code.value), \(id), \(creatorID.value), \(rule), \(first),
                     \(days), \(reward), \(penalty), \(startsAt), \(at))
                 """
             ).collect()
@@ -38,18 +37,17 @@ extension PostgresGroupStore {
         }
     }
 
-    public func joinGroupChallenge(id: String, code: GroupCode, userID: String, today: LocalDate, now: Date)
+    public func joinGroupChallenge(id: String, code: GroupCode, userID: UserID, today: LocalDate, now: Date)
         async throws(GroupStoreError) -> GroupChallenge
     {
         try GroupStoreRules.check(challengeID: id)
-        try GroupStoreRules.check(userID: userID)
         let at = try Self.milliseconds(now)
         let day = Int64(GroupStoreRules.clampedDayNumber(today))
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
             try await client.query(
                 """
                 SELECT outcome, creator_id, rule, first_day, days, reward, penalty, starts_at, created_at
-                FROM screenmates.join_group_challenge(\(code.value), \(id), \(userID), \(day), \(at))
+                FROM screenmates.join_group_challenge(\(code.value), \(id), \(userID.value), \(day), \(at))
                 """
             ).collect()
         }
@@ -75,7 +73,7 @@ extension PostgresGroupStore {
                 challenge: Challenge(
                     id: id, rule: decoded, firstDay: try Self.localDate(first), days: Int(days), reward: Int(reward),
                     penalty: Int(penalty), startsAt: startsAt.map(Self.date(milliseconds:))),
-                creatorID: creator, createdAt: Self.date(milliseconds: createdAt))
+                creatorID: try Self.userID(creator), createdAt: Self.date(milliseconds: createdAt))
         }
     }
 
@@ -84,9 +82,9 @@ extension PostgresGroupStore {
         try GroupStoreRules.check(report)
         let decidedAt = try report.decidedAt.map { instant throws(GroupStoreError) in try Self.milliseconds(instant) }
         let (id, user, state, days) = (
-            report.challengeID, report.userID, report.state.rawValue, Int64(report.daysKept)
+            report.challengeID, report.userID.value, report.state.rawValue, Int64(report.daysKept)
         )
-        let rows = try await perform(OperationContext(code: code, userID: user)) { client in
+        let rows = try await perform(OperationContext(code: code, userID: report.userID)) { client in
             try await client.query(
                 """
                 SELECT screenmates.report_participant(\(code.value), \(id), \(user), \(state), \(days), \(decidedAt))
@@ -132,7 +130,7 @@ extension PostgresGroupStore {
                 }
                 participants[challengeID, default: []].append(
                     ParticipantStanding(
-                        userID: userID, name: name, state: state, daysKept: Int(days),
+                        userID: try Self.userID(userID), name: name, state: state, daysKept: Int(days),
                         joinedAt: Self.date(milliseconds: joinedAt), decidedAt: decidedAt.map(Self.date(milliseconds:))
                     ))
             }
@@ -146,7 +144,8 @@ extension PostgresGroupStore {
                     penalty: Int(penalty), startsAt: startsAt.map(Self.date(milliseconds:)))
                 return GroupChallengeBoard(
                     challenge: GroupChallenge(
-                        challenge: challenge, creatorID: creator, createdAt: Self.date(milliseconds: createdAt)),
+                        challenge: challenge, creatorID: try Self.userID(creator),
+                        createdAt: Self.date(milliseconds: createdAt)),
                     participants: participants[id] ?? [])
             }
         }
@@ -159,10 +158,10 @@ extension PostgresGroupStore {
         try GroupStoreRules.check(report)
         let at = try Self.milliseconds(report.updatedAt)
         let (user, name, coins, badges, isPublic, version) = (
-            report.userID, report.displayName.value, Int64(report.coins), Int64(report.badges), report.isPublic,
+            report.userID.value, report.displayName.value, Int64(report.coins), Int64(report.badges), report.isPublic,
             report.version
         )
-        let rows = try await perform(OperationContext(name: report.displayName, userID: user)) { client in
+        let rows = try await perform(OperationContext(name: report.displayName, userID: report.userID)) { client in
             try await client.query(
                 """
                 SELECT screenmates.report_standing(\(user), \(name), \(coins), \(badges), \(isPublic), \(version),
@@ -184,20 +183,19 @@ extension PostgresGroupStore {
             try rows.map { row in
                 let (_, user, coins, badges, updatedAt) = try row.decode((Bool, String, Int64, Int64, Int64).self)
                 return MemberCoins(
-                    userID: user, coins: Int(coins), badges: Int(badges),
+                    userID: try Self.userID(user), coins: Int(coins), badges: Int(badges),
                     updatedAt: Self.date(milliseconds: updatedAt))
             }
         }
     }
 
-    public func publicRanking(userID: String, limit: Int) async throws(GroupStoreError) -> PublicRanking {
-        try GroupStoreRules.check(userID: userID)
+    public func publicRanking(userID: UserID, limit: Int) async throws(GroupStoreError) -> PublicRanking {
         let cap = Int64(min(max(limit, 1), GroupStoreRules.publicRankingLimit))
         let rows = try await perform(OperationContext(userID: userID)) { client in
             try await client.query(
                 """
                 SELECT display_name, coins, badges, is_me, total, my_rank
-                FROM screenmates.public_ranking(\(userID), \(cap))
+                FROM screenmates.public_ranking(\(userID.value), \(cap))
                 """
             ).collect()
         }
@@ -238,18 +236,17 @@ extension PostgresGroupStore {
         }
     }
 
-    public func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: String)
+    public func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: UserID)
         async throws(GroupStoreError)
     {
         try GroupStoreRules.check(rules)
-        try GroupStoreRules.check(userID: userID)
         let (weekStart, kept, over, missing) = (
             Int32(rules.weekStart), Int64(rules.keptDayCoins), Int64(rules.overDayCoins), rules.missingDays.rawValue
         )
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
             try await client.query(
                 """
-                SELECT screenmates.set_settlement_rules(\(code.value), \(userID), \(weekStart), \(kept), \(over),
+                SELECT screenmates.set_settlement_rules(\(code.value), \(userID.value), \(weekStart), \(kept), \(over),
                     \(missing))
                 """
             ).collect()
@@ -301,7 +298,7 @@ extension PostgresGroupStore {
                 guard let status = WeekResult.Status(rawValue: status), let rule = MissingDaysRule(rawValue: rule)
                 else { throw UnreadableValue(what: "a week result that is not one") }
                 return WeekResult(
-                    userID: user, week: try Self.localDate(week), status: status,
+                    userID: try Self.userID(user), week: try Self.localDate(week), status: status,
                     tally: WeekTally(keptDays: Int(kept), overDays: Int(over), missingDays: Int(missing)),
                     coins: Int(coins), rule: rule, settledAt: settledAt.map(Self.date(milliseconds:)))
             }

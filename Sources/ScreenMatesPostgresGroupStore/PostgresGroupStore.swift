@@ -116,14 +116,13 @@ public final class PostgresGroupStore: GroupStore {
         }
     }
 
-    public func group(code: GroupCode, userID: String, now: Date) async throws(GroupStoreError) -> Group? {
-        try GroupStoreRules.check(userID: userID)
+    public func group(code: GroupCode, userID: UserID, now: Date) async throws(GroupStoreError) -> Group? {
         let at = try Self.milliseconds(now)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
             try await client.query(
                 """
                 SELECT outcome, retry_after, daily_goal_blocks, member_count, created_at
-                FROM screenmates.find_group(\(code.value), \(userID), \(at))
+                FROM screenmates.find_group(\(code.value), \(userID.value), \(at))
                 """
             ).collect()
         }
@@ -148,10 +147,9 @@ public final class PostgresGroupStore: GroupStore {
         return group
     }
 
-    public func leave(code: GroupCode, userID: String) async throws(GroupStoreError) {
-        try GroupStoreRules.check(userID: userID)
+    public func leave(code: GroupCode, userID: UserID) async throws(GroupStoreError) {
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
-            try await client.query("SELECT screenmates.leave_group(\(code.value), \(userID))").collect()
+            try await client.query("SELECT screenmates.leave_group(\(code.value), \(userID.value))").collect()
         }
         guard try known(rows, "leaving") else { throw .unknownCode(code) }
     }
@@ -192,7 +190,7 @@ public final class PostgresGroupStore: GroupStore {
                     throw UnreadableValue(what: "a member name that is not a display name")
                 }
                 return MemberProfile(
-                    userID: userID, displayName: displayName, blocksToday: Int(blocks),
+                    userID: try Self.userID(userID), displayName: displayName, blocksToday: Int(blocks),
                     day: try Self.localDate(day), streak: Int(streak),
                     lastActive: lastActive.map(Self.date(milliseconds:)),
                     lastUpdated: Self.date(milliseconds: lastUpdated), version: version)
@@ -203,7 +201,7 @@ public final class PostgresGroupStore: GroupStore {
     public func upsertDayTotals(_ totals: [DayTotal], code: GroupCode) async throws(GroupStoreError) {
         for total in totals { try GroupStoreRules.check(total) }
         guard !totals.isEmpty else { return }
-        let users = totals.map(\.userID)
+        let users = totals.map(\.userID.value)
         let dates = totals.map { Int64($0.date.dayNumber) }
         let vice = totals.map { Int64($0.viceBlocks) }
         let goals = totals.map { Int64($0.goalBlocks) }
@@ -235,7 +233,8 @@ public final class PostgresGroupStore: GroupStore {
                 let (_, userID, date, vice, goal, version) = try row.decode(
                     (Bool, String, Int64, Int64, Int64, Int64).self)
                 return DayTotal(
-                    userID: userID, date: try Self.localDate(date), viceBlocks: Int(vice), goalBlocks: Int(goal),
+                    userID: try Self.userID(userID), date: try Self.localDate(date), viceBlocks: Int(vice),
+                    goalBlocks: Int(goal),
                     version: version)
             }
         }
@@ -350,7 +349,7 @@ public final class PostgresGroupStore: GroupStore {
         let version: Int64
 
         init(_ profile: MemberProfile) throws(GroupStoreError) {
-            userID = profile.userID
+            userID = profile.userID.value
             name = profile.displayName.value
             nameKey = profile.displayName.uniquenessKey
             blocks = Int64(profile.blocksToday)
@@ -367,6 +366,12 @@ public final class PostgresGroupStore: GroupStore {
     static func code(_ text: String) throws -> GroupCode {
         guard let code = try? GroupCode(validating: text) else { throw UnreadableValue(what: "a malformed code") }
         return code
+    }
+
+    /// A user id read back; text that is not one is damage.
+    static func userID(_ text: String) throws -> UserID {
+        guard let id = try? UserID(validating: text) else { throw UnreadableValue(what: "a malformed user id") }
+        return id
     }
 
     /// A day number read back as a date; one outside the years any engine keeps is damage.

@@ -79,7 +79,7 @@ struct MemberRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "member"
 
     var code: String
-    var userID: String
+    var userID: UserID
     var displayName: String
     var nameKey: String
     var blocksToday: Int
@@ -156,7 +156,7 @@ struct MemberRecord: Codable, FetchableRecord, PersistableRecord {
         filter(Columns.code == code.value)
     }
 
-    static func find(_ db: Database, code: GroupCode, userID: String) throws -> MemberRecord? {
+    static func find(_ db: Database, code: GroupCode, userID: UserID) throws -> MemberRecord? {
         try inGroup(code).filter(Columns.userID == userID).fetchOne(db)
     }
 
@@ -189,7 +189,7 @@ struct DayTotalRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "day_total"
 
     var code: String
-    var userID: String
+    var userID: UserID
     var date: Int
     var viceBlocks: Int
     var goalBlocks: Int
@@ -249,7 +249,7 @@ struct DayTotalRecord: Codable, FetchableRecord, PersistableRecord {
 struct FailedAttemptRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "failed_attempt"
 
-    var userID: String
+    var userID: UserID
     var at: Int64
 
     enum CodingKeys: String, CodingKey {
@@ -257,7 +257,7 @@ struct FailedAttemptRecord: Codable, FetchableRecord, PersistableRecord {
         case at
     }
 
-    init(userID: String, at: Int64) {
+    init(userID: UserID, at: Int64) {
         self.userID = userID
         self.at = at
     }
@@ -277,7 +277,7 @@ struct FailedAttemptRecord: Codable, FetchableRecord, PersistableRecord {
 struct LastGroupRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "last_group"
 
-    var userID: String
+    var userID: UserID
     var code: String
 
     enum CodingKeys: String, CodingKey {
@@ -285,7 +285,7 @@ struct LastGroupRecord: Codable, FetchableRecord, PersistableRecord {
         case code
     }
 
-    init(userID: String, code: String) {
+    init(userID: UserID, code: String) {
         self.userID = userID
         self.code = code
     }

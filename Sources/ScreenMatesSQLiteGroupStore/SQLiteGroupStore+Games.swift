@@ -11,11 +11,10 @@ import ScreenMatesSQLiteRows
 extension SQLiteGroupStore {
     // MARK: - Group challenges
 
-    public func createGroupChallenge(_ challenge: Challenge, code: GroupCode, creatorID: String, now: Date)
+    public func createGroupChallenge(_ challenge: Challenge, code: GroupCode, creatorID: UserID, now: Date)
         async throws(GroupStoreError)
     {
         try GroupStoreRules.check(challenge)
-        try GroupStoreRules.check(userID: creatorID)
         let at = try SQLiteInstant.milliseconds(now)
         let startsAt = try challenge.startsAt.map { instant throws(GroupStoreError) in
             try SQLiteInstant.milliseconds(instant)
@@ -46,11 +45,10 @@ extension SQLiteGroupStore {
         }
     }
 
-    public func joinGroupChallenge(id: String, code: GroupCode, userID: String, today: LocalDate, now: Date)
+    public func joinGroupChallenge(id: String, code: GroupCode, userID: UserID, today: LocalDate, now: Date)
         async throws(GroupStoreError) -> GroupChallenge
     {
         try GroupStoreRules.check(challengeID: id)
-        try GroupStoreRules.check(userID: userID)
         let at = try SQLiteInstant.milliseconds(now)
         let day = GroupStoreRules.clampedDayNumber(today)
         return try await write { db in
@@ -218,8 +216,7 @@ extension SQLiteGroupStore {
         }
     }
 
-    public func publicRanking(userID: String, limit: Int) async throws(GroupStoreError) -> PublicRanking {
-        try GroupStoreRules.check(userID: userID)
+    public func publicRanking(userID: UserID, limit: Int) async throws(GroupStoreError) -> PublicRanking {
         let cap = min(max(limit, 1), GroupStoreRules.publicRankingLimit)
         return try await read { db in
             let table = "coin_standing"
@@ -253,11 +250,10 @@ extension SQLiteGroupStore {
         try await read { db in try Self.rules(db, code: code).rules }
     }
 
-    public func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: String)
+    public func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: UserID)
         async throws(GroupStoreError)
     {
         try GroupStoreRules.check(rules)
-        try GroupStoreRules.check(userID: userID)
         try await write { db in
             let current = try Self.rules(db, code: code).rules
             guard try Self.isMember(db, code: code, userID: userID) else {
@@ -311,12 +307,12 @@ extension SQLiteGroupStore {
 
     // MARK: - Inside a transaction
 
-    static func isMember(_ db: Database, code: GroupCode, userID: String) throws -> Bool {
+    static func isMember(_ db: Database, code: GroupCode, userID: UserID) throws -> Bool {
         try MemberRecord.find(db, code: code, userID: userID) != nil
     }
 
     /// The groups the user is in; a user in none gets what `upsertProfile` gives.
-    static func groupsOf(_ db: Database, userID: String) throws -> [GroupCode] {
+    static func groupsOf(_ db: Database, userID: UserID) throws -> [GroupCode] {
         let memberships = try MemberRecord.filter(MemberRecord.Columns.userID == userID)
             .order(MemberRecord.Columns.code).fetchAll(db)
         guard memberships.isEmpty else { return try memberships.map { record throws in try record.groupCode } }

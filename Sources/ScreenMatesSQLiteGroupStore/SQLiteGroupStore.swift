@@ -106,8 +106,7 @@ public final class SQLiteGroupStore: GroupStore {
         }
     }
 
-    public func group(code: GroupCode, userID: String, now: Date) async throws(GroupStoreError) -> Group? {
-        try GroupStoreRules.check(userID: userID)
+    public func group(code: GroupCode, userID: UserID, now: Date) async throws(GroupStoreError) -> Group? {
         let at = try SQLiteInstant.milliseconds(now)
         // A right code is only read; a wrong one is written down, which needs a write.
         let seen: Lookup = try await read { db in
@@ -156,8 +155,7 @@ public final class SQLiteGroupStore: GroupStore {
 
     /// Also removes the member's day totals: leaving withdraws what they shared. Leaving a
     /// group one is not in changes nothing and succeeds; an unknown code fails.
-    public func leave(code: GroupCode, userID: String) async throws(GroupStoreError) {
-        try GroupStoreRules.check(userID: userID)
+    public func leave(code: GroupCode, userID: UserID) async throws(GroupStoreError) {
         try await write { db in
             try Self.requireGroup(db, code: code)
             let removed = try MemberRecord.inGroup(code).filter(MemberRecord.Columns.userID == userID).deleteAll(db)
@@ -214,7 +212,7 @@ public final class SQLiteGroupStore: GroupStore {
         try await write { db in
             try Self.requireGroup(db, code: code)
             let members = Set(
-                try MemberRecord.inGroup(code).select(MemberRecord.Columns.userID, as: String.self).fetchAll(db))
+                try MemberRecord.inGroup(code).select(MemberRecord.Columns.userID, as: UserID.self).fetchAll(db))
             var changed = false
             for total in totals where members.contains(total.userID) {
                 // An upsert that keeps the highest version (GRDB's own upsert has no condition).
@@ -247,7 +245,7 @@ public final class SQLiteGroupStore: GroupStore {
         }
     }
 
-    public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [String: Int]
+    public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [UserID: Int]
     {
         let first = GroupStoreRules.clampedDayNumber(days.lowerBound)
         let last = GroupStoreRules.clampedDayNumber(days.upperBound)
@@ -258,7 +256,7 @@ public final class SQLiteGroupStore: GroupStore {
                 DayTotalRecord.inGroup(code, days: first...last)
                     .select(DayTotalRecord.Columns.userID, sum(DayTotalRecord.Columns.viceBlocks).forKey("blocks"))
                     .group(DayTotalRecord.Columns.userID))
-            var sums: [String: Int] = [:]
+            var sums: [UserID: Int] = [:]
             for row in rows {
                 sums[try row.checked("user_id", in: "day_total")] = try row.checked("blocks", in: "day_total")
             }
@@ -334,7 +332,7 @@ public final class SQLiteGroupStore: GroupStore {
 
     /// The group, unless the user is rate-limited; a code that names no group is written down
     /// as a failed attempt of the user.
-    private static func lookUp(_ db: Database, code: GroupCode, userID: String, at: Int64) throws -> Lookup {
+    private static func lookUp(_ db: Database, code: GroupCode, userID: UserID, at: Int64) throws -> Lookup {
         if let seconds = try retryAfter(db, userID: userID, at: at) { return .limited(seconds) }
         if let group = try GroupInfoRecord.group(db, code: code) { return .found(group) }
         let window = Int64(GroupStoreRules.attemptWindow * 1000)
@@ -345,7 +343,7 @@ public final class SQLiteGroupStore: GroupStore {
         return .unknown
     }
 
-    private static func retryAfter(_ db: Database, userID: String, at: Int64) throws -> Int? {
+    private static func retryAfter(_ db: Database, userID: UserID, at: Int64) throws -> Int? {
         let window = Int64(GroupStoreRules.attemptWindow * 1000)
         let failures = try FailedAttemptRecord.filter(
             FailedAttemptRecord.Columns.userID == userID && FailedAttemptRecord.Columns.at > at - window
@@ -390,7 +388,7 @@ public final class SQLiteGroupStore: GroupStore {
         return info.changeSeq
     }
 
-    private static func nameIsTaken(_ db: Database, _ name: DisplayName, code: GroupCode, byOtherThan userID: String)
+    private static func nameIsTaken(_ db: Database, _ name: DisplayName, code: GroupCode, byOtherThan userID: UserID)
         throws -> Bool
     {
         try MemberRecord.inGroup(code)

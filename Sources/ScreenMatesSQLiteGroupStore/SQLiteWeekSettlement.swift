@@ -15,11 +15,18 @@ struct SQLiteWeekSettlement {
     /// Milliseconds: when results made final here were settled.
     let at: Int64
 
+    /// A member's week: one result at most.
+    private struct MemberWeek: Hashable {
+        let userID: UserID
+        /// The week's first day number.
+        let week: Int
+    }
+
     /// Rows written, and how many of them became final.
     func run(today: LocalDate) throws -> (written: Int, final: Int) {
         let members = try Row.fetchAll(
             db, sql: "SELECT user_id, joined_at FROM member WHERE code = ?", arguments: [code.value]
-        ).map { row -> (String, LocalDate) in
+        ).map { row -> (UserID, LocalDate) in
             let joined = SQLiteInstant.dayNumber(ofMilliseconds: try row.checked("joined_at", in: "member"))
             return (
                 try row.checked("user_id", in: "member"),
@@ -40,10 +47,13 @@ struct SQLiteWeekSettlement {
                     db, sql: "SELECT user_id, week FROM week_result WHERE code = ? AND week BETWEEN ? AND ?",
                     arguments: [code.value, first.dayNumber, last.dayNumber]
                 ).map { row in
-                    "\(try row.checked("user_id", in: "week_result") as String) \(try row.checked("week", in: "week_result") as Int)"
+                    MemberWeek(
+                        userID: try row.checked("user_id", in: "week_result"),
+                        week: try row.checked("week", in: "week_result"))
                 })
             for week in weeks {
-                for (userID, memberFrom) in members where !existing.contains("\(userID) \(week.dayNumber)") {
+                for (userID, memberFrom) in members
+                where !existing.contains(MemberWeek(userID: userID, week: week.dayNumber)) {
                     let outcome = WeekSettlement.settle(
                         week: week, memberFrom: memberFrom, days: days[userID] ?? [:], rule: rules.missingDays,
                         keptDayCoins: rules.keptDayCoins, overDayCoins: rules.overDayCoins)
@@ -84,10 +94,10 @@ struct SQLiteWeekSettlement {
     }
 
     /// The group's day totals in `days`, by user id and date.
-    private func totals(_ days: ClosedRange<Int>, userID: String? = nil) throws
-        -> [String: [LocalDate: WeekSettlement.Day]]
+    private func totals(_ days: ClosedRange<Int>, userID: UserID? = nil) throws
+        -> [UserID: [LocalDate: WeekSettlement.Day]]
     {
-        var result: [String: [LocalDate: WeekSettlement.Day]] = [:]
+        var result: [UserID: [LocalDate: WeekSettlement.Day]] = [:]
         var request = DayTotalRecord.inGroup(code, days: days)
         if let userID { request = request.filter(DayTotalRecord.Columns.userID == userID) }
         let records = try request.fetchAll(db)
@@ -98,7 +108,7 @@ struct SQLiteWeekSettlement {
         return result
     }
 
-    private func insert(userID: String, week: LocalDate, outcome: WeekSettlement.Outcome) throws {
+    private func insert(userID: UserID, week: LocalDate, outcome: WeekSettlement.Outcome) throws {
         let (status, tally, coins): (WeekResult.Status, WeekTally, Int)
         switch outcome {
         case .pending(let counted): (status, tally, coins) = (.pending, counted, 0)

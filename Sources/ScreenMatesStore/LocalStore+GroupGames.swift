@@ -78,7 +78,7 @@ extension LocalStore {
     /// the group and the week), with a notice for each booked now. Pending weeks and other
     /// members' results are left alone. Returns the notices this call recorded.
     @discardableResult
-    public func bookWeeks(_ results: [WeekResult], group: GroupCode, userID: String, now: Date) throws(StoreError)
+    public func bookWeeks(_ results: [WeekResult], group: GroupCode, userID: UserID, now: Date) throws(StoreError)
         -> [Notice]
     {
         let mine = results.filter { $0.userID == userID && $0.status == .settled }

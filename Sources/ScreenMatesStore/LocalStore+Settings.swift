@@ -27,7 +27,7 @@ extension LocalStore {
     /// Creates the profile on first run and returns the settings. Safe to call from several
     /// processes at once: the first one wins and the others read its profile.
     public func createProfileIfNeeded(
-        userID: String, trackingStart: LocalDate, apps: [TrackedApp], now: Date
+        userID: UserID, trackingStart: LocalDate, apps: [TrackedApp], now: Date
     ) throws(StoreError) -> UserSettings {
         try write { db in
             if let existing = try Self.settings(db) { return existing }
@@ -89,8 +89,7 @@ extension LocalStore {
         try write { db in
             let kept = try Row.fetchOne(db, sql: "SELECT user_id, member_version FROM profile WHERE id = 1")
             var generator = SystemRandomNumberGenerator()
-            let userID: String =
-                try kept?.checked("user_id", in: "profile") ?? UserSettings.newUserID(using: &generator)
+            let userID: UserID = try kept?.checked("user_id", in: "profile") ?? UserID.random(using: &generator)
             let memberVersion: Int64 = try kept?.checked("member_version", in: "profile") ?? 0
             try db.execute(
                 sql: """

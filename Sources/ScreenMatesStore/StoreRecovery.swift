@@ -74,7 +74,7 @@ public enum StoreRecovery {
         let calendar = DayCalendar(timeZone: timeZone, dayStartHour: dayStartHour)
         let trackingStart = salvage.trackingStart ?? calendar.day(containing: earliest)
         var settings = try store.createProfileIfNeeded(
-            userID: salvage.settings?.userID ?? UserSettings.newUserID(using: &generator), trackingStart: trackingStart,
+            userID: salvage.settings?.userID ?? UserID.random(using: &generator), trackingStart: trackingStart,
             apps: salvage.settings?.apps ?? [], now: clock.now())
         if let saved = salvage.settings {
             settings = saved

@@ -47,7 +47,7 @@ struct WeekCommand: AsyncParsableCommand {
 
 extension ChallengeHome {
     /// The names of the group's members by user id, as the group store has them (or as cached).
-    func memberNames() async throws(AppError) -> [String: String] {
+    func memberNames() async throws(AppError) -> [UserID: String] {
         guard settings.group != nil else { return [:] }
         let actions = GroupActions(
             local: store, location: try global.resolveGroupStore(home: home, settings: settings), clock: clock,

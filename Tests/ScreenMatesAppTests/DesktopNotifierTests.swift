@@ -14,7 +14,7 @@ import Testing
     private static let osc = NoticeTerminal(kind: .osc777AndOsc9, throughTmux: false)
 
     private static func notice(title: String, body: String) -> Notice {
-        Notice(kind: .mateOver(userID: "bo234567"), day: day, title: title, body: body)
+        Notice(kind: .mateOver(userID: UserID("bo234567")), day: day, title: title, body: body)
     }
 
     // MARK: Generators

@@ -49,7 +49,7 @@ import Testing
         let anaSettings = try #require(try homes.ana.settings())
         let data = ana.gamesData(
             settings: anaSettings, snapshot: after, offline: false,
-            names: ["ana23456": "ana", "bo234567": "bo"])
+            names: [UserID("ana23456"): "ana", UserID("bo234567"): "bo"])
         #expect(data.challenges.count == 2 && data.inGroup)
         let group = try #require(data.challenges.first { $0.isGroup })
         #expect(group.participants.map(\.state) == [.stillIn, .forfeited], "\(group.participants)")

@@ -34,7 +34,7 @@ import Testing
                 settings.displayName = try DisplayName(validating: name)
                 try local.updateSettings(settings)
                 let profile = MemberProfile(
-                    userID: userID, displayName: settings.displayName!, blocksToday: 0,
+                    userID: UserID(userID), displayName: settings.displayName!, blocksToday: 0,
                     day: GroupGamesTests.utc.day(containing: createdAt), streak: 0, lastActive: nil,
                     lastUpdated: createdAt, version: 1)
                 return (local, profile)
@@ -113,7 +113,8 @@ import Testing
         let monday = LocalDate(iso8601: "2021-03-01")!
         let group = try await TwoHomes(createdAt: TimeFormat.parseInstant("2021-03-01T07:00", timeZone: .gmt)!)
         func day(_ userID: String, _ offset: Int, vice: Int) -> DayTotal {
-            DayTotal(userID: userID, date: monday.adding(days: offset), viceBlocks: vice, goalBlocks: 8, version: 1)
+            DayTotal(
+                userID: UserID(userID), date: monday.adding(days: offset), viceBlocks: vice, goalBlocks: 8, version: 1)
         }
         try await group.store.upsertDayTotals(
             (0..<7).map { day("ana23456", $0, vice: 2) } + (0..<5).map { day("bo234567", $0, vice: 9) },
@@ -136,7 +137,7 @@ import Testing
         // The group sees each member's coins.
         #expect(
             Dictionary(uniqueKeysWithValues: snapshot.coins.map { ($0.userID, $0.coins) })
-                == ["ana23456": 35, "bo234567": 0])
+                == [UserID("ana23456"): 35, UserID("bo234567"): 0])
     }
 
     /// A mate who breaks a group challenge the member takes part in is a notice in the member's
@@ -152,7 +153,7 @@ import Testing
         group.clock.set(group.at("2026-11-22T10:00"))
         _ = try await group.games(group.bo).exchange(with: group.store)
         let first = try await group.games(group.ana).exchange(with: group.store).notices
-        #expect(first.map(\.kind) == [.mateChallenge(id: shared.id, userID: "bo234567")], "\(first)")
+        #expect(first.map(\.kind) == [.mateChallenge(id: shared.id, userID: UserID("bo234567"))], "\(first)")
         #expect(first.first?.title == "bo broke a challenge")
         group.clock.set(group.at("2026-11-23T10:00"))
         let again = try await group.games(group.ana).exchange(with: group.store).notices

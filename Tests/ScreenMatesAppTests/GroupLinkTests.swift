@@ -19,7 +19,7 @@ import Testing
         let clock = ManualClock(calendar.instant(on: yesterday.adding(days: 1), hour: 2, minute: 0))
         let local = try LocalStore.open(at: path + "/local.sqlite")
         var settings = try local.createProfileIfNeeded(
-            userID: "ana23456", trackingStart: yesterday, apps: [], now: clock.now())
+            userID: UserID("ana23456"), trackingStart: yesterday, apps: [], now: clock.now())
         settings.displayName = try DisplayName(validating: "ana")
         settings.dayStartHour = 4
         try local.updateSettings(settings)

@@ -83,7 +83,8 @@ import Testing
         let text = Gen<String?>.element(of: pieces).map { $0! }.array(of: 0...8).map { $0.joined() }
         await propertyCheck(count: 200, input: text, text) { title, body in
             let notice = Notice(
-                kind: .mateOver(userID: "bo234567"), day: LocalDate(iso8601: "2026-11-21")!, title: title, body: body)
+                kind: .mateOver(userID: UserID("bo234567")), day: LocalDate(iso8601: "2026-11-21")!, title: title,
+                body: body)
             for kind in [NoticeTerminal.Kind.osc777AndOsc9, .kitty] {
                 let direct = DesktopNotifier.sequences(
                     for: notice, terminal: NoticeTerminal(kind: kind, throughTmux: false))

@@ -71,7 +71,7 @@ import Testing
     @Test func aParticipantsStandingOnlyMovesForward() async {
         await propertyCheck(count: 100, input: Self.reports) { reports in
             var standing = ParticipantStanding(
-                userID: "u1", name: "bo", state: .stillIn, daysKept: 0, joinedAt: Self.at0)
+                userID: UserID("u1"), name: "bo", state: .stillIn, daysKept: 0, joinedAt: Self.at0)
             var firstDecision: ParticipantState?
             for (index, (state, days)) in reports.enumerated() {
                 let before = standing
@@ -96,7 +96,8 @@ import Testing
             (0..<Int.random(in: 0...12, using: &rng)).map { index in
                 let state = ParticipantState.allCases.randomElement(using: &rng)!
                 return ParticipantStanding(
-                    userID: "u\(index)", name: ["ana", "bo", "Cy", "dee"].randomElement(using: &rng)!, state: state,
+                    userID: UserID("u\(index)"), name: ["ana", "bo", "Cy", "dee"].randomElement(using: &rng)!,
+                    state: state,
                     daysKept: Int.random(in: 0...3, using: &rng), joinedAt: Self.at0,
                     decidedAt: state.isDecided
                         ? Self.at0.addingTimeInterval(Double(Int.random(in: 0...3, using: &rng))) : nil)
@@ -128,7 +129,7 @@ import Testing
         let standings = Generator<[CoinStanding], Shrink.None<[CoinStanding]>> { rng in
             (0..<Int.random(in: 0...15, using: &rng)).map { index in
                 CoinStanding(
-                    userID: "u\(index)", name: ["ana", "bo", "Cy"].randomElement(using: &rng)!,
+                    userID: UserID("u\(index)"), name: ["ana", "bo", "Cy"].randomElement(using: &rng)!,
                     coins: Int.random(in: 0...5, using: &rng) * 10, badges: Int.random(in: 0...2, using: &rng),
                     isMe: index == 0)
             }
@@ -158,7 +159,7 @@ import Testing
             var ledger = CoinLedger()
             let results = coins.enumerated().map { index, amount in
                 WeekResult(
-                    userID: "u1", week: Self.first.adding(days: 7 * index), status: .settled,
+                    userID: UserID("u1"), week: Self.first.adding(days: 7 * index), status: .settled,
                     tally: WeekTally(keptDays: 0, overDays: 0, missingDays: 0), coins: amount, rule: .pending,
                     settledAt: Self.at0)
             }

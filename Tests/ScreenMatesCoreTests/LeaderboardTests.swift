@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct LeaderboardTests {
     private static func member(_ name: String, blocks: Int?, streak: Int = 0, id: String? = nil) -> LeaderboardMember {
-        LeaderboardMember(id: id ?? "id-\(name)", name: name, blocks: blocks, streak: streak, lastActive: nil)
+        LeaderboardMember(id: UserID(id ?? "id-\(name)"), name: name, blocks: blocks, streak: streak, lastActive: nil)
     }
 
     private static func names(_ entries: [LeaderboardEntry]) -> [String] { entries.map(\.member.name) }
@@ -72,7 +72,7 @@ import Testing
 
     @Test func keepsTheMemberData() {
         let me = LeaderboardMember(
-            id: "u1", name: "me", blocks: 4, streak: 2, lastActive: Date(timeIntervalSince1970: 5), isMe: true)
+            id: UserID("u1"), name: "me", blocks: 4, streak: 2, lastActive: Date(timeIntervalSince1970: 5), isMe: true)
         let ranked = Leaderboard.rank([Self.member("x", blocks: 1), me])
         #expect(ranked[1] == LeaderboardEntry(rank: 2, member: me))
     }
@@ -85,7 +85,7 @@ import Testing
         return (0..<count).map { index in
             let idle = Int.random(in: 0...4, using: &rng) == 0
             return LeaderboardMember(
-                id: "user\(index)", name: names.randomElement(using: &rng)!,
+                id: UserID("user\(index)"), name: names.randomElement(using: &rng)!,
                 blocks: idle ? nil : Int.random(in: 0...6, using: &rng), streak: Int.random(in: 0...4, using: &rng),
                 lastActive: nil)
         }

@@ -96,7 +96,7 @@ import Testing
     @Test func theDailyBudgetCapsWhatIsShown() async {
         await propertyCheck(count: 100, input: Gen.int(in: 0...20), Gen.int(in: 0...14)) { alreadyShown, mateCount in
             let mates = (0..<mateCount).map {
-                NotificationScheduler.Mate(userID: "m\($0)", name: "mate\($0)", blocksToday: 9 + $0)
+                NotificationScheduler.Mate(userID: UserID("m\($0)"), name: "mate\($0)", blocksToday: 9 + $0)
             }
             var run = Run()
             run.shownToday = alreadyShown
@@ -110,8 +110,8 @@ import Testing
 
     @Test func atMostThreeMatesAtOnceFurthestOverFirst() {
         let mates =
-            (1...5).map { NotificationScheduler.Mate(userID: "m\($0)", name: "mate\($0)", blocksToday: 8 + $0) }
-            + [NotificationScheduler.Mate(userID: "idle", name: "idle", blocksToday: nil)]
+            (1...5).map { NotificationScheduler.Mate(userID: UserID("m\($0)"), name: "mate\($0)", blocksToday: 8 + $0) }
+            + [NotificationScheduler.Mate(userID: UserID("idle"), name: "idle", blocksToday: nil)]
         let decision = NotificationScheduler.decide(Self.input(blocks: 0, mates: mates))
         #expect(
             decision.deliver.map(\.title) == [
@@ -132,8 +132,8 @@ import Testing
 
     @Test func theEveningSummaryAtTwentyTwoNamesWhoIsFurthestOver() {
         let mates = [
-            NotificationScheduler.Mate(userID: "a", name: "ana", blocksToday: 11),
-            NotificationScheduler.Mate(userID: "b", name: "bo", blocksToday: 14),
+            NotificationScheduler.Mate(userID: UserID("a"), name: "ana", blocksToday: 11),
+            NotificationScheduler.Mate(userID: UserID("b"), name: "bo", blocksToday: 14),
         ]
         let before = NotificationScheduler.decide(
             Self.input(blocks: 3, now: Self.utc.instant(on: Self.today, hour: 21, minute: 59), mates: mates))

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct SettingsChangeTests {
     let settings = UserSettings(
-        userID: "abcd2345",
+        userID: UserID("abcd2345"),
         apps: [
             TrackedApp(id: "tiktok", name: "TikTok", bundleID: "t", category: .vice),
             TrackedApp(id: "kindle", name: "Kindle", bundleID: "k", category: .productive),

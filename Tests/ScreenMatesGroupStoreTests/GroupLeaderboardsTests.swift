@@ -12,7 +12,8 @@ import Testing
 
     func profile(_ id: String, blocks: Int, day: LocalDate, streak: Int = 0) -> MemberProfile {
         MemberProfile(
-            userID: id, displayName: try! DisplayName(validating: id), blocksToday: blocks, day: day, streak: streak,
+            userID: UserID(id), displayName: try! DisplayName(validating: id), blocksToday: blocks, day: day,
+            streak: streak,
             lastActive: now, lastUpdated: now, version: 1)
     }
 
@@ -23,15 +24,19 @@ import Testing
             group: Group(
                 code: try! GroupCode(validating: "K7Q2XM"), dailyGoalBlocks: 8, memberCount: members.count + 1,
                 createdAt: now),
-            members: members, day: day ?? today, weekBlocks: week, monthBlocks: month, fetchedAt: now)
+            members: members, day: day ?? today, weekBlocks: byID(week), monthBlocks: byID(month), fetchedAt: now)
+    }
+
+    func byID(_ sums: [String: Int]) -> [UserID: Int] {
+        Dictionary(uniqueKeysWithValues: sums.map { (UserID($0.key), $0.value) })
     }
 
     var me: LeaderboardMember {
-        LeaderboardMember(id: "me", name: "me", blocks: 2, streak: 1, lastActive: now, isMe: true)
+        LeaderboardMember(id: UserID("me"), name: "me", blocks: 2, streak: 1, lastActive: now, isMe: true)
     }
 
     func blocks(_ boards: [LeaderboardPeriod: [LeaderboardEntry]], _ period: LeaderboardPeriod) -> [String: Int?] {
-        Dictionary(uniqueKeysWithValues: (boards[period] ?? []).map { ($0.member.id, $0.member.blocks) })
+        Dictionary(uniqueKeysWithValues: (boards[period] ?? []).map { ($0.member.id.value, $0.member.blocks) })
     }
 
     @Test func aMemberWhoseFiguresAreFromAnotherDayIsIdleTodayNotZero() {
@@ -42,9 +47,9 @@ import Testing
             today: today, me: me, myHistory: [])
         let expected: [String: Int?] = ["ana": Int?.none, "bo": 0, "me": 2]
         #expect(blocks(boards, .today) == expected)
-        let ana = boards[.today]?.first { $0.member.id == "ana" }
+        let ana = boards[.today]?.first { $0.member.id.value == "ana" }
         #expect(ana?.rank == nil, "idle members are not ranked")
-        #expect(boards[.today]?.map(\.member.id) == ["bo", "me", "ana"])
+        #expect(boards[.today]?.map(\.member.id.value) == ["bo", "me", "ana"])
     }
 
     @Test func weekAndMonthAddTheFinishedDaysToToday() {

@@ -53,7 +53,7 @@ extension GroupStoreContract {
             penalty: 20)
     }
 
-    static func day(_ userID: String, _ date: LocalDate, vice: Int, version: Int64 = 1) -> DayTotal {
+    static func day(_ userID: UserID, _ date: LocalDate, vice: Int, version: Int64 = 1) -> DayTotal {
         DayTotal(userID: userID, date: date, viceBlocks: vice, goalBlocks: 8, version: version)
     }
 
@@ -90,7 +90,7 @@ extension GroupStoreContract {
         }
         await expectError(.notAMember(code: group.code)) {
             try await store.createGroupChallenge(
-                challenge("other1"), code: group.code, creatorID: "stranger", now: at(40))
+                challenge("other1"), code: group.code, creatorID: UserID("stranger"), now: at(40))
         }
         await expectError(.unknownCode(unusedCode)) {
             try await store.createGroupChallenge(
@@ -123,7 +123,7 @@ extension GroupStoreContract {
         }
         await expectError(.notAMember(code: group.code)) {
             _ = try await store.joinGroupChallenge(
-                id: "walk42", code: group.code, userID: "stranger", today: today, now: at(80))
+                id: "walk42", code: group.code, userID: UserID("stranger"), today: today, now: at(80))
         }
         try await expectMoved(false, "refused joins")
         // A second challenge: the newest comes first, each with its participants as they joined.
@@ -179,7 +179,7 @@ extension GroupStoreContract {
         await expectError(.notAMember(code: group.code)) {
             try await store.reportParticipant(
                 ParticipantReport(
-                    challengeID: "last01", userID: "cy234567", state: .failed, daysKept: 0, decidedAt: nil),
+                    challengeID: "last01", userID: UserID("cy234567"), state: .failed, daysKept: 0, decidedAt: nil),
                 code: group.code)
         }
         await expectError(.unknownChallenge("none00")) {

@@ -77,7 +77,7 @@ enum GroupStoreContract {
         lastActive: Date? = nil, day: LocalDate = today, updated: Date = start
     ) -> MemberProfile {
         MemberProfile(
-            userID: userID, displayName: name(displayName), blocksToday: blocks, day: day, streak: streak,
+            userID: UserID(userID), displayName: name(displayName), blocksToday: blocks, day: day, streak: streak,
             lastActive: lastActive, lastUpdated: updated, version: version)
     }
 
@@ -129,7 +129,7 @@ enum GroupStoreContract {
         }
         #expect(codes.count == 150)
         for code in codes.prefix(5) {
-            #expect(try await store.group(code: code, userID: "checker", now: start)?.memberCount == 1)
+            #expect(try await store.group(code: code, userID: UserID("checker"), now: start)?.memberCount == 1)
         }
     }
 
@@ -242,7 +242,7 @@ enum GroupStoreContract {
         #expect(try await store.group(code: group.code, userID: bo.userID, now: at(7)) == group)
         #expect(try await store.join(code: group.code, member: bo, now: at(8)).memberCount == 2)
         // A successful lookup does not wipe earlier failures.
-        let careless = "careless"
+        let careless = UserID("careless")
         for attempt in 0..<4 { _ = try await store.group(code: unusedCode, userID: careless, now: at(attempt)) }
         #expect(try await store.group(code: group.code, userID: careless, now: at(4))?.code == group.code)
         #expect(try await store.group(code: unusedCode, userID: careless, now: at(5)) == nil)
@@ -254,7 +254,7 @@ enum GroupStoreContract {
     static func rateLimitLifts(_ makeStore: GroupStoreFactory) async throws {
         let store = try await makeStore()
         let group = try await newGroup(in: store)
-        let userID = "guesser2"
+        let userID = UserID("guesser2")
         for attempt in 0..<5 { _ = try await store.group(code: unusedCode, userID: userID, now: at(attempt)) }
         await expectError(.tooManyAttempts(retryAfterSeconds: 1)) {
             _ = try await store.group(code: group.code, userID: userID, now: at(599))
@@ -268,7 +268,8 @@ enum GroupStoreContract {
         }
         // Long after, all is forgotten.
         #expect(
-            try await store.join(code: group.code, member: profile(userID, "guesser"), now: at(1300)).memberCount == 2)
+            try await store.join(code: group.code, member: profile(userID.value, "guesser"), now: at(1300)).memberCount
+                == 2)
     }
 
     // MARK: - Leaving
@@ -358,7 +359,7 @@ enum GroupStoreContract {
         let store = try await makeStore()
         let group = try await newGroup(in: store)
         _ = try await store.join(code: group.code, member: bo, now: start)
-        func total(_ userID: String, _ offset: Int, vice: Int, version: Int64) -> DayTotal {
+        func total(_ userID: UserID, _ offset: Int, vice: Int, version: Int64) -> DayTotal {
             DayTotal(
                 userID: userID, date: today.adding(days: offset), viceBlocks: vice, goalBlocks: 8, version: version)
         }
@@ -370,7 +371,7 @@ enum GroupStoreContract {
         try await store.upsertDayTotals(
             [
                 total(ana.userID, -1, vice: 50, version: 1), total(ana.userID, -2, vice: 50, version: 2),
-                total("stranger", -2, vice: 7, version: 9),
+                total(UserID("stranger"), -2, vice: 7, version: 9),
             ], code: group.code)
         #expect(try await store.changeMark(code: group.code) == mark)
         // A newer one replaces its day only.

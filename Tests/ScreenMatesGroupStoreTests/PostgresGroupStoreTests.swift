@@ -76,7 +76,7 @@ struct PostgresGroupStoreTests {
         // A client changing its user id and clock at every try escapes the per-user rule…
         for attempt in 0..<40 {
             let guess = try await store.group(
-                code: Contract.unusedCode, userID: "guesser\(attempt)", now: Contract.at(attempt * 10_000))
+                code: Contract.unusedCode, userID: UserID("guesser\(attempt)"), now: Contract.at(attempt * 10_000))
             #expect(guess == nil)
         }
         // …and every function that takes a code counts a wrong one, so none can tell a guesser
@@ -92,7 +92,7 @@ struct PostgresGroupStoreTests {
                 _ = try await store.dayTotals(code: Contract.unusedCode, days: Contract.today...Contract.today)
             }
             await Contract.expectError(.unknownCode(Contract.unusedCode)) {
-                try await store.leave(code: Contract.unusedCode, userID: "guesser")
+                try await store.leave(code: Contract.unusedCode, userID: UserID("guesser"))
             }
         }
         do {
@@ -104,14 +104,14 @@ struct PostgresGroupStoreTests {
         }
         // The server's count for its role refuses even a right code, by lookup too.
         do {
-            _ = try await store.group(code: group.code, userID: "newcomer", now: Contract.at(1_000_000))
+            _ = try await store.group(code: group.code, userID: UserID("newcomer"), now: Contract.at(1_000_000))
             Issue.record("the 61st lookup by one role within 10 minutes was not refused")
         } catch {
             guard case .tooManyAttempts(let seconds) = error else { throw error }
             #expect((590...600).contains(seconds))
         }
         // Other roles are not limited by it.
-        #expect(try await ownerStore.group(code: group.code, userID: "newcomer", now: Contract.start) == group)
+        #expect(try await ownerStore.group(code: group.code, userID: UserID("newcomer"), now: Contract.start) == group)
     }
 
     // MARK: - Schema
@@ -143,6 +143,23 @@ struct PostgresGroupStoreTests {
         } catch {
             guard case .unusable(_, let detail) = error else { throw error }
             #expect(detail.contains("newer version"), "\(detail)")
+        }
+    }
+
+    @Test func aStoredUserIDThatIsNotOneIsDamageNotACrash() async throws {
+        let address = try await Server.newDatabase()
+        let store = PostgresGroupStore(address: address)
+        let group = try await Contract.newGroup(in: store)
+        _ = try await store.join(code: group.code, member: Contract.bo, now: Contract.start)
+        // Only by taking the schema's own check away can a row hold one.
+        try await Server.execute(
+            "ALTER TABLE screenmates.member DROP CONSTRAINT member_user_id_check",
+            "UPDATE screenmates.member SET user_id = 'bo' || chr(27) || '[2J' WHERE user_id = 'bo234567'",
+            on: address)
+        await Contract.expectError(
+            .unusable(location: address.description, detail: "it holds a malformed user id, which cannot be right")
+        ) {
+            _ = try await store.members(code: group.code)
         }
     }
 

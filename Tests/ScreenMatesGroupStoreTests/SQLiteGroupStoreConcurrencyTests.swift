@@ -46,7 +46,8 @@ import Testing
                                 }
                                 let totals = (1...3).map { day in
                                     DayTotal(
-                                        userID: "c\(connection)m\(member)", date: Contract.today.adding(days: -day),
+                                        userID: UserID("c\(connection)m\(member)"),
+                                        date: Contract.today.adding(days: -day),
                                         viceBlocks: day, goalBlocks: 8, version: Int64(day))
                                 }
                                 try await store.upsertDayTotals(totals.shuffled(using: &generator), code: code)

@@ -328,6 +328,20 @@ import Testing
             try runShell(path, ["DELETE FROM member WHERE user_id = 'bo234567'"])
             _ = try await store.join(code: group.code, member: Contract.bo, now: Contract.start)
         }
+        // A user id that is not one, wherever it is read back.
+        try runShell(
+            path,
+            [
+                "PRAGMA ignore_check_constraints = ON",
+                "UPDATE member SET user_id = 'bo' || char(27) || '[2J' WHERE user_id = 'bo234567'",
+            ])
+        await Contract.expectError(
+            .unusable(location: path, detail: "member.user_id holds a value that cannot be right")
+        ) {
+            _ = try await store.members(code: group.code)
+        }
+        try runShell(path, ["DELETE FROM member WHERE user_id <> 'ana23456'"])
+        #expect(try await store.members(code: group.code) == [Contract.ana])
         try runShell(path, ["UPDATE group_info SET created_at = 'yesterday'"])
         await Contract.expectError(
             .unusable(location: path, detail: "group_info.created_at holds a value that cannot be right")

@@ -45,7 +45,7 @@ extension LocalStore {
         -> UserSettings
     {
         try createProfileIfNeeded(
-            userID: userID, trackingStart: trackingStart, apps: apps,
+            userID: UserID(userID), trackingStart: trackingStart, apps: apps,
             now: DayCalendar(timeZone: TimeZone(identifier: "UTC")!).interval(of: trackingStart).lowerBound)
     }
 }

@@ -29,7 +29,7 @@ import Testing
         let apps = [TrackedApp(id: "reddit", name: "Reddit", bundleID: "com.reddit.Reddit", category: .vice)]
         let settings = try store.clearLocalData(trackingStart: day, apps: apps, now: Date())
 
-        #expect(settings.userID == "abcd2345")
+        #expect(settings.userID == UserID("abcd2345"))
         #expect(settings.displayName == nil)
         #expect(settings.group == nil)
         #expect(settings.apps == apps)
@@ -52,7 +52,7 @@ import Testing
         let store = try LocalStore.open(at: directory.databasePath)
         let day = LocalDate(iso8601: "2026-11-21")!
         let settings = try store.clearLocalData(trackingStart: day, apps: Fixtures.apps, now: Date())
-        #expect(settings.userID.count == 8)
+        #expect(settings.userID.value.count == 8)
         #expect(try store.settings() == settings)
     }
 }

@@ -93,6 +93,23 @@ import Testing
         }
     }
 
+    @Test func aStoredUserIDThatIsNotOneIsReportedAsDamageNotACrash() throws {
+        let directory = TemporaryDirectory()
+        let store = try Fixtures.store(in: directory)
+        let queue = try DatabaseQueue(path: directory.databasePath)
+        for bad in ["", "abc 2345", "abcd234\u{1B}", String(repeating: "a", count: 65)] {
+            try queue.write { db in try db.execute(sql: "UPDATE profile SET user_id = ?", arguments: [bad]) }
+            #expect {
+                try store.settings()
+            } throws: { error in
+                guard case .damaged(_, let detail) = error as? StoreError else { return false }
+                return detail == "profile.user_id holds a value that cannot be right"
+            }
+        }
+        try queue.write { db in try db.execute(sql: "UPDATE profile SET user_id = 'abcd2345'") }
+        #expect(try store.settings()?.userID == UserID("abcd2345"))
+    }
+
     @Test func twoStoresOnOneFileSeeEachOthersCommits() throws {
         let directory = TemporaryDirectory()
         let writer = try Fixtures.store(in: directory)

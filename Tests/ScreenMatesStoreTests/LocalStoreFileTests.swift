@@ -71,6 +71,6 @@ import Testing
         }
         let store = try LocalStore.open(at: path)
         #expect(try store.eventCount() == 8)
-        #expect(try store.settings()?.userID == "abcd2345")
+        #expect(try store.settings()?.userID == UserID("abcd2345"))
     }
 }

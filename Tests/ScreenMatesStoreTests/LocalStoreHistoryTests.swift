@@ -145,8 +145,8 @@ import Testing
             userID: "first234", trackingStart: LocalDate(iso8601: "2026-11-01")!, apps: [])
         let second = try store.createProfileIfNeeded(
             userID: "second23", trackingStart: LocalDate(iso8601: "2026-11-05")!, apps: Fixtures.apps)
-        #expect(first.userID == "first234")
-        #expect(second.userID == "first234")
+        #expect(first.userID == UserID("first234"))
+        #expect(second.userID == UserID("first234"))
         #expect(try store.dayState()?.trackingStart == LocalDate(iso8601: "2026-11-01"))
     }
 

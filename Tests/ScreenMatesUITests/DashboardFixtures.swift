@@ -59,7 +59,8 @@ enum DashboardFixtures {
     }
 
     static func me(blocks: Int) -> LeaderboardMember {
-        LeaderboardMember(id: "ME000001", name: "ada_l", blocks: blocks, streak: 4, lastActive: ago(90), isMe: true)
+        LeaderboardMember(
+            id: UserID("ME000001"), name: "ada_l", blocks: blocks, streak: 4, lastActive: ago(90), isMe: true)
     }
 
     /// Just the user, without a group, in the warning state (6 of 8 blocks).
@@ -87,19 +88,22 @@ enum DashboardFixtures {
     static func bigGroupMembers() -> [LeaderboardMember] {
         [
             me(blocks: 6),
-            LeaderboardMember(id: "M0000002", name: "山田太郎", blocks: 2, streak: 12, lastActive: ago(240)),
-            LeaderboardMember(id: "M0000003", name: "🎉party", blocks: 3, streak: 1, lastActive: ago(3 * 3600)),
-            LeaderboardMember(id: "M0000004", name: "José", blocks: 4, streak: 7, lastActive: ago(30)),
-            LeaderboardMember(id: "M0000005", name: longName, blocks: 5, streak: 2, lastActive: ago(600)),
-            LeaderboardMember(id: "M0000006", name: hostileNames[0], blocks: 7, streak: 0, lastActive: ago(7200)),
-            LeaderboardMember(id: "M0000007", name: hostileNames[1], blocks: 8, streak: 3, lastActive: ago(50_000)),
-            LeaderboardMember(id: "M0000008", name: hostileNames[2], blocks: 9, streak: 0, lastActive: ago(60)),
-            LeaderboardMember(id: "M0000009", name: hostileNames[3], blocks: 1, streak: 5, lastActive: ago(1200)),
+            LeaderboardMember(id: UserID("M0000002"), name: "山田太郎", blocks: 2, streak: 12, lastActive: ago(240)),
+            LeaderboardMember(id: UserID("M0000003"), name: "🎉party", blocks: 3, streak: 1, lastActive: ago(3 * 3600)),
+            LeaderboardMember(id: UserID("M0000004"), name: "José", blocks: 4, streak: 7, lastActive: ago(30)),
+            LeaderboardMember(id: UserID("M0000005"), name: longName, blocks: 5, streak: 2, lastActive: ago(600)),
             LeaderboardMember(
-                id: "M0000010", name: "長い名前の人長い名前の人長い名前の人長い名前の人長い名前の人", blocks: 12, streak: 0,
+                id: UserID("M0000006"), name: hostileNames[0], blocks: 7, streak: 0, lastActive: ago(7200)),
+            LeaderboardMember(
+                id: UserID("M0000007"), name: hostileNames[1], blocks: 8, streak: 3, lastActive: ago(50_000)),
+            LeaderboardMember(id: UserID("M0000008"), name: hostileNames[2], blocks: 9, streak: 0, lastActive: ago(60)),
+            LeaderboardMember(
+                id: UserID("M0000009"), name: hostileNames[3], blocks: 1, streak: 5, lastActive: ago(1200)),
+            LeaderboardMember(
+                id: UserID("M0000010"), name: "長い名前の人長い名前の人長い名前の人長い名前の人長い名前の人", blocks: 12, streak: 0,
                 lastActive: ago(5 * 86400)),
-            LeaderboardMember(id: "M0000011", name: "bob", blocks: 0, streak: 30, lastActive: ago(2 * 86400)),
-            LeaderboardMember(id: "M0000012", name: "idle_ivy", blocks: nil, streak: 3, lastActive: nil),
+            LeaderboardMember(id: UserID("M0000011"), name: "bob", blocks: 0, streak: 30, lastActive: ago(2 * 86400)),
+            LeaderboardMember(id: UserID("M0000012"), name: "idle_ivy", blocks: nil, streak: 3, lastActive: nil),
         ]
     }
 
@@ -117,7 +121,7 @@ enum DashboardFixtures {
             index == 7
                 ? me(blocks: 6)
                 : LeaderboardMember(
-                    id: "C" + String(format: "%07d", index), name: String(format: "member%02d", index),
+                    id: UserID("C" + String(format: "%07d", index)), name: String(format: "member%02d", index),
                     blocks: index / 3, streak: index % 9, lastActive: ago(TimeInterval(index * 97)))
         }
         return DashboardData(

@@ -35,7 +35,7 @@ enum HistoryFixtures {
 
     static func settings() -> UserSettings {
         var settings = UserSettings(
-            userID: "ME000001", displayName: try? DisplayName(validating: "ada_l"), dayStartHour: 4,
+            userID: UserID("ME000001"), displayName: try? DisplayName(validating: "ada_l"), dayStartHour: 4,
             apps: [
                 TrackedApp(id: "tiktok", name: "TikTok", bundleID: "com.zhiliaoapp.musically", category: .vice),
                 TrackedApp(

@@ -129,7 +129,7 @@ extension DashboardEffects {
         let status = groupLink?.status
         let recorded = (try? store.noticeKeys(day: feed.today)) ?? (keys: [], shown: 0)
         var lines: [(String, String)] = [
-            ("user id", feed.settings.userID),
+            ("user id", feed.settings.userID.value),
             ("name", feed.settings.displayName?.value ?? "(none)"),
             ("data directory", home.path),
             ("database", home.databasePath),

@@ -255,7 +255,7 @@ final class DashboardEffects {
     }
 
     /// The group's members' names by user id, as the group link last saw them.
-    private var memberNames: [String: String] {
+    private var memberNames: [UserID: String] {
         Dictionary(
             (groupLink?.status.snapshot?.members ?? []).map { ($0.userID, $0.displayName.value) },
             uniquingKeysWith: { first, _ in first })
@@ -332,8 +332,8 @@ final class DashboardEffects {
         logger.info("demo monitor started", metadata: ["seed": "\(seed)", "scenario": "\(scenario.name)"])
     }
 
-    static func seed(for userID: String) -> UInt64 {
-        userID.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+    static func seed(for userID: UserID) -> UInt64 {
+        userID.value.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
     }
 
     // MARK: - Writes asked for by keys

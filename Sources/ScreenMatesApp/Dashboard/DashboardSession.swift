@@ -142,7 +142,7 @@ public final class DashboardSession {
     }
 
     /// The demo monitor's seed for a user, when none is given: the same user sees the same day.
-    static func seed(for userID: String) -> UInt64 { DashboardEffects.seed(for: userID) }
+    static func seed(for userID: UserID) -> UInt64 { DashboardEffects.seed(for: userID) }
 
     private func moment() -> DashboardMoment {
         DashboardMoment(now: dependencies.clock.clock.now(), instant: .now)

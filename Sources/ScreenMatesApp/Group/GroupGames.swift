@@ -37,7 +37,7 @@ public struct GroupGamesSnapshot: Hashable, Sendable, Codable {
 public struct GroupGames: Sendable {
     public let local: LocalStore
     public let membership: GroupMembership
-    public let userID: String
+    public let userID: UserID
     public let clock: any AppClock
     public let calendar: DayCalendar
 
@@ -47,7 +47,7 @@ public struct GroupGames: Sendable {
     static let standingKind = "standing-sent"
 
     public init(
-        local: LocalStore, membership: GroupMembership, userID: String, clock: any AppClock, calendar: DayCalendar
+        local: LocalStore, membership: GroupMembership, userID: UserID, clock: any AppClock, calendar: DayCalendar
     ) {
         self.local = local
         self.membership = membership

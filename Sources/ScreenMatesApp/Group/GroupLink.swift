@@ -75,7 +75,7 @@ public actor GroupLink {
 
     /// `onChange` is told each new status (from the link's own task).
     public init(
-        local: LocalStore, location: GroupStoreLocation, membership: GroupMembership, userID: String,
+        local: LocalStore, location: GroupStoreLocation, membership: GroupMembership, userID: UserID,
         clock: any AppClock, timeZone: TimeZoneSource, logger: Logger,
         onChange: @escaping @Sendable (Status) -> Void
     ) {

@@ -6,7 +6,7 @@ import ScreenMatesStore
 /// `screenmates group show`: the group and its members ranked for today, as text or JSON.
 public struct GroupReport: Encodable, Sendable {
     public struct Member: Encodable, Sendable {
-        public var id: String
+        public var id: UserID
         public var name: String
         @Nullable public var rank: Int?
         @Nullable public var blocksUsed: Int?
@@ -27,7 +27,7 @@ public struct GroupReport: Encodable, Sendable {
         let settings = try? local.settings()
         let today = DayCalendar(timeZone: timeZone, dayStartHour: settings?.dayStartHour ?? 0).day(
             containing: clock.now())
-        let userID = settings?.userID ?? ""
+        let userID = settings?.userID
         let members = snapshot.members.map { profile in
             LeaderboardMember(
                 id: profile.userID, name: profile.displayName.value,

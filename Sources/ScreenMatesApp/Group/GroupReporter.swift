@@ -8,10 +8,10 @@ import ScreenMatesStore
 public struct GroupReporter: Sendable {
     let local: LocalStore
     let membership: GroupMembership
-    let userID: String
+    let userID: UserID
     let clock: any AppClock
 
-    public init(local: LocalStore, membership: GroupMembership, userID: String, clock: any AppClock) {
+    public init(local: LocalStore, membership: GroupMembership, userID: UserID, clock: any AppClock) {
         self.local = local
         self.membership = membership
         self.userID = userID

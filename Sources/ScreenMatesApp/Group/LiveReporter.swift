@@ -27,7 +27,7 @@ public struct LiveReporter: Sendable {
 
     public init(
         home: HomeDirectory, store: LocalStore, location: GroupStoreLocation, membership: GroupMembership,
-        userID: String, clock: any AppClock, timeZone: TimeZoneSource, logger: Logger
+        userID: UserID, clock: any AppClock, timeZone: TimeZoneSource, logger: Logger
     ) {
         self.home = home
         self.store = store

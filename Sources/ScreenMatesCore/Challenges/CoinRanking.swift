@@ -2,13 +2,13 @@
 /// a usage figure.
 public struct CoinStanding: Hashable, Sendable, Codable {
     /// The member's user id within a group; nil in the public ranking, which never shows ids.
-    public var userID: String?
+    public var userID: UserID?
     public var name: String
     public var coins: Int
     public var badges: Int
     public var isMe: Bool
 
-    public init(userID: String?, name: String, coins: Int, badges: Int, isMe: Bool) {
+    public init(userID: UserID?, name: String, coins: Int, badges: Int, isMe: Bool) {
         self.userID = userID
         self.name = name
         self.coins = coins
@@ -42,6 +42,6 @@ public enum CoinRanking {
         let keyB = b.name.lowercased()
         if keyA != keyB { return keyA < keyB }
         if a.name != b.name { return a.name < b.name }
-        return (a.userID ?? "") < (b.userID ?? "")
+        return (a.userID?.value ?? "") < (b.userID?.value ?? "")
     }
 }

@@ -41,7 +41,7 @@ public enum ParticipantState: String, Hashable, Sendable, Codable, CaseIterable 
 /// One participant's line on a group challenge's leaderboard: only the state and counts, never
 /// an app name or a block.
 public struct ParticipantStanding: Hashable, Sendable, Codable {
-    public var userID: String
+    public var userID: UserID
     public var name: String
     public var state: ParticipantState
     /// Whole days of the span kept so far (all of them once finished).
@@ -51,7 +51,7 @@ public struct ParticipantStanding: Hashable, Sendable, Codable {
     public var decidedAt: Date?
 
     public init(
-        userID: String, name: String, state: ParticipantState, daysKept: Int, joinedAt: Date, decidedAt: Date? = nil
+        userID: UserID, name: String, state: ParticipantState, daysKept: Int, joinedAt: Date, decidedAt: Date? = nil
     ) {
         self.userID = userID
         self.name = name

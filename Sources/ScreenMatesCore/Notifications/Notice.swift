@@ -11,7 +11,7 @@ public struct Notice: Hashable, Sendable, Codable {
         /// The day changed: yesterday's result and the streak.
         case dailyReset
         /// A group-mate went over the limit today.
-        case mateOver(userID: String)
+        case mateOver(userID: UserID)
         /// The 22:00 summary of the group.
         case eveningSummary
         /// Asked for by the user.
@@ -19,7 +19,7 @@ public struct Notice: Hashable, Sendable, Codable {
         /// A challenge was decided: kept, broken or given up.
         case challenge(id: String, outcome: String)
         /// A group-mate broke a group challenge the user takes part in.
-        case mateChallenge(id: String, userID: String)
+        case mateChallenge(id: String, userID: UserID)
         /// A badge was earned.
         case badge(String)
         /// A week of the group was settled for the user (the week's first day).

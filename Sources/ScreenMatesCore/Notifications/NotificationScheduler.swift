@@ -18,12 +18,12 @@ import Foundation
 public enum NotificationScheduler {
     /// A group-mate's figures, as the group store last had them.
     public struct Mate: Hashable, Sendable {
-        public var userID: String
+        public var userID: UserID
         public var name: String
         /// Vice blocks today, `nil` when the member has no figures for today.
         public var blocksToday: Int?
 
-        public init(userID: String, name: String, blocksToday: Int?) {
+        public init(userID: UserID, name: String, blocksToday: Int?) {
             self.userID = userID
             self.name = name
             self.blocksToday = blocksToday

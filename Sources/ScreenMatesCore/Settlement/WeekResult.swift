@@ -24,7 +24,7 @@ public struct WeekResult: Hashable, Sendable, Codable {
         case settled
     }
 
-    public var userID: String
+    public var userID: UserID
     /// The week's first day.
     public var week: LocalDate
     public var status: Status
@@ -37,7 +37,7 @@ public struct WeekResult: Hashable, Sendable, Codable {
     public var settledAt: Date?
 
     public init(
-        userID: String, week: LocalDate, status: Status, tally: WeekTally, coins: Int, rule: MissingDaysRule,
+        userID: UserID, week: LocalDate, status: Status, tally: WeekTally, coins: Int, rule: MissingDaysRule,
         settledAt: Date?
     ) {
         self.userID = userID

@@ -1,7 +1,7 @@
 /// Everything the user chose: who they are, what they track and the numbers behind the rules.
 public struct UserSettings: Hashable, Sendable, Codable {
     /// The 8-character user id, made once on this machine.
-    public var userID: String
+    public var userID: UserID
     /// `nil` until the user picks a name (first run).
     public var displayName: DisplayName?
     /// The hour (0–23) at which a new day starts.
@@ -24,7 +24,7 @@ public struct UserSettings: Hashable, Sendable, Codable {
     public static let dayStartHourRange = 0...23
 
     public init(
-        userID: String, displayName: DisplayName? = nil, dayStartHour: Int = 0, rules: UsageRules = UsageRules(),
+        userID: UserID, displayName: DisplayName? = nil, dayStartHour: Int = 0, rules: UsageRules = UsageRules(),
         notificationsEnabled: Bool = true, apps: [TrackedApp] = [], group: GroupMembership? = nil
     ) {
         self.userID = userID
@@ -41,10 +41,4 @@ public struct UserSettings: Hashable, Sendable, Codable {
 
     public var viceApps: [TrackedApp] { apps.filter { $0.category == .vice } }
     public var productiveApps: [TrackedApp] { apps.filter { $0.category == .productive } }
-
-    /// A fresh 8-character user id from lowercase letters and digits.
-    public static func newUserID(using generator: inout some RandomNumberGenerator) -> String {
-        let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
-        return String((0..<8).map { _ in alphabet.randomElement(using: &generator)! })
-    }
 }
