@@ -10,13 +10,13 @@ import Foundation
 /// A program's code and read-only data are mapped from its files; every page touched stays in
 /// the process's resident set until the process ends. Start-up touches much that the idle
 /// dashboard or a waiting monitor never runs again (the argument parser, the migrations, the
-/// config file's parser, ICU's time zone tables) and, since Linux maps whole folios of the page
-/// cache on a fault (up to 2 MiB on recent kernels), pages next to them that nothing ran at
-/// all. `release` tells the kernel to unmap every read-only, file-backed mapping that holds no
-/// page of the process's own (`MADV_DONTNEED`): the files stay in the page cache, nothing is
-/// read from disk again, and what the process touches next is simply mapped again. Mappings
-/// with a private copy of a page (relocated data, anything written) are left alone, so no
-/// byte of the process's own is ever discarded.
+/// config file's parser, ICU's time zone tables) and, since Linux maps the pages around each
+/// page a fault asks for (64 KiB of them, or the whole large folio of the page cache they lie
+/// in), pages next to them that nothing ran at all. `release` tells the kernel to unmap every
+/// read-only, file-backed mapping that holds no page of the process's own (`MADV_DONTNEED`):
+/// the files stay in the page cache, nothing is read from disk again, and what the process
+/// touches next is simply mapped again. Mappings with a private copy of a page (relocated
+/// data, anything written) are left alone, so no byte of the process's own is ever discarded.
 public enum StartupPages {
     /// How long after the start a long-running command hands its start-up pages back.
     public static let delay: Duration = .seconds(3)
