@@ -50,18 +50,33 @@ public enum StartupPages {
         }
     }
 
-    /// Releases the releasable mappings; returns the kilobytes that were resident in them.
+    /// Releases the releasable mappings of `files` (by default the program and its shared
+    /// libraries: never a file something else mapped into the process, such as valgrind's own
+    /// code); returns the kilobytes that were resident in them.
     @discardableResult
-    static func release() -> Int {
+    static func release(files: Set<String>? = nil) -> Int {
         guard let text = smaps() else { return 0 }
+        let files = files ?? loadedObjects(smaps: text)
         var released = 0
-        for mapping in mappings(smaps: text) where mapping.releasable {
+        for mapping in mappings(smaps: text) where mapping.releasable && files.contains(mapping.path) {
             let start = UnsafeMutableRawPointer(bitPattern: mapping.start)
             if madvise(start, Int(mapping.end - mapping.start), MADV_DONTNEED) == 0 {
                 released += mapping.residentKB
             }
         }
         return released
+    }
+
+    /// The program's file and the shared libraries mapped into the process, as `smaps` names
+    /// them (what the loader loaded or `dlopen` opened; a shared library's name ends in `.so` or
+    /// `.so.` and a version).
+    static func loadedObjects(smaps text: String? = smaps()) -> Set<String> {
+        let program = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let paths = mappings(smaps: text ?? "").map(\.path).filter { path in
+            let name = path.split(separator: "/").last ?? ""
+            return path == program || name.hasSuffix(".so") || name.contains(".so.")
+        }
+        return Set(paths)
     }
 
     /// The process's `/proc/self/smaps`, whole (`String(contentsOfFile:)` reads a file of the

@@ -48,6 +48,28 @@ import Testing
             "the main stack, listed after every library")
     }
 
+    @Test func onlyTheProgramAndItsSharedLibrariesAreHandedBack() throws {
+        let files = StartupPages.loadedObjects()
+        let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        #expect(files.contains(program))
+        #expect(files.contains { $0.hasSuffix("/libc.so.6") }, "\(files)")
+        #expect(!files.contains { $0.hasPrefix("/usr/lib/locale") || $0.hasPrefix("[") })
+        #expect(files.allSatisfy { $0.hasPrefix("/") })
+    }
+
+    @Test func aFileNotNamedIsLeftMapped() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("startup-pages-\(UUID()).bin")
+        try Data(repeating: 7, count: 1 << 16).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let descriptor = open(url.path, O_RDONLY)
+        defer { close(descriptor) }
+        let mapped = try #require(mmap(nil, 1 << 16, PROT_READ, MAP_PRIVATE, descriptor, 0))
+        defer { munmap(mapped, 1 << 16) }
+        #expect(mapped.load(fromByteOffset: 4096, as: UInt8.self) == 7)
+        StartupPages.release()
+        #expect(try Self.mapping(at: mapped).residentKB > 0)
+    }
+
     @Test func aFilesPagesAreHandedBackAndReadAgainWhileWrittenPagesStay() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("startup-pages-\(UUID()).bin")
         let size = 1 << 20
@@ -72,13 +94,20 @@ import Testing
         mprotect(written, size, PROT_READ)
         #expect(try Self.mapping(at: readOnly).residentKB >= 1024, "every page was touched (sum \(sum))")
 
-        let released = StartupPages.release()
+        let released = StartupPages.release(files: [try #require(Self.resolved(url.path))])
 
         #expect(released >= 1024)
         #expect(try Self.mapping(at: readOnly).residentKB == 0, "the file's pages are unmapped")
         #expect(Data(bytes: readOnly, count: size) == bytes, "and read again as they were")
         #expect(written.load(fromByteOffset: 4096, as: UInt8.self) == 0xAB, "a written page is the process's own")
         #expect(try Self.mapping(at: written).anonymousKB > 0)
+    }
+
+    /// `path` with every symbolic link resolved, as `smaps` names a file.
+    static func resolved(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     static func mapping(at address: UnsafeMutableRawPointer) throws -> StartupPages.Mapping {
