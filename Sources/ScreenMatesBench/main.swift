@@ -105,6 +105,11 @@ if only == nil || only == "dashboard" {
         print(
             "  CPU over \(format(result.idleSeconds, 0)) s: \(format(result.idleCPUSeconds * 1000, 1)) ms (\(format(percent, 3)) %)"
         )
+        let settled = result.idleSeconds - DashboardBenchmark.settling
+        print(
+            "    over its last \(format(settled, 0)) s, after start-up's pages were handed back: "
+                + "\(format(result.settledCPUSeconds * 1000, 1)) ms"
+        )
         print("  bytes written over \(format(result.idleSeconds, 0)) s: \(result.idleBytes)")
         print("  resident memory: \(format(Double(result.residentKiB) / 1024)) MiB")
         print("  exit status after SIGTERM: \(result.exitStatus)")
