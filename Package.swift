@@ -4,11 +4,14 @@ import PackageDescription
 
 /// How `screenmates` is linked so that it stays small in memory, above all when built with
 /// `--static-swift-stdlib` (the README's installation): with lld, its code laid out in the order
-/// of `assets/linking/screenmates.order` (the functions start-up, the idle dashboard and the
-/// monitors run, packed together: the kernel maps code in 64 KiB windows, see `.ci/order-file`);
+/// of `assets/linking/screenmates.order` (the functions the idle dashboard and the monitors run
+/// while they wait, then start-up's, packed together: the kernel maps code in 64 KiB windows,
+/// see `.ci/order-file`);
 /// relative relocations packed (`DT_RELR`, glibc 2.36+), so the loader does not read megabytes
-/// of them at every start; and no dynamic symbol table of everything (the static runtime's
-/// link arguments ask for `-export-dynamic`; nothing looks the program's symbols up).
+/// of them at every start; no dynamic symbol table of everything (the static runtime's link
+/// arguments ask for `-export-dynamic`; nothing looks the program's symbols up); and the
+/// read-only data in a read-only segment (`assets/linking/screenmates.ld`: Swift marks its
+/// objects' `.rodata` writable), whose pages start-up touched can be handed back.
 let leanLinking: [LinkerSetting] = [
     .unsafeFlags(
         [

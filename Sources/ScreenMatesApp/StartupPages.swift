@@ -12,26 +12,34 @@ import Foundation
 /// dashboard or a waiting monitor never runs again (the argument parser, the migrations, the
 /// config file's parser, ICU's time zone tables) and, since Linux maps the pages around each
 /// page a fault asks for (64 KiB of them, or the whole large folio of the page cache they lie
-/// in), pages next to them that nothing ran at all. `release` tells the kernel to unmap every
-/// read-only, file-backed mapping that holds no page of the process's own (`MADV_DONTNEED`):
-/// the files stay in the page cache, nothing is read from disk again, and what the process
-/// touches next is simply mapped again. Mappings with a private copy of a page (relocated
-/// data, anything written) are left alone, so no byte of the process's own is ever discarded.
+/// in), pages next to them that nothing ran at all. `release` drops from the resident set the
+/// pages of every read-only mapping of the program's file and of its shared libraries that
+/// holds no page of the process's own (`MADV_DONTNEED`; the mappings stay): the files' pages
+/// stay in the page cache while the kernel keeps them, and what the process touches next is
+/// mapped again from there. A mapping with a private copy of a page, resident or swapped out
+/// (data the loader relocated, then made read-only; anything written) is left alone, since
+/// dropping it would bring back the file's bytes in its place.
+///
+/// What goes down is this process's resident set; pages of a library other processes map
+/// stay in memory for them. `release` reads the mappings and then advises on them: that is
+/// safe because nothing in the program unloads a library (`dlclose`), so no listed range can be
+/// unmapped and reused in between.
 public enum StartupPages {
     /// How long after the start a long-running command hands its start-up pages back.
     public static let delay: Duration = .seconds(3)
 
     /// Runs `operation` (a monitor: it runs until stopped) and, `delay` into it, hands back the
-    /// pages only start-up touched; the timer ends with the operation.
+    /// pages only start-up touched; the timer is a child task that ends with the operation.
     public static func handedBack<Result: Sendable>(during operation: () async -> Result) async -> Result {
-        let timer = Task {
-            try? await Task.sleep(for: delay)
-            if !Task.isCancelled { release() }
+        await withTaskGroup(of: Void.self) { timer in
+            timer.addTask {
+                try? await Task.sleep(for: delay)
+                if !Task.isCancelled { release() }
+            }
+            let result = await operation()
+            timer.cancelAll()
+            return result
         }
-        let result = await operation()
-        timer.cancel()
-        await timer.value
-        return result
     }
 
     /// A mapping from `/proc/self/smaps`.
@@ -40,13 +48,15 @@ public enum StartupPages {
         var end: UInt
         var writable: Bool
         var path: String
-        /// Kilobytes resident, and of them a private copy (written or relocated).
+        /// Kilobytes resident.
         var residentKB: Int
+        /// Kilobytes of private copies (written or relocated), resident and swapped out.
         var anonymousKB: Int
+        var swappedKB: Int
 
-        /// Whether unmapping its pages loses nothing: a file's pages, never written, none copied.
+        /// Whether dropping its pages loses nothing: a file's pages, none of them a private copy.
         var releasable: Bool {
-            !writable && path.hasPrefix("/") && anonymousKB == 0 && residentKB > 0
+            !writable && path.hasPrefix("/") && anonymousKB == 0 && swappedKB == 0 && residentKB > 0
         }
     }
 
@@ -98,6 +108,7 @@ public enum StartupPages {
                 switch first {
                 case "Rss:": result[result.count - 1].residentKB = value
                 case "Anonymous:": result[result.count - 1].anonymousKB = value
+                case "Swap:": result[result.count - 1].swappedKB = value
                 default: break
                 }
                 continue
@@ -110,7 +121,7 @@ public enum StartupPages {
             result.append(
                 Mapping(
                     start: start, end: end, writable: fields[1].contains("w"), path: path, residentKB: 0,
-                    anonymousKB: 0))
+                    anonymousKB: 0, swappedKB: 0))
         }
         return result
     }

@@ -20,7 +20,7 @@ enum DashboardProgram {
     /// How long after the start the pages only start-up touched are handed back: by then the
     /// first frame is drawn and the group connected (the loop wakes at least every
     /// `safetyInterval`, so it happens within seconds).
-    static let startupPagesDelay: Duration = .seconds(3)
+    static let startupPagesDelay = StartupPages.delay
 
     /// The first screen and what to do before the first wait: the first-run screens for a home
     /// without a name, else the dashboard (and the demo's monitor); the group, the figures and
