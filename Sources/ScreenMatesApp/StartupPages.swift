@@ -97,32 +97,65 @@ public enum StartupPages {
         return (try? file.readToEnd()).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The mappings an `smaps` text lists, with the fields `releasable` needs.
+    /// The mappings an `smaps` text lists, with the fields `releasable` needs. Line by line
+    /// over the bytes, splitting only the mappings' own lines (a dozen fields follow each), so
+    /// handing pages back does not itself leave the heap larger.
     static func mappings(smaps: String) -> [Mapping] {
         var result: [Mapping] = []
-        for line in smaps.split(separator: "\n", omittingEmptySubsequences: true) {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard let first = fields.first else { continue }
-            if first.hasSuffix(":") {
-                guard !result.isEmpty, fields.count >= 2, let value = Int(fields[1]) else { continue }
-                switch first {
-                case "Rss:": result[result.count - 1].residentKB = value
-                case "Anonymous:": result[result.count - 1].anonymousKB = value
-                case "Swap:": result[result.count - 1].swappedKB = value
-                default: break
+        let bytes = smaps.utf8
+        var lineStart = bytes.startIndex
+        while lineStart < bytes.endIndex {
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            let line = bytes[lineStart..<lineEnd]
+            lineStart = lineEnd < bytes.endIndex ? bytes.index(after: lineEnd) : lineEnd
+            guard let first = line.first else { continue }
+            // A mapping's line starts with its address in lowercase hex; a field's with its name.
+            let isMapping =
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(first)
+            if isMapping {
+                if let mapping = mapping(Substring(line)) { result.append(mapping) }
+            } else if !result.isEmpty {
+                if let value = kilobytes(line, named: "Rss:") {
+                    result[result.count - 1].residentKB = value
+                } else if let value = kilobytes(line, named: "Anonymous:") {
+                    result[result.count - 1].anonymousKB = value
+                } else if let value = kilobytes(line, named: "Swap:") {
+                    result[result.count - 1].swappedKB = value
                 }
-                continue
             }
-            let bounds = first.split(separator: "-")
-            guard fields.count >= 5, bounds.count == 2, let start = UInt(bounds[0], radix: 16),
-                let end = UInt(bounds[1], radix: 16)
-            else { continue }
-            let path = fields.count >= 6 ? fields[5...].joined(separator: " ") : ""
-            result.append(
-                Mapping(
-                    start: start, end: end, writable: fields[1].contains("w"), path: path, residentKB: 0,
-                    anonymousKB: 0, swappedKB: 0))
         }
         return result
+    }
+
+    /// A mapping's line: `start-end perms offset device inode [path]`.
+    private static func mapping(_ line: Substring) -> Mapping? {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count >= 5 else { return nil }
+        let bounds = fields[0].split(separator: "-")
+        guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16) else {
+            return nil
+        }
+        let path = fields.count >= 6 ? fields[5...].joined(separator: " ") : ""
+        return Mapping(
+            start: start, end: end, writable: fields[1].contains("w"), path: path, residentKB: 0, anonymousKB: 0,
+            swappedKB: 0)
+    }
+
+    /// The number of a field's line `Name:   123 kB`, if the line is that field's.
+    private static func kilobytes(_ line: Substring.UTF8View, named name: StaticString) -> Int? {
+        let prefix = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        guard line.starts(with: prefix) else { return nil }
+        var value: Int?
+        for byte in line.dropFirst(prefix.count) {
+            if byte == UInt8(ascii: " ") {
+                if value != nil { break }
+            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                value = (value ?? 0) * 10 + Int(byte - UInt8(ascii: "0"))
+            } else {
+                break
+            }
+        }
+        return value
     }
 }
