@@ -25,7 +25,8 @@ import Foundation
 /// safe because nothing in the program unloads a library (`dlclose`), so no listed range can be
 /// unmapped and reused in between.
 public enum StartupPages {
-    /// How long after the start a long-running command hands its start-up pages back.
+    /// How long after the start a long-running command hands its start-up pages back: by then
+    /// the dashboard's first frame is drawn and its group connected.
     public static let delay: Duration = .seconds(3)
 
     /// Runs `operation` (a monitor: it runs until stopped) and, `delay` into it, hands back the
@@ -66,9 +67,10 @@ public enum StartupPages {
     @discardableResult
     static func release(files: Set<String>? = nil) -> Int {
         guard let text = smaps() else { return 0 }
-        let files = files ?? loadedObjects(smaps: text)
+        let listed = mappings(smaps: text)
+        let files = files ?? loadedObjects(in: listed)
         var released = 0
-        for mapping in mappings(smaps: text) where mapping.releasable && files.contains(mapping.path) {
+        for mapping in listed where mapping.releasable && files.contains(mapping.path) {
             let start = UnsafeMutableRawPointer(bitPattern: mapping.start)
             if madvise(start, Int(mapping.end - mapping.start), MADV_DONTNEED) == 0 {
                 released += mapping.residentKB
@@ -80,9 +82,9 @@ public enum StartupPages {
     /// The program's file and the shared libraries mapped into the process, as `smaps` names
     /// them (what the loader loaded or `dlopen` opened; a shared library's name ends in `.so` or
     /// `.so.` and a version).
-    static func loadedObjects(smaps text: String? = smaps()) -> Set<String> {
+    static func loadedObjects(in mappings: [Mapping]) -> Set<String> {
         let program = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let paths = mappings(smaps: text ?? "").map(\.path).filter { path in
+        let paths = mappings.map(\.path).filter { path in
             let name = path.split(separator: "/").last ?? ""
             return path == program || name.hasSuffix(".so") || name.contains(".so.")
         }

@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func onlyTheProgramAndItsSharedLibrariesAreHandedBack() throws {
-        let files = StartupPages.loadedObjects()
+        let files = StartupPages.loadedObjects(in: StartupPages.mappings(smaps: try #require(StartupPages.smaps())))
         let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         #expect(files.contains(program))
         #expect(files.contains { $0.hasSuffix("/libc.so.6") }, "\(files)")

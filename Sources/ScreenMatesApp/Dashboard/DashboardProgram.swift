@@ -17,10 +17,6 @@ enum DashboardProgram {
     static let minimumInterval = 0.1
     /// How often the system is asked again for its time zone.
     static let timeZoneCheckInterval: Duration = .seconds(60)
-    /// How long after the start the pages only start-up touched are handed back: by then the
-    /// first frame is drawn and the group connected (the loop wakes at least every
-    /// `safetyInterval`, so it happens within seconds).
-    static let startupPagesDelay = StartupPages.delay
 
     /// The first screen and what to do before the first wait: the first-run screens for a home
     /// without a name, else the dashboard (and the demo's monitor); the group, the figures and

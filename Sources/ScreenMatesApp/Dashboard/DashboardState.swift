@@ -47,7 +47,8 @@ struct DashboardState: Hashable, Sendable {
     var rechecks = Rechecks()
     /// When the system was last asked for its time zone.
     var lastZoneCheck: ContinuousClock.Instant
-    /// When the pages only start-up touched are to be handed back (once, soon after the start).
+    /// When the pages only start-up touched are to be handed back (once, `StartupPages.delay`
+    /// after the start; the loop wakes at least every `DashboardProgram.safetyInterval`).
     var startupPagesDue: ContinuousClock.Instant?
     /// Coins, challenges, badges and the group's weeks, as last read.
     var games: GamesData?
@@ -97,7 +98,7 @@ struct DashboardState: Hashable, Sendable {
         self.numbers = numbers
         self.moment = moment
         self.lastZoneCheck = moment.instant
-        self.startupPagesDue = moment.instant + DashboardProgram.startupPagesDelay
+        self.startupPagesDue = moment.instant + StartupPages.delay
         self.configProblems = configProblems
         model = DashboardModel(screen: .dashboard, width: width, height: height)
     }

@@ -5,7 +5,7 @@ import Foundation
 /// Letters and digits are Unicode ones (名前 and José are fine); the name is stored in NFC so
 /// the same name typed two ways is the same name. Anything else — spaces, punctuation, emoji,
 /// control, escape, bidi or zero-width characters — is rejected with a message naming it.
-public struct DisplayName: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct DisplayName: Hashable, Sendable, CheckedText, CustomStringConvertible {
     public let value: String
 
     public static let maximumLength = 20
@@ -68,23 +68,10 @@ public struct DisplayName: Hashable, Sendable, Codable, CustomStringConvertible 
         }
     }
 
-    public init(from decoder: any Decoder) throws {
-        let raw = try decoder.singleValueContainer().decode(String.self)
-        do {
-            try self.init(validating: raw)
-        } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
 }
 
 /// Why a display name was refused; `message` says what to type instead.
-public enum DisplayNameError: Error, Hashable, Sendable {
+public enum DisplayNameError: ExplainedError, Hashable, Sendable {
     case empty
     case tooLong(Int)
     case invalidCharacters([String])

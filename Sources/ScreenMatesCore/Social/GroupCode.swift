@@ -3,7 +3,7 @@
 /// There is no 0, O, 1 or I, so a code read aloud or off a screen cannot be mistyped into
 /// another one; 32⁶ ≈ 1.07 billion codes make guessing impractical (failed joins are also
 /// rate-limited by the group store). Input is case-insensitive and ignores spaces and dashes.
-public struct GroupCode: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct GroupCode: Hashable, Sendable, CheckedText, CustomStringConvertible {
     public let value: String
 
     public static let length = 6
@@ -32,23 +32,10 @@ public struct GroupCode: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public var description: String { value }
 
-    public init(from decoder: any Decoder) throws {
-        let raw = try decoder.singleValueContainer().decode(String.self)
-        do {
-            try self.init(validating: raw)
-        } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
 }
 
 /// Why a group code was refused; `message` says what a code looks like.
-public enum GroupCodeError: Error, Hashable, Sendable {
+public enum GroupCodeError: ExplainedError, Hashable, Sendable {
     case empty
     case wrongLength(Int)
     case invalidCharacters([String])

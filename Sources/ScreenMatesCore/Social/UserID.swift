@@ -6,7 +6,7 @@
 /// the ids every group store has always taken (simulated members and other programs use ids of
 /// their own), so no store that exists becomes unreadable. Encoded as the plain string, also as
 /// a dictionary key.
-public struct UserID: Hashable, Sendable, Codable, Comparable, CustomStringConvertible, CodingKeyRepresentable {
+public struct UserID: Hashable, Sendable, CheckedText, Comparable, CustomStringConvertible, CodingKeyRepresentable {
     public let value: String
 
     /// The longest id accepted.
@@ -43,20 +43,6 @@ public struct UserID: Hashable, Sendable, Codable, Comparable, CustomStringConve
 
     public static func < (lhs: UserID, rhs: UserID) -> Bool { lhs.value < rhs.value }
 
-    public init(from decoder: any Decoder) throws {
-        let raw = try decoder.singleValueContainer().decode(String.self)
-        do {
-            try self.init(validating: raw)
-        } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
-
     // A dictionary keyed by user ids is a JSON object, as one keyed by strings is.
 
     public var codingKey: any CodingKey { Key(stringValue: value) }
@@ -75,7 +61,7 @@ public struct UserID: Hashable, Sendable, Codable, Comparable, CustomStringConve
 }
 
 /// Why a user id was refused; `message` says what an id looks like.
-public enum UserIDError: Error, Hashable, Sendable {
+public enum UserIDError: ExplainedError, Hashable, Sendable {
     case wrongLength(Int)
     case invalidCharacters([String])
 
