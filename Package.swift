@@ -168,13 +168,20 @@ let package = Package(
             ]
         ),
 
+        // What several test targets share: values written out in tests (a user id from a literal).
+        .target(
+            name: "ScreenMatesTestSupport", dependencies: ["ScreenMatesCore"], path: "Tests/ScreenMatesTestSupport"),
         .testTarget(
             name: "ScreenMatesCoreTests",
-            dependencies: ["ScreenMatesCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "ScreenMatesCore", "ScreenMatesTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "ScreenMatesStoreTests",
             dependencies: [
+                "ScreenMatesTestSupport",
                 "ScreenMatesStore", "ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
@@ -182,6 +189,7 @@ let package = Package(
         .testTarget(
             name: "ScreenMatesGroupStoreTests",
             dependencies: [
+                "ScreenMatesTestSupport",
                 "ScreenMatesGroupStore", "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore",
                 "ScreenMatesCore",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -210,7 +218,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "ScreenMatesUITests",
-            dependencies: ["ScreenMatesUI", "ScreenMatesCore"],
+            dependencies: ["ScreenMatesUI", "ScreenMatesCore", "ScreenMatesTestSupport"],
             exclude: ["Goldens"]
         ),
         .testTarget(
@@ -219,6 +227,7 @@ let package = Package(
         .testTarget(
             name: "ScreenMatesAppTests",
             dependencies: [
+                "ScreenMatesTestSupport",
                 "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore", "ScreenMatesUI",
                 "ScreenMatesWatch", .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Logging", package: "swift-log"),

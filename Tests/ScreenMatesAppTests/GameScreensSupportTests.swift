@@ -3,6 +3,7 @@ import ScreenMatesApp
 import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import ScreenMatesUI
 import Testing
 

@@ -4,6 +4,7 @@ import ScreenMatesApp
 import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 /// A member's side of the group's games against a real group-store file: their part of a group

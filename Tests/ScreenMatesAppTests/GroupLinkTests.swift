@@ -3,6 +3,7 @@ import Logging
 import ScreenMatesApp
 import ScreenMatesCore
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 /// The group link on a real group-store file.

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import ScreenMatesCore
+import ScreenMatesTestSupport
 import Testing
 
 /// The seed's correctness properties that group challenges, coins, badges and the weekly

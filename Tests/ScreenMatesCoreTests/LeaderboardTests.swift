@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import ScreenMatesCore
+import ScreenMatesTestSupport
 import Testing
 
 @Suite struct LeaderboardTests {

@@ -1,4 +1,5 @@
 import ScreenMatesCore
+import ScreenMatesTestSupport
 import Testing
 
 @Suite struct SettingsChangeTests {

@@ -1,6 +1,7 @@
 import Foundation
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesTestSupport
 import Testing
 
 /// The group's leaderboards for today, this week and this month, made from a fetched snapshot

@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesTestSupport
 import Testing
 
 /// What every `GroupStore` must do for group challenges, coins and the weekly settlement (the

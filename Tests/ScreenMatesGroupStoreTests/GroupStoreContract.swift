@@ -5,6 +5,7 @@ import PropertyBased
 import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesSQLiteGroupStore
+import ScreenMatesTestSupport
 import Synchronization
 import Testing
 

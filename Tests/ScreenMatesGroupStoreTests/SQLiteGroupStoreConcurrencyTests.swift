@@ -2,6 +2,7 @@ import Foundation
 import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesSQLiteGroupStore
+import ScreenMatesTestSupport
 import Synchronization
 import Testing
 

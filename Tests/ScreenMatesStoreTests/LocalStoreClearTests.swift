@@ -1,6 +1,7 @@
 import Foundation
 import ScreenMatesCore
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 /// Clearing local data (the debug panel): everything the home recorded goes in one transaction;

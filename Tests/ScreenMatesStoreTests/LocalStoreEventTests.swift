@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ScreenMatesCore
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 @Suite struct LocalStoreEventTests {

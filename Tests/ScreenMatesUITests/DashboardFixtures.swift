@@ -1,5 +1,6 @@
 import Foundation
 import ScreenMatesCore
+import ScreenMatesTestSupport
 import ScreenMatesUI
 
 /// Fixed, fully deterministic dashboard data for the golden and model tests: a UTC calendar, a

@@ -1,5 +1,6 @@
 import Foundation
 import ScreenMatesCore
+import ScreenMatesTestSupport
 import ScreenMatesUI
 
 /// The dashboard fixtures with a history: tracked since 1 March 2026, the six days before the

@@ -2,7 +2,7 @@ import ScreenMatesCore
 
 extension UserID {
     /// An id a test writes out; one that is not valid stops the test at once.
-    init(_ text: String) {
+    public init(_ text: String) {
         do {
             try self.init(validating: text)
         } catch {
