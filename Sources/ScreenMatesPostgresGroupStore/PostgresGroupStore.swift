@@ -68,15 +68,22 @@ public final class PostgresGroupStore: GroupStore {
         do {
             let configuration = try address.connectionConfiguration(applicationName: Self.applicationName)
             let logger = self.logger
-            // The configuration's connect timeout bounds this (a connection abandoned by a
-            // deadline of ours would never be closed).
+            // The configuration's connect timeout bounds this, the server's answer included (a
+            // connection abandoned by a deadline of ours would never be closed).
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             do {
-                // A first migration creates a few dozen objects, and a busy server may take a
-                // while: allow it far more than one answer's time.
-                try await withDeadline(max(address.timeout * 4, .seconds(60))) {
-                    try await PostgresSchemaMigrator.migrate(
-                        connection: connection, location: location, user: address.user)
+                // One answer, like any operation: a server shutting down may take the query
+                // and never answer it.
+                let current = try await withDeadline(address.timeout) {
+                    try await PostgresSchemaMigrator.isCurrent(connection)
+                }
+                if !current {
+                    // A first migration creates a few dozen objects, and a busy server may take
+                    // a while: allow it far more than one answer's time.
+                    try await withDeadline(max(address.timeout * 4, .seconds(60))) {
+                        try await PostgresSchemaMigrator.migrate(
+                            connection: connection, location: location, user: address.user)
+                    }
                 }
                 try? await connection.close()
             } catch {

@@ -25,6 +25,15 @@ enum PostgresSchemaMigrator {
         }
     }
 
+    /// Whether the schema serves a client at `latest` as it is: the one question asked on
+    /// every start, answered in one query (a migration takes far longer, and only then).
+    static func isCurrent(
+        _ connection: PostgresConnection, upTo latest: Int64 = Int64(PostgresGroupSchema.latestVersion)
+    ) async throws -> Bool {
+        try await installedLevel(connection, logger: Logger(label: "ScreenMates.groups.postgres.migration"))
+            .admits(clientAt: latest)
+    }
+
     /// - Parameter latest: the version to bring the schema to (tests stop earlier, to stand for
     ///   an older client).
     static func migrate(

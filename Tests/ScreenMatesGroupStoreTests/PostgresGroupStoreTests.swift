@@ -290,6 +290,50 @@ struct PostgresGroupStoreTests {
         // takes is not bounded here, since a timed test fails on a busy machine.
     }
 
+    /// A socket that takes connections (the kernel's backlog) and never answers, as a server
+    /// shutting down may: the call gives up after the address's timeout, saying so, rather than
+    /// wait for ever (the connection's own timeout covers the server's first answer too).
+    @Test(.timeLimit(.minutes(1)))
+    func aServerThatTakesTheConnectionAndNeverAnswersIsUnavailable() async throws {
+        let mute = try MuteSocket()
+        let store = PostgresGroupStore(
+            address: try PostgresAddress(url: "postgres://nobody@/groups?host=\(mute.directory)&connect_timeout=1"))
+        do {
+            _ = try await store.members(code: Contract.unusedCode)
+            Issue.record("a server that never answers answered")
+        } catch {
+            #expect(error.isTransient, "\(error)")
+            #expect(error.message.contains("no answer within 1 s"), "\(error.message)")
+        }
+    }
+
+    /// The schema check every first call makes is one answer like any other: when it gets none
+    /// (a lock held on the schema's table here; a server shutting down under it in the field)
+    /// the call is unavailable after the address's timeout, not the minute a migration may
+    /// take; once the lock is gone the same store works.
+    @Test(.timeLimit(.minutes(1)))
+    func aSchemaCheckWithNoAnswerGivesUpAfterTheAddresssTimeout() async throws {
+        var address = try await Server.newDatabase()
+        let group = try await Contract.newGroup(in: PostgresGroupStore(address: address))
+        address.timeout = .seconds(1)
+        let store = PostgresGroupStore(address: address)
+        try await Server.withConnection(to: address) { connection in
+            let logger = Logger(label: "tests")
+            _ = try await connection.query("BEGIN", logger: logger)
+            _ = try await connection.query(
+                "LOCK TABLE screenmates.schema_migration IN ACCESS EXCLUSIVE MODE", logger: logger)
+            do throws(GroupStoreError) {
+                _ = try await store.members(code: group.code)
+                Issue.record("the schema check answered through the lock")
+            } catch {
+                #expect(error.isTransient, "\(error)")
+                #expect(error.message.contains("no answer within 1 s"), "\(error.message)")
+            }
+            _ = try await connection.query("ROLLBACK", logger: logger)
+        }
+        #expect(try await store.members(code: group.code) == [Contract.ana])
+    }
+
     /// A server of the test's own is stopped and started again (a restart): meanwhile calls
     /// fail as `.unavailable`, the client's change stream goes quiet, and once the server is
     /// back calls work again, nothing written before is lost, and the stream yields so the
@@ -362,5 +406,35 @@ struct PostgresGroupStoreTests {
     struct ScriptFailed: Error {
         let arguments: [String]
         let status: Int32
+    }
+}
+
+/// A Unix socket named as a PostgreSQL server's (`.s.PGSQL.5432` in a directory of its own)
+/// that takes connections into its backlog and never accepts or answers one.
+private final class MuteSocket {
+    let directory: String
+    private let descriptor: Int32
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "sm-mute-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array((directory + "/.s.PGSQL.5432").utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+        try #require(bound && listen(descriptor, 16) == 0, "the mute socket: errno \(errno)")
+    }
+
+    deinit {
+        close(descriptor)
+        try? FileManager.default.removeItem(atPath: directory)
     }
 }
