@@ -3,7 +3,9 @@ import PostgresNIO
 import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesTestSupport
+import Subprocess
 import Synchronization
+import SystemPackage
 import Testing
 
 @testable import ScreenMatesPostgresGroupStore
@@ -339,73 +341,66 @@ struct PostgresGroupStoreTests {
     /// back calls work again, nothing written before is lost, and the stream yields so the
     /// consumer catches up.
     @Test func aServerRestartIsUnavailableThenCaughtUp() async throws {
-        let directory = NSTemporaryDirectory() + "screenmates-restart-" + UUID().uuidString
-        let url = try await Self.runScript("start", directory)
-        defer { _ = try? Self.runScriptNow("stop", directory) }
-        let address = try PostgresAddress(url: url + "&connect_timeout=2")
-        let store = PostgresGroupStore(address: address)
-        let group = try await Contract.newGroup(in: store)
-        let counter = Contract.YieldCounter(store.changes(code: group.code))
-        #expect(try await counter.waitForMore(than: 0, timeout: .seconds(30)))
+        try await Self.withServerOfItsOwn { directory, url in
+            let address = try PostgresAddress(url: url + "&connect_timeout=2")
+            let store = PostgresGroupStore(address: address)
+            let group = try await Contract.newGroup(in: store)
+            let counter = Contract.YieldCounter(store.changes(code: group.code))
+            #expect(try await counter.waitForMore(than: 0, timeout: .seconds(30)))
 
-        _ = try await Self.runScript("halt", directory)
-        let seen = counter.yields
-        do {
-            _ = try await store.members(code: group.code)
-            Issue.record("a stopped server answered")
-        } catch {
-            #expect(error.isTransient, "\(error)")
-        }
-        _ = try await Self.runScript("start", directory)
-        var back = false
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !back && ContinuousClock.now < deadline {
-            back = (try? await store.members(code: group.code)) == [Contract.ana]
-            if !back { try await Task.sleep(for: .milliseconds(250)) }
-        }
-        #expect(back, "the store works again after the restart")
-        #expect(try await counter.waitForMore(than: seen, timeout: .seconds(30)), "a yield to catch up after it")
-        var update = Contract.ana
-        update.version = 2
-        #expect(try await store.upsertProfile(update))
-        await counter.cancel()
-    }
-
-    /// Runs `.ci/postgres` on a thread of its own (it waits for the server), returning its output.
-    private static func runScript(_ arguments: String...) async throws -> String {
-        let arguments = arguments
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try runScriptNow(arguments) })
+            _ = try await Self.runScript("halt", directory)
+            let seen = counter.yields
+            do throws(GroupStoreError) {
+                _ = try await store.members(code: group.code)
+                Issue.record("a stopped server answered")
+            } catch {
+                #expect(error.isTransient, "\(error)")
             }
+            _ = try await Self.runScript("start", directory)
+            var back = false
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !back && ContinuousClock.now < deadline {
+                back = (try? await store.members(code: group.code)) == [Contract.ana]
+                if !back { try await Task.sleep(for: .milliseconds(250)) }
+            }
+            #expect(back, "the store works again after the restart")
+            #expect(try await counter.waitForMore(than: seen, timeout: .seconds(30)), "a yield to catch up after it")
+            var update = Contract.ana
+            update.version = 2
+            #expect(try await store.upsertProfile(update))
+            await counter.cancel()
         }
     }
 
-    private static func runScriptNow(_ arguments: String...) throws -> String { try runScriptNow(arguments) }
-
-    private static func runScriptNow(_ arguments: [String]) throws -> String {
-        // Output to a file, not a pipe: the server the script starts could hold a pipe open.
-        let output = NSTemporaryDirectory() + "screenmates-postgres-script-" + UUID().uuidString
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Server.script)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ScriptFailed(arguments: arguments, status: process.terminationStatus)
+    /// Runs `body` with a server of the test's own (`.ci/postgres start`: its directory and
+    /// URL), which is stopped and deleted afterwards, whatever `body` did.
+    private static func withServerOfItsOwn(_ body: (String, String) async throws -> Void) async throws {
+        let directory = NSTemporaryDirectory() + "screenmates-restart-" + UUID().uuidString
+        let url = try await runScript("start", directory)
+        do {
+            try await body(directory, url)
+        } catch {
+            _ = try? await runScript("stop", directory)
+            throw error
         }
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try await runScript("stop", directory)
+    }
+
+    /// Runs `.ci/postgres` and returns what it printed (the server it starts keeps nothing of
+    /// its caller's open, so reading its output to the end returns when it does).
+    private static func runScript(_ arguments: String...) async throws -> String {
+        let result = try await Subprocess.run(
+            .path(FilePath(Server.script)), arguments: Arguments(arguments), input: .none,
+            output: .string(limit: 1 << 16), error: .discarded)
+        guard result.terminationStatus.isSuccess else {
+            throw ScriptFailed(arguments: arguments, status: result.terminationStatus)
+        }
+        return (result.standardOutput ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     struct ScriptFailed: Error {
         let arguments: [String]
-        let status: Int32
+        let status: TerminationStatus
     }
 }
 
