@@ -20,6 +20,8 @@ import Foundation
 /// (data the loader relocated, then made read-only; anything written) is left alone, since
 /// dropping it would bring back the file's bytes in its place.
 ///
+/// The heap's free pages go back to the system at the same moment (`trimHeap`).
+///
 /// What goes down is this process's resident set; pages of a library other processes map
 /// stay in memory for them. `release` reads the mappings and then advises on them: that is
 /// safe because nothing in the program unloads a library (`dlclose`), so no listed range can be
@@ -76,7 +78,22 @@ public enum StartupPages {
                 released += mapping.residentKB
             }
         }
+        trimHeap()
         return released
+    }
+
+    /// Gives the free pages inside the heap back to the system: what start-up allocated and
+    /// freed stays resident otherwise (glibc returns only the heap's top on its own). Looked up
+    /// by name, as the Glibc module does not export `malloc.h`; a C library without it
+    /// (musl) keeps its heap as it is.
+    /// Returns whether the C library has the function.
+    @discardableResult
+    static func trimHeap() -> Bool {
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        // RTLD_DEFAULT, a null handle: the process's own symbols.
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return false }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        return true
     }
 
     /// The program's file and the shared libraries mapped into the process, as `smaps` names

@@ -37,6 +37,14 @@ public final class LocalStore: Sendable {
 
     var pool: DatabasePool { connections.withLock { $0.pool } }
 
+    /// Frees what SQLite keeps to be quick next time (prepared statements, cached pages) on
+    /// the writer and on a reader, on the caller's thread (the pool's own `releaseMemory`
+    /// would start threads to reach every reader at once).
+    public func releaseMemory() {
+        try? pool.writeWithoutTransaction { $0.releaseMemory() }
+        try? pool.unsafeReentrantRead { $0.releaseMemory() }
+    }
+
     private init(path: String, busyTimeout: TimeInterval, connections: Connections, lock: StoreLock) {
         self.path = path
         self.busyTimeout = busyTimeout

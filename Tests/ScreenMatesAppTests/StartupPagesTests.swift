@@ -105,6 +105,11 @@ import Testing
         #expect(try Self.mapping(at: written).anonymousKB > 0)
     }
 
+    /// The C library here (glibc) has `malloc_trim`, so the hand-back trims the heap too.
+    @Test func theHeapIsTrimmedWithTheCLibrarysOwnFunction() {
+        #expect(StartupPages.trimHeap())
+    }
+
     /// A file of `size` bytes mapped read-only, every page touched; removed when it goes.
     final class MappedFile {
         let path: String

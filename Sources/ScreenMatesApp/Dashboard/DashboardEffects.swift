@@ -142,6 +142,9 @@ final class DashboardEffects {
             ClockSource.release(dependencies.clock, store: store)
             return []
         case .releaseStartupPages:
+            // The statements start-up prepared and the pages it read first: the idle dashboard
+            // asks for a few of them again, once a minute at most.
+            store.releaseMemory()
             let kilobytes = StartupPages.release()
             dependencies.logger.debug("start-up pages handed back", metadata: ["KiB": "\(kilobytes)"])
             return []
