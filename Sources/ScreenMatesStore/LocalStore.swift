@@ -41,7 +41,7 @@ public final class LocalStore: Sendable {
     /// the writer and on a reader, on the caller's thread (the pool's own `releaseMemory`
     /// would start threads to reach every reader at once).
     public func releaseMemory() {
-        try? pool.writeWithoutTransaction { $0.releaseMemory() }
+        pool.writeWithoutTransaction { $0.releaseMemory() }
         try? pool.unsafeReentrantRead { $0.releaseMemory() }
     }
 

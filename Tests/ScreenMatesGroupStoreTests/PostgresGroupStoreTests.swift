@@ -395,7 +395,7 @@ struct PostgresGroupStoreTests {
         guard result.terminationStatus.isSuccess else {
             throw ScriptFailed(arguments: arguments, status: result.terminationStatus)
         }
-        return (result.standardOutput ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     struct ScriptFailed: Error {

@@ -9,8 +9,8 @@ import Testing
 /// keeps, with nothing lost.
 @Suite struct LocalStoreMemoryTests {
     /// Bytes the writer's prepared statements hold (SQLite's own count for one connection).
-    private static func writerStatementBytes(_ store: LocalStore) throws -> Int32 {
-        try store.pool.writeWithoutTransaction { db in
+    private static func writerStatementBytes(_ store: LocalStore) -> Int32 {
+        store.pool.writeWithoutTransaction { db in
             var current: Int32 = 0
             var highest: Int32 = 0
             sqlite3_db_status(db.sqliteConnection, SQLITE_DBSTATUS_STMT_USED, &current, &highest, 0)
@@ -24,13 +24,13 @@ import Testing
         try store.record([
             Fixtures.event(.vice, at: "2026-11-21T10:00"), Fixtures.event(.productive, at: "2026-11-21T10:15"),
         ])
-        let before = try Self.writerStatementBytes(store)
+        let before = Self.writerStatementBytes(store)
         #expect(before > 0, "recording prepared statements on the writer")
         let day = Fixtures.instant("2026-11-21T00:00")..<Fixtures.instant("2026-11-22T00:00")
         let events = try store.events(in: day)
 
         store.releaseMemory()
-        #expect(try Self.writerStatementBytes(store) < before)
+        #expect(Self.writerStatementBytes(store) < before)
         #expect(try store.events(in: day) == events)
         #expect(try store.record([Fixtures.event(.vice, at: "2026-11-21T10:30")]) == 1)
         #expect(try store.eventCount() == 3)
