@@ -85,8 +85,7 @@ public enum StartupPages {
     /// Gives the free pages inside the heap back to the system: what start-up allocated and
     /// freed stays resident otherwise (glibc returns only the heap's top on its own). Looked up
     /// by name, as the Glibc module does not export `malloc.h`; a C library without it
-    /// (musl) keeps its heap as it is.
-    /// Returns whether the C library has the function.
+    /// (musl) keeps its heap as it is, and this returns false.
     @discardableResult
     static func trimHeap() -> Bool {
         typealias MallocTrim = @convention(c) (Int) -> Int32

@@ -25,13 +25,14 @@ enum PostgresSchemaMigrator {
         }
     }
 
+    private static let logger = Logger(label: "ScreenMates.groups.postgres.migration")
+
     /// Whether the schema serves a client at `latest` as it is: the one question asked on
     /// every start, answered in one query (a migration takes far longer, and only then).
     static func isCurrent(
         _ connection: PostgresConnection, upTo latest: Int64 = Int64(PostgresGroupSchema.latestVersion)
     ) async throws -> Bool {
-        try await installedLevel(connection, logger: Logger(label: "ScreenMates.groups.postgres.migration"))
-            .admits(clientAt: latest)
+        try await installedLevel(connection, logger: logger).admits(clientAt: latest)
     }
 
     /// - Parameter latest: the version to bring the schema to (tests stop earlier, to stand for
@@ -40,7 +41,6 @@ enum PostgresSchemaMigrator {
         connection: PostgresConnection, location: String, user: String,
         upTo latest: Int64 = Int64(PostgresGroupSchema.latestVersion)
     ) async throws {
-        let logger = Logger(label: "ScreenMates.groups.postgres.migration")
         let current = try await installedLevel(connection, logger: logger)
         if current.admits(clientAt: latest) { return }
         if current.version > latest { throw newer(location) }

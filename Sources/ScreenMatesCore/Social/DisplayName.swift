@@ -67,7 +67,6 @@ public struct DisplayName: Hashable, Sendable, CheckedText, CustomStringConverti
             false
         }
     }
-
 }
 
 /// Why a display name was refused; `message` says what to type instead.

@@ -31,7 +31,6 @@ public struct GroupCode: Hashable, Sendable, CheckedText, CustomStringConvertibl
     }
 
     public var description: String { value }
-
 }
 
 /// Why a group code was refused; `message` says what a code looks like.
