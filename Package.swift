@@ -101,7 +101,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The schema's SQL, compiled into the binary (no resource bundle to carry around).
-            resources: [.embedInCode("Migrations/v1_groups.sql"), .embedInCode("Migrations/v2_games.sql")]
+            resources: [
+                .embedInCode("Migrations/v1_groups.sql"), .embedInCode("Migrations/v2_games.sql"),
+                .embedInCode("Migrations/v3_identity.sql"),
+            ]
         ),
 
         // The simulated usage monitor: seeded, deterministic, writes through an event sink.

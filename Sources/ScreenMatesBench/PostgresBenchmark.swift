@@ -26,8 +26,10 @@ enum PostgresBenchmark {
 
     static func run(url: String, changes: Int, upserts: Int, members: Int) async throws -> Result {
         let address = try PostgresAddress(url: url)
-        let a = PostgresGroupStore(address: address)
-        let b = PostgresGroupStore(address: address)
+        // Every member the benchmark plays proves itself with a secret of its own, as a home would.
+        let keyring = BenchKeyring.make()
+        let a = PostgresGroupStore(address: address, keyring: keyring)
+        let b = PostgresGroupStore(address: address, keyring: keyring)
         let now = Date()
         // The figures do not depend on the day: any zone does, UTC on every machine.
         let today = DayCalendar(timeZone: TimeZone(identifier: "UTC")!).day(containing: now)
@@ -89,7 +91,7 @@ enum PostgresBenchmark {
         let onePerSecond = Double(upserts) / seconds(oneStarted.duration(to: clock.now))
         var clients: [(PostgresGroupStore, MemberProfile)] = []
         for index in 0..<8 {
-            let store = PostgresGroupStore(address: address)
+            let store = PostgresGroupStore(address: address, keyring: keyring)
             let member = profile(id("w\(index)" + suffix), "writer\(index)", version: 1)
             _ = try await store.join(code: group.code, member: member, now: now)
             clients.append((store, member))
@@ -114,7 +116,7 @@ enum PostgresBenchmark {
         // A group of `members`: filled by 16 clients at once, then fetched.
         let crowdCreator = profile(id("c0" + suffix), "crowd0", version: 1)
         let crowd = try await a.createGroup(dailyGoalBlocks: 8, creator: crowdCreator, now: now)
-        let fillers = (0..<16).map { _ in PostgresGroupStore(address: address) }
+        let fillers = (0..<16).map { _ in PostgresGroupStore(address: address, keyring: keyring) }
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             for (lane, store) in fillers.enumerated() {
                 tasks.addTask {
@@ -218,4 +220,21 @@ enum PostgresBenchmark {
 struct BenchmarkError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Secrets for the members the benchmark plays, made on first use and kept for the run.
+enum BenchKeyring {
+    static func make() -> MemberKeyring {
+        let secrets = Mutex<[UserID: MemberSecret]>([:])
+        return MemberKeyring(
+            reader: { nil },
+            secret: { id in
+                secrets.withLock { known in
+                    if let secret = known[id] { return secret }
+                    let made = MemberSecret.random()
+                    known[id] = made
+                    return made
+                }
+            })
+    }
 }

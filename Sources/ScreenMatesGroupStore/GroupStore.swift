@@ -37,8 +37,8 @@ public protocol GroupStore: Sendable {
     /// unique by `DisplayName.uniquenessKey` within the group.
     func join(code: GroupCode, member: MemberProfile, now: Date) async throws(GroupStoreError) -> Group
 
-    /// Removes the member; the group stays (even empty). The member's day totals go with them
-    /// (leaving withdraws what they shared). Leaving a group one is not in changes nothing and
+    /// Removes the member, with their day totals, challenge parts and week results (leaving
+    /// withdraws what they shared); the last member out removes the group. Leaving a group one is not in changes nothing and
     /// succeeds, so a retried leave is harmless; an unknown code fails with `.unknownCode`.
     func leave(code: GroupCode, userID: UserID) async throws(GroupStoreError)
 
@@ -232,6 +232,9 @@ public enum GroupStoreError: Error, Hashable, Sendable {
     case challengeExists(String)
     /// The challenge's first day is over: it can no longer be joined.
     case challengeClosed(String)
+    /// The store does not take this member as who they say they are (another login or secret
+    /// holds the user id); the detail says what to do.
+    case identityRefused(String)
 
     public var message: String {
         switch self {
@@ -259,6 +262,8 @@ public enum GroupStoreError: Error, Hashable, Sendable {
             return "Your group has a challenge \(SafeText.displayable(id)) already."
         case .challengeClosed(let id):
             return "Challenge \(SafeText.displayable(id)) has begun: it could be joined until its first day ended."
+        case .identityRefused(let detail):
+            return detail
         }
     }
 

@@ -30,6 +30,8 @@ final class PostgresChangeFeed: Sendable {
 
     private let address: PostgresAddress
     private let logger: Logger
+    /// The member who asks for a group's channel (only members may).
+    private let caller: @Sendable (GroupCode) -> PostgresGroupStore.Caller?
     private let state = Mutex(State())
     private let connectionIDs = Atomic<Int>(0)
 
@@ -39,9 +41,12 @@ final class PostgresChangeFeed: Sendable {
     /// What `pg_stat_activity` shows for the listening connection.
     static let applicationName = "screenmates-listener"
 
-    init(address: PostgresAddress, logger: Logger) {
+    init(
+        address: PostgresAddress, logger: Logger, caller: @escaping @Sendable (GroupCode) -> PostgresGroupStore.Caller?
+    ) {
         self.address = address
         self.logger = logger
+        self.caller = caller
     }
 
     /// A stream that yields when the group may have changed; see `GroupStore.changes(code:)`.
@@ -195,10 +200,19 @@ final class PostgresChangeFeed: Sendable {
 
     private func listen(for code: GroupCode, on connection: PostgresConnection, generation: Int) async throws {
         let logger = self.logger
-        let channel = try await withDeadline(address.timeout) {
-            let rows = try await connection.query("SELECT screenmates.group_channel(\(code.value))", logger: logger)
-                .collect()
-            return try rows.first?.decode(String?.self) ?? nil
+        guard let me = caller(code) else { return }
+        let channel: String?
+        do {
+            channel = try await withDeadline(address.timeout) {
+                let rows = try await connection.query(
+                    "SELECT screenmates.group_channel(\(me.id), \(me.secret), \(code.value))", logger: logger
+                ).collect()
+                return try rows.first?.decode(String?.self) ?? nil
+            }
+        } catch let error as PSQLError where error.code == .server {
+            // Refused (not a member, not this member's secret): nothing to listen to.
+            logger.debug("group change listener: the server refused the group's channel")
+            return
         }
         // A code that names no group has no changes to signal (looking it up again and again
         // would count as guessing codes); the next connection looks once more.

@@ -30,6 +30,14 @@ extension GroupStoreError {
         static let neverJoined = "SMNEW"
         static let invalidValue = "SMVAL"
         static let tooManyAttempts = "SMLIM"
+        /// The user id is bound to another login or another secret.
+        static let notYours = "SMWHO"
+        /// The secret sent is not one (a damaged file).
+        static let badSecret = "SMKEY"
+        /// A user id from before identities, waiting for the store's owner.
+        static let claimWaiting = "SMCLM"
+        /// A quota (groups a day, members of a group, challenges running…).
+        static let quota = "SMQTA"
     }
 
     /// Maps an error met while using the server at `location` to what the caller can act on: a
@@ -88,8 +96,14 @@ extension GroupStoreError {
         case RefusalState.neverJoined:
             let user = context.userID.map { "User \($0)" } ?? "This user"
             return .invalidValue("\(user) has not joined a group in this group store; join one first.")
-        case RefusalState.invalidValue:
+        case RefusalState.invalidValue, RefusalState.quota, RefusalState.badSecret:
             return .invalidValue(message)
+        case RefusalState.notYours:
+            let user = context.userID.map { "User id \($0)" } ?? "Your user id"
+            return .identityRefused(
+                "\(user) belongs to another member of this group store (another login, or another secret). "
+                    + "Use the login and the home (its `member-identity` file) this member was made with, "
+                    + "or set up a new profile in a new home.")
         case RefusalState.tooManyAttempts:
             let seconds = error.serverInfo?[.detail].flatMap { Int($0) } ?? Int(GroupStoreRules.attemptWindow)
             return .tooManyAttempts(retryAfterSeconds: seconds)

@@ -9,9 +9,12 @@ import Foundation
 /// schema never locks out members who have not updated yet.
 ///
 /// Everything lives in the schema `screenmates`. Members never touch its tables: every
-/// operation is one call of a `SECURITY DEFINER` function that checks what it is given (a code
-/// must name the group, a user must be a member, a version must be newer) and runs as one
-/// transaction. Only those functions are granted to `PUBLIC` (any role allowed to connect to the
+/// operation is one call of a `SECURITY DEFINER` function that first verifies the caller (the
+/// user id must be bound to the calling login and to the hash of the secret sent with it; a new
+/// id is bound on first use), then checks what it is given as every client would (names,
+/// ranges, a challenge's rule, days that are today somewhere by the server's clock, quotas; a
+/// code must name the group, a reader must be a member, a version must be newer), with a lock
+/// timeout, and runs as one transaction. Only those functions are granted to `PUBLIC` (any role allowed to connect to the
 /// database); the tables are granted to nobody and have row-level security turned on with no
 /// policy, so even a table granted by mistake shows a non-owner no row. Wrong codes are written
 /// down by the lookup functions themselves, so the rate limit cannot be skipped by a client.
@@ -59,6 +62,11 @@ enum PostgresGroupSchema {
         Migration(
             version: 2, summary: "group challenges, coins, the weekly settlement, the compatibility rule",
             compatibleFrom: 1, statements: statements(of: PackageResources.v2_games_sql)),
+        // Every function now takes the caller's user id and secret and the old ones, which took
+        // an id on trust, are gone: clients from before must update.
+        Migration(
+            version: 3, summary: "member identities, the server's own checks, quotas, restore and delete",
+            compatibleFrom: 3, statements: statements(of: PackageResources.v3_identity_sql)),
     ]
 
     /// The statements of a migration file (`Migrations/*.sql`): separated by a line holding only

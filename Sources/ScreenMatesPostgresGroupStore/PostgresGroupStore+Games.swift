@@ -20,11 +20,12 @@ extension PostgresGroupStore {
             challenge.id, Int64(challenge.firstDay.dayNumber), Int64(challenge.days), Int64(challenge.reward),
             Int64(challenge.penalty)
         )
+        let me = try caller(creatorID)
         let rows = try await perform(OperationContext(code: code, userID: creatorID)) { client in
             try await client.query(
                 """
-                SELECT screenmates.create_group_challenge(\(code.value), \(id), \(creatorID.value), \(rule), \(first),
-                    \(days), \(reward), \(penalty), \(startsAt), \(at))
+                SELECT screenmates.create_group_challenge(\(me.id), \(me.secret), \(code.value), \(id), \(rule),
+                    \(first), \(days), \(reward), \(penalty), \(startsAt), \(at))
                 """
             ).collect()
         }
@@ -43,11 +44,12 @@ extension PostgresGroupStore {
         try GroupStoreRules.check(challengeID: id)
         let at = try Self.milliseconds(now)
         let day = Int64(GroupStoreRules.clampedDayNumber(today))
+        let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
             try await client.query(
                 """
                 SELECT outcome, creator_id, rule, first_day, days, reward, penalty, starts_at, created_at
-                FROM screenmates.join_group_challenge(\(code.value), \(id), \(userID.value), \(day), \(at))
+                FROM screenmates.join_group_challenge(\(me.id), \(me.secret), \(code.value), \(id), \(day), \(at))
                 """
             ).collect()
         }
@@ -81,13 +83,13 @@ extension PostgresGroupStore {
     public func reportParticipant(_ report: ParticipantReport, code: GroupCode) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(report)
         let decidedAt = try report.decidedAt.map { instant throws(GroupStoreError) in try Self.milliseconds(instant) }
-        let (id, user, state, days) = (
-            report.challengeID, report.userID.value, report.state.rawValue, Int64(report.daysKept)
-        )
+        let (id, state, days) = (report.challengeID, report.state.rawValue, Int64(report.daysKept))
+        let me = try caller(report.userID)
         let rows = try await perform(OperationContext(code: code, userID: report.userID)) { client in
             try await client.query(
                 """
-                SELECT screenmates.report_participant(\(code.value), \(id), \(user), \(state), \(days), \(decidedAt))
+                SELECT screenmates.report_participant(\(me.id), \(me.secret), \(code.value), \(id), \(state), \(days),
+                    \(decidedAt))
                 """
             ).collect()
         }
@@ -102,11 +104,12 @@ extension PostgresGroupStore {
     }
 
     public func groupChallenges(code: GroupCode) async throws(GroupStoreError) -> [GroupChallengeBoard] {
+        let me = try reader(code)
         let challengeRows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
                 """
                 SELECT known, id, creator_id, rule, first_day, days, reward, penalty, starts_at, created_at
-                FROM screenmates.group_challenges(\(code.value))
+                FROM screenmates.group_challenges(\(me.id), \(me.secret), \(code.value))
                 """
             ).collect()
         }
@@ -115,7 +118,7 @@ extension PostgresGroupStore {
             try await client.query(
                 """
                 SELECT known, challenge_id, user_id, display_name, state, days_kept, joined_at, decided_at
-                FROM screenmates.challenge_participants(\(code.value))
+                FROM screenmates.challenge_participants(\(me.id), \(me.secret), \(code.value))
                 """
             ).collect()
         }
@@ -157,15 +160,15 @@ extension PostgresGroupStore {
     public func reportStanding(_ report: StandingReport) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(report)
         let at = try Self.milliseconds(report.updatedAt)
-        let (user, name, coins, badges, isPublic, version) = (
-            report.userID.value, report.displayName.value, Int64(report.coins), Int64(report.badges), report.isPublic,
-            report.version
+        let (name, coins, badges, isPublic, version) = (
+            report.displayName.value, Int64(report.coins), Int64(report.badges), report.isPublic, report.version
         )
+        let me = try caller(report.userID)
         let rows = try await perform(OperationContext(name: report.displayName, userID: report.userID)) { client in
             try await client.query(
                 """
-                SELECT screenmates.report_standing(\(user), \(name), \(coins), \(badges), \(isPublic), \(version),
-                    \(at))
+                SELECT screenmates.report_standing(\(me.id), \(me.secret), \(name), \(coins), \(badges), \(isPublic),
+                    \(version), \(at))
                 """
             ).collect()
         }
@@ -173,9 +176,13 @@ extension PostgresGroupStore {
     }
 
     public func memberCoins(code: GroupCode) async throws(GroupStoreError) -> [MemberCoins] {
+        let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
-                "SELECT known, user_id, coins, badges, updated_at FROM screenmates.member_coins(\(code.value))"
+                """
+                SELECT known, user_id, coins, badges, updated_at
+                FROM screenmates.member_coins(\(me.id), \(me.secret), \(code.value))
+                """
             ).collect()
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
@@ -191,11 +198,12 @@ extension PostgresGroupStore {
 
     public func publicRanking(userID: UserID, limit: Int) async throws(GroupStoreError) -> PublicRanking {
         let cap = Int64(min(max(limit, 1), GroupStoreRules.publicRankingLimit))
+        let me = try caller(userID)
         let rows = try await perform(OperationContext(userID: userID)) { client in
             try await client.query(
                 """
                 SELECT display_name, coins, badges, is_me, total, my_rank
-                FROM screenmates.public_ranking(\(userID.value), \(cap))
+                FROM screenmates.public_ranking(\(me.id), \(me.secret), \(cap))
                 """
             ).collect()
         }
@@ -216,11 +224,12 @@ extension PostgresGroupStore {
     // MARK: - The weekly settlement
 
     public func settlementRules(code: GroupCode) async throws(GroupStoreError) -> SettlementRules {
+        let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
                 """
                 SELECT known, week_start, kept_day_coins, over_day_coins, missing_days
-                FROM screenmates.settlement_rules(\(code.value))
+                FROM screenmates.settlement_rules(\(me.id), \(me.secret), \(code.value))
                 """
             ).collect()
         }
@@ -243,11 +252,12 @@ extension PostgresGroupStore {
         let (weekStart, kept, over, missing) = (
             Int32(rules.weekStart), Int64(rules.keptDayCoins), Int64(rules.overDayCoins), rules.missingDays.rawValue
         )
+        let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
             try await client.query(
                 """
-                SELECT screenmates.set_settlement_rules(\(code.value), \(userID.value), \(weekStart), \(kept), \(over),
-                    \(missing))
+                SELECT screenmates.set_settlement_rules(\(me.id), \(me.secret), \(code.value), \(weekStart), \(kept),
+                    \(over), \(missing))
                 """
             ).collect()
         }
@@ -264,9 +274,12 @@ extension PostgresGroupStore {
     public func settleWeeks(code: GroupCode, today: LocalDate, now: Date) async throws(GroupStoreError) -> Int {
         let day = Int64(GroupStoreRules.clampedDayNumber(today))
         let at = try Self.milliseconds(now)
+        let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
-                "SELECT known, settled FROM screenmates.settle_weeks(\(code.value), \(day), \(at))"
+                """
+                SELECT known, settled FROM screenmates.settle_weeks(\(me.id), \(me.secret), \(code.value), \(day), \(at))
+                """
             ).collect()
         }
         let (known, settled) = try decode("the settlement") {
@@ -282,11 +295,12 @@ extension PostgresGroupStore {
     {
         let first = Int64(GroupStoreRules.clampedDayNumber(weeks.lowerBound))
         let last = Int64(GroupStoreRules.clampedDayNumber(weeks.upperBound))
+        let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
                 """
                 SELECT known, user_id, week, status, kept_days, over_days, missing_days, coins, rule, settled_at
-                FROM screenmates.week_results(\(code.value), \(first), \(last))
+                FROM screenmates.week_results(\(me.id), \(me.secret), \(code.value), \(first), \(last))
                 """
             ).collect()
         }

@@ -16,8 +16,16 @@ import Synchronization
 /// and retries. An operation with no answer within the address's timeout fails the same way.
 ///
 /// Changes are signalled through LISTEN/NOTIFY on one dedicated connection (`PostgresChangeFeed`).
+///
+/// Every call proves who makes it: the user id it acts as and that member's secret
+/// (`MemberSecret`, from the keyring), which the server checks against the login and the hash it
+/// bound the id to. A call that names no member (reading a group) acts as the member this store
+/// last saw join or create that group, else as the keyring's reader.
 public final class PostgresGroupStore: GroupStore {
     public let address: PostgresAddress
+    let keyring: MemberKeyring
+    /// Who reads each group: the member this store saw create or join it.
+    private let readers = GroupReaders()
     private let client: PostgresClient
     private let runner: Task<Void, Never>
     private let feed: PostgresChangeFeed
@@ -29,20 +37,25 @@ public final class PostgresGroupStore: GroupStore {
     /// What it shows for the connection that listens for changes.
     public static let listenerApplicationName = PostgresChangeFeed.applicationName
 
-    /// Makes a store for the server at `address`; nothing is connected until it is used.
-    /// `logger` gets the connections' background events (silent unless given).
+    /// Makes a store for the server at `address` acting for the members of `keyring`; nothing is
+    /// connected until it is used. `logger` gets the connections' background events (silent
+    /// unless given).
     public init(
-        address: PostgresAddress,
+        address: PostgresAddress, keyring: MemberKeyring,
         logger: Logger = Logger(label: "ScreenMates.groups.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.address = address
+        self.keyring = keyring
         self.logger = logger
         let client = PostgresClient(
             configuration: address.clientConfiguration(applicationName: Self.applicationName),
             backgroundLogger: logger)
         self.client = client
         runner = Task.detached { await client.run() }
-        feed = PostgresChangeFeed(address: address, logger: logger)
+        feed = PostgresChangeFeed(address: address, logger: logger) { [readers] code in
+            guard let id = readers[code] ?? keyring.reader(), let secret = keyring.secret(id) else { return nil }
+            return Caller(id: id.value, secret: secret.hex)
+        }
     }
 
     deinit {
@@ -105,31 +118,35 @@ public final class PostgresGroupStore: GroupStore {
         try GroupStoreRules.check(creator)
         let at = try Self.milliseconds(now)
         let p = try ProfileParameters(creator)
+        let me = try caller(creator.userID)
         let goal = Int64(dailyGoalBlocks)
         let rows = try await perform(OperationContext(name: creator.displayName, userID: creator.userID)) { client in
             try await client.query(
                 """
-                SELECT code, created_at FROM screenmates.create_group(\(goal), \(p.userID), \(p.name), \(p.nameKey),
+                SELECT code, created_at FROM screenmates.create_group(\(me.id), \(me.secret), \(goal), \(p.name),
                     \(p.blocks), \(p.day), \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version), \(at))
                 """
             ).collect()
         }
-        return try decode("the new group") {
+        let group = try decode("the new group") {
             guard let row = rows.first else { throw UnreadableValue(what: "no new group") }
             let (text, createdAt) = try row.decode((String, Int64).self)
             return Group(
                 code: try Self.code(text), dailyGoalBlocks: dailyGoalBlocks, memberCount: 1,
                 createdAt: Self.date(milliseconds: createdAt))
         }
+        readers.note(creator.userID, in: group.code)
+        return group
     }
 
     public func group(code: GroupCode, userID: UserID, now: Date) async throws(GroupStoreError) -> Group? {
         let at = try Self.milliseconds(now)
+        let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
             try await client.query(
                 """
                 SELECT outcome, retry_after, daily_goal_blocks, member_count, created_at
-                FROM screenmates.find_group(\(code.value), \(userID.value), \(at))
+                FROM screenmates.find_group(\(me.id), \(me.secret), \(code.value), \(at))
                 """
             ).collect()
         }
@@ -140,35 +157,40 @@ public final class PostgresGroupStore: GroupStore {
         try GroupStoreRules.check(member)
         let at = try Self.milliseconds(now)
         let p = try ProfileParameters(member)
+        let me = try caller(member.userID)
         let context = OperationContext(code: code, name: member.displayName, userID: member.userID)
         let rows = try await perform(context) { client in
             try await client.query(
                 """
                 SELECT outcome, retry_after, daily_goal_blocks, member_count, created_at
-                FROM screenmates.join_group(\(code.value), \(p.userID), \(p.name), \(p.nameKey), \(p.blocks),
+                FROM screenmates.join_group(\(me.id), \(me.secret), \(code.value), \(p.name), \(p.blocks),
                     \(p.day), \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version), \(at))
                 """
             ).collect()
         }
         guard let group = try lookupOutcome(rows, code: code) else { throw .unknownCode(code) }
+        readers.note(member.userID, in: code)
         return group
     }
 
     public func leave(code: GroupCode, userID: UserID) async throws(GroupStoreError) {
+        let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
-            try await client.query("SELECT screenmates.leave_group(\(code.value), \(userID.value))").collect()
+            try await client.query("SELECT screenmates.leave_group(\(me.id), \(me.secret), \(code.value))").collect()
         }
         guard try known(rows, "leaving") else { throw .unknownCode(code) }
+        readers.forget(userID, in: code)
     }
 
     @discardableResult
     public func upsertProfile(_ profile: MemberProfile) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(profile)
         let p = try ProfileParameters(profile)
+        let me = try caller(profile.userID)
         let rows = try await perform(OperationContext(name: profile.displayName, userID: profile.userID)) { client in
             try await client.query(
                 """
-                SELECT screenmates.upsert_profile(\(p.userID), \(p.name), \(p.nameKey), \(p.blocks), \(p.day),
+                SELECT screenmates.upsert_profile(\(me.id), \(me.secret), \(p.name), \(p.blocks), \(p.day),
                     \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version))
                 """
             ).collect()
@@ -180,11 +202,12 @@ public final class PostgresGroupStore: GroupStore {
     }
 
     public func members(code: GroupCode) async throws(GroupStoreError) -> [MemberProfile] {
+        let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
                 """
                 SELECT known, user_id, display_name, blocks_today, day, streak, last_active, last_updated, version
-                FROM screenmates.group_members(\(code.value))
+                FROM screenmates.group_members(\(me.id), \(me.secret), \(code.value))
                 """
             ).collect()
         }
@@ -205,32 +228,44 @@ public final class PostgresGroupStore: GroupStore {
         }
     }
 
+    /// Each member's totals go in a call of their own, proved by their secret: the server takes a
+    /// member's own totals only. Totals of a member who is not in the group are ignored.
     public func upsertDayTotals(_ totals: [DayTotal], code: GroupCode) async throws(GroupStoreError) {
         for total in totals { try GroupStoreRules.check(total) }
-        guard !totals.isEmpty else { return }
-        let users = totals.map(\.userID.value)
-        let dates = totals.map { Int64($0.date.dayNumber) }
-        let vice = totals.map { Int64($0.viceBlocks) }
-        let goals = totals.map { Int64($0.goalBlocks) }
-        let versions = totals.map(\.version)
-        let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.query(
-                """
-                SELECT screenmates.upsert_day_totals(\(code.value), \(users), \(dates), \(vice), \(goals), \(versions))
-                """
-            ).collect()
+        var byMember: [UserID: [DayTotal]] = [:]
+        for total in totals { byMember[total.userID, default: []].append(total) }
+        for (userID, own) in byMember.sorted(by: { $0.key < $1.key }) {
+            let me = try caller(userID)
+            let dates = own.map { Int64($0.date.dayNumber) }
+            let vice = own.map { Int64($0.viceBlocks) }
+            let goals = own.map { Int64($0.goalBlocks) }
+            let versions = own.map(\.version)
+            let rows: [PostgresRow]
+            do {
+                rows = try await perform(OperationContext(code: code, userID: userID)) { client in
+                    try await client.query(
+                        """
+                        SELECT screenmates.upsert_day_totals(\(me.id), \(me.secret), \(code.value), \(dates), \(vice),
+                            \(goals), \(versions))
+                        """
+                    ).collect()
+                }
+            } catch .notAMember {
+                continue
+            }
+            guard try known(rows, "storing day totals") else { throw .unknownCode(code) }
         }
-        guard try known(rows, "storing day totals") else { throw .unknownCode(code) }
     }
 
     public func dayTotals(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [DayTotal] {
         let first = Int64(GroupStoreRules.clampedDayNumber(days.lowerBound))
         let last = Int64(GroupStoreRules.clampedDayNumber(days.upperBound))
+        let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
                 """
                 SELECT known, user_id, date, vice_blocks, goal_blocks, version
-                FROM screenmates.group_day_totals(\(code.value), \(first), \(last))
+                FROM screenmates.group_day_totals(\(me.id), \(me.secret), \(code.value), \(first), \(last))
                 """
             ).collect()
         }
@@ -247,9 +282,35 @@ public final class PostgresGroupStore: GroupStore {
         }
     }
 
-    public func changeMark(code: GroupCode) async throws(GroupStoreError) -> Int64 {
+    /// Added up on the server, each sum saturating, so a fetch moves one row per member.
+    public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [UserID: Int]
+    {
+        let first = Int64(GroupStoreRules.clampedDayNumber(days.lowerBound))
+        let last = Int64(GroupStoreRules.clampedDayNumber(days.upperBound))
+        let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.query("SELECT screenmates.change_mark(\(code.value))").collect()
+            try await client.query(
+                """
+                SELECT known, user_id, blocks
+                FROM screenmates.group_block_sums(\(me.id), \(me.secret), \(code.value), \(first), \(last))
+                """
+            ).collect()
+        }
+        if try firstIsUnknown(rows) { throw .unknownCode(code) }
+        return try decode("the members' block sums") {
+            var sums: [UserID: Int] = [:]
+            for row in rows {
+                let (_, userID, blocks) = try row.decode((Bool, String, Int64).self)
+                sums[try Self.userID(userID)] = Int(clamping: blocks)
+            }
+            return sums
+        }
+    }
+
+    public func changeMark(code: GroupCode) async throws(GroupStoreError) -> Int64 {
+        let me = try reader(code)
+        let rows = try await perform(OperationContext(code: code)) { client in
+            try await client.query("SELECT screenmates.change_mark(\(me.id), \(me.secret), \(code.value))").collect()
         }
         let mark = try decode("the change mark") {
             guard let row = rows.first else { throw UnreadableValue(what: "no change mark") }
@@ -266,6 +327,34 @@ public final class PostgresGroupStore: GroupStore {
         feed.watch(code)
     }
 
+    // MARK: - Who calls
+
+    /// A member as a call proves them: their user id and secret, as the server's functions take them.
+    struct Caller: Sendable {
+        let id: String
+        let secret: String
+    }
+
+    /// The member `userID`, with the secret from the keyring; a member this store holds no
+    /// secret for cannot be acted as.
+    func caller(_ userID: UserID) throws(GroupStoreError) -> Caller {
+        guard let secret = keyring.secret(userID) else {
+            throw .identityRefused(
+                "This home holds no secret for user id \(userID), so it cannot act as that member in the group store.")
+        }
+        return Caller(id: userID.value, secret: secret.hex)
+    }
+
+    /// The member who reads group `code`: the one this store saw create or join it, else the
+    /// keyring's reader.
+    func reader(_ code: GroupCode) throws(GroupStoreError) -> Caller {
+        guard let userID = readers[code] ?? keyring.reader() else {
+            throw .identityRefused(
+                "This home has no member identity yet: set up a profile first (`screenmates setup`).")
+        }
+        return try caller(userID)
+    }
+
     // MARK: - Running queries
 
     /// Runs `body` with the schema ready, giving up after the address's timeout.
@@ -277,10 +366,42 @@ public final class PostgresGroupStore: GroupStore {
         do {
             return try await withDeadline(address.timeout) { try await body(client) }
         } catch {
+            if let error = error as? PSQLError,
+                error.serverInfo?[.sqlState] == GroupStoreError.RefusalState.claimWaiting
+            {
+                throw await claim(context)
+            }
             let mapped = GroupStoreError.postgres(error, location: address.description, context: context)
             if mapped.isTransient { schemaReady.withLock { $0 = false } }
             throw mapped
         }
+    }
+
+    /// Files the claim of a user id from before identities (the server keeps it for the store's
+    /// owner to approve) and says what the member waits for; the caller keeps its updates.
+    private func claim(_ context: OperationContext) async -> GroupStoreError {
+        let waiting = GroupStoreError.unavailable(
+            location: address.description,
+            detail:
+                "this member joined before the store checked identities, and waits for the store's owner to confirm "
+                + "it is you (`screenmates group claims` as the owner)")
+        guard
+            let userID = context.userID ?? context.code.flatMap({ readers[$0] })
+                ?? keyring.reader(), let secret = keyring.secret(userID)
+        else { return waiting }
+        let client = self.client
+        let (id, hex) = (userID.value, secret.hex)
+        do {
+            let rows = try await withDeadline(address.timeout) {
+                try await client.query("SELECT screenmates.claim_identity(\(id), \(hex))").collect()
+            }
+            if try rows.first?.decode(String.self) == "bound" {
+                return .unavailable(location: address.description, detail: "this member's identity was just confirmed")
+            }
+        } catch {
+            return GroupStoreError.postgres(error, location: address.description, context: context)
+        }
+        return waiting
     }
 
     /// Reads rows that came back; a value that cannot be right is damage (`.unusable`).
@@ -343,11 +464,9 @@ public final class PostgresGroupStore: GroupStore {
 
     // MARK: - Values
 
-    /// A profile as the functions' parameters.
+    /// A profile as the functions' parameters (the name's key is the server's to compute).
     private struct ProfileParameters: Sendable {
-        let userID: String
         let name: String
-        let nameKey: String
         let blocks: Int64
         let day: Int64
         let streak: Int64
@@ -356,9 +475,7 @@ public final class PostgresGroupStore: GroupStore {
         let version: Int64
 
         init(_ profile: MemberProfile) throws(GroupStoreError) {
-            userID = profile.userID.value
             name = profile.displayName.value
-            nameKey = profile.displayName.uniquenessKey
             blocks = Int64(profile.blocksToday)
             day = Int64(profile.day.dayNumber)
             streak = Int64(profile.streak)
@@ -399,5 +516,28 @@ public final class PostgresGroupStore: GroupStore {
 
     static func date(milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}
+
+/// Which member of a keyring reads each group: the first a store saw create or join it.
+final class GroupReaders: Sendable {
+    private let map = Mutex<[GroupCode: UserID]>([:])
+
+    subscript(code: GroupCode) -> UserID? {
+        map.withLock { $0[code] }
+    }
+
+    /// `userID` created or joined `code`: they read it unless a member did before them.
+    func note(_ userID: UserID, in code: GroupCode) {
+        map.withLock { map in
+            if map[code] == nil { map[code] = userID }
+        }
+    }
+
+    /// `userID` left `code`: someone else (the keyring's reader) reads it from now on.
+    func forget(_ userID: UserID, in code: GroupCode) {
+        map.withLock { map in
+            if map[code] == userID { map[code] = nil }
+        }
     }
 }

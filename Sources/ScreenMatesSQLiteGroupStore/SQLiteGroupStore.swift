@@ -165,6 +165,12 @@ public final class SQLiteGroupStore: GroupStore {
             )
             .deleteAll(db)
             try Self.bump(db, code: code)
+            // The last one out takes the group along (its challenges too; the rest went with
+            // the members).
+            if try MemberRecord.inGroup(code).fetchCount(db) == 0 {
+                try db.execute(literal: "DELETE FROM group_challenge WHERE code = \(code.value)")
+                try db.execute(literal: "DELETE FROM group_info WHERE code = \(code.value)")
+            }
         }
     }
 

@@ -53,7 +53,9 @@ enum GroupStoreContract {
         Check("a taken name is refused and changes nothing") { try await takenNameIsRefused($0.fresh) },
         Check("wrong codes are rate-limited per user") { try await wrongCodesAreRateLimited($0.fresh) },
         Check("the rate limit lifts after ten minutes") { try await rateLimitLifts($0.fresh) },
-        Check("leave removes the member, the group stays") { try await leaveRemovesTheMember($0.fresh) },
+        Check("leave removes the member; the last one out removes the group") {
+            try await leaveRemovesTheMember($0.fresh)
+        },
         Check("a profile is stored only with a newer version") { try await onlyNewerProfilesAreStored($0.fresh) },
         Check("the newest version wins, whatever the order") { try await newestVersionWins($0.fresh) },
         Check("day totals keep the newest version per day, and add up by member") {
@@ -291,12 +293,12 @@ enum GroupStoreContract {
         var later = bo
         later.version = 5
         await expectError(.notAMember(code: group.code)) { try await store.upsertProfile(later) }
-        // The last one out leaves an empty group, which can still be joined.
+        // The last one out takes the group along: its code names no group any more.
         try await store.leave(code: group.code, userID: ana.userID)
-        #expect(try await store.members(code: group.code).isEmpty)
-        #expect(try await store.group(code: group.code, userID: bo.userID, now: start)?.memberCount == 0)
-        #expect(try await store.join(code: group.code, member: later, now: start).memberCount == 1)
-        #expect(try await store.members(code: group.code) == [later])
+        #expect(try await store.group(code: group.code, userID: bo.userID, now: start) == nil)
+        await expectError(.unknownCode(group.code)) {
+            _ = try await store.join(code: group.code, member: later, now: start)
+        }
         await expectError(.unknownCode(unusedCode)) { try await store.leave(code: unusedCode, userID: bo.userID) }
     }
 

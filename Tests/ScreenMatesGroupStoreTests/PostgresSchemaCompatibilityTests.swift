@@ -37,12 +37,16 @@ struct PostgresSchemaCompatibilityTests {
         return address
     }
 
-    @Test func anOlderClientsSchemaIsUpgradedAndStillServesIt() async throws {
+    /// A store that older clients used, upgraded: its members from before are kept (names, day
+    /// totals), older clients are told to update (their functions took a user id on trust), and
+    /// no member from before is bound to the first login that names it: the owner's own id is
+    /// bound at once, anyone else's claim waits for the owner, who sees every claimant.
+    @Test func anOlderStoreIsUpgradedAndItsMembersAreBoundOnlyWhenTheOwnerSaysSo() async throws {
         let address = try await Self.firstVersionDatabase()
-        // What the first version's client asks for the version, and finds equal to its own.
+        let boRole = try await Server.newMemberRole(in: address)
+        let mallory = try await Server.newMemberRole(in: address)
         #expect(try await Self.query("SELECT screenmates.schema_version()::bigint", Int64.self, on: address) == [1])
-        // The older client creates a group through its own functions (a store of this version
-        // would migrate first).
+        // The older clients create a group and join it through their own functions.
         let code = try #require(
             try await Self.query(
                 """
@@ -50,72 +54,107 @@ struct PostgresSchemaCompatibilityTests {
                     1795000000000, 1, 1795000000000)
                 """, String.self, on: address
             ).first)
-        // This version migrates it, and records the level.
-        let store = PostgresGroupStore(address: address)
-        try await store.prepare()
-        #expect(
-            try await Self.query(
-                "SELECT version::bigint FROM screenmates.schema_migration ORDER BY version", Int64.self, on: address)
-                == [1, 2])
-        #expect(
-            try await Self.query(
-                "SELECT version::bigint * 100 + compatible_from FROM screenmates.schema_level()", Int64.self,
-                on: address) == [201])
-        // The first version's client still reads 1, so it keeps using the schema: its functions
-        // work as before, beside the new ones.
-        #expect(try await Self.query("SELECT screenmates.schema_version()::bigint", Int64.self, on: address) == [1])
         #expect(
             try await Self.query(
                 """
-                SELECT outcome FROM screenmates.join_group('\(code)', 'bo234567', 'bo', 'bo', 0, 20775, 0, NULL,
+                SELECT outcome FROM screenmates.join_group('\(code)', 'bo234567', 'bo', 'bo', 2, 20775, 9, NULL,
                     1795000000000, 1, 1795000000000)
-                """, String.self, on: address) == ["found"])
+                """, String.self, on: boRole) == ["found"])
+        // This version migrates it and records the level; an older client now reads a version
+        // newer than its own, and its functions are gone.
+        let owner = PostgresGroupStore(address: address, keyring: Server.keyring)
+        try await owner.prepare()
+        try await Server.relaxPolicy(of: address)
+        #expect(
+            try await Self.query(
+                "SELECT version::bigint FROM screenmates.schema_migration ORDER BY version", Int64.self, on: address)
+                == [1, 2, 3])
+        #expect(
+            try await Self.query(
+                "SELECT version::bigint * 100 + compatible_from FROM screenmates.schema_level()", Int64.self,
+                on: address) == [303])
+        #expect(try await Self.query("SELECT screenmates.schema_version()::bigint", Int64.self, on: address) == [3])
         let group = try GroupCode(validating: code)
-        #expect(try await store.members(code: group).map(\.displayName.value) == ["ana", "bo"])
-        #expect(try await store.settlementRules(code: group) == .standard)
-        // A group from before the settlement begins settling on the day it came, not before.
-        let settleFrom = try await Self.query(
-            "SELECT settle_from FROM screenmates.group_info", Int64.self, on: address)
-        #expect(settleFrom.count == 1 && settleFrom[0] > LocalDate(year: 2026, month: 1, day: 1)!.dayNumber)
+        // The store's owner is trusted with everything anyway: its own id is bound at once.
+        #expect(try await owner.members(code: group).map(\.displayName.value) == ["ana", "bo"])
+        // bo's claim waits for the owner (bo keeps his updates meanwhile)…
+        let bo = PostgresGroupStore(
+            address: boRole, keyring: Server.keyring(salt: "bo's home", reader: Contract.bo.userID))
+        var update = Contract.bo
+        update.version = 2
+        update.blocksToday = 5
+        do {
+            try await bo.upsertProfile(update)
+            Issue.record("a member from before was bound without the owner")
+        } catch {
+            #expect(error.isTransient, "\(error)")
+            #expect(error.message.contains("owner"), "\(error.message)")
+        }
+        // …and so does anyone else's claim to bo's id: nothing is done in bo's name.
+        let thief = PostgresGroupStore(address: mallory, keyring: Server.keyring(salt: "mallory"))
+        var forged = Contract.bo
+        forged.version = 9_000_000
+        forged.streak = 999
+        await #expect(throws: GroupStoreError.self) { try await thief.upsertProfile(forged) }
+        let claims = try await Self.query(
+            "SELECT role_name || ':' || claimants::text FROM screenmates.pending_claims() ORDER BY role_name",
+            String.self, on: address)
+        #expect(claims == ["\(boRole.user):2", "\(mallory.user):2"].sorted())
+        // The owner approves bo's own claim: bo is in, the other claimant is refused for good.
+        try await Server.execute(
+            "SELECT screenmates.approve_claim('bo234567', '\(boRole.user)')", on: address)
+        #expect(try await bo.upsertProfile(update))
+        await Contract.expectError(
+            .identityRefused(
+                "User id bo234567 belongs to another member of this group store (another login, or another secret). "
+                    + "Use the login and the home (its `member-identity` file) this member was made with, "
+                    + "or set up a new profile in a new home.")
+        ) { try await thief.upsertProfile(forged) }
+        let members = try await bo.members(code: group)
+        #expect(members.map(\.displayName.value) == ["ana", "bo"])
+        #expect(members.last?.blocksToday == 5 && members.last?.streak == 9)
+        #expect(
+            try await Self.query("SELECT count(*) FROM screenmates.pending_claims()", Int64.self, on: address) == [0])
     }
 
     @Test func aNewerSchemaThatIsCompatibleIsUsedAndOneThatIsNotIsRefused() async throws {
-        let address = try await Server.newDatabase()
-        let store = PostgresGroupStore(address: address)
+        let address = try await Server.newPreparedDatabase()
+        let store = PostgresGroupStore(address: address, keyring: PostgresTestServer.keyring)
         let group = try await Contract.newGroup(in: store)
         try await Server.execute(
             """
             INSERT INTO screenmates.schema_migration (version, summary, compatible_from)
-            VALUES (3, 'from a later version, compatible with this one', 2)
+            VALUES (4, 'from a later version, compatible with this one', 3)
             """, on: address)
         // A fresh client (no schema checked yet) uses it as it is.
-        let compatible = PostgresGroupStore(address: address)
+        let compatible = PostgresGroupStore(address: address, keyring: PostgresTestServer.keyring)
         #expect(try await compatible.members(code: group.code) == [Contract.ana])
         #expect(
             try await Self.query(
                 "SELECT max(version)::bigint FROM screenmates.schema_migration", Int64.self, on: address)
-                == [3], "left as it was")
+                == [4], "left as it was")
         try await Server.execute(
             """
             INSERT INTO screenmates.schema_migration (version, summary, compatible_from)
-            VALUES (4, 'from a later version that is not', 4)
+            VALUES (5, 'from a later version that is not', 5)
             """, on: address)
         do {
-            _ = try await PostgresGroupStore(address: address).members(code: group.code)
+            _ = try await PostgresGroupStore(address: address, keyring: PostgresTestServer.keyring).members(
+                code: group.code)
             Issue.record("an incompatible schema was used")
         } catch {
             guard case .unusable(_, let detail) = error else { throw error }
             #expect(detail.contains("newer version"), "\(detail)")
         }
-        // The first version's clients are refused by then too: they read 4.
-        #expect(try await Self.query("SELECT screenmates.schema_version()::bigint", Int64.self, on: address) == [4])
+        // The first version's clients are refused by then too: they read 5.
+        #expect(try await Self.query("SELECT screenmates.schema_version()::bigint", Int64.self, on: address) == [5])
     }
 
     /// A client's day is held to the server's clock: a week that has not ended anywhere on Earth
     /// is not settled, whatever day the client claims.
     @Test func aWeekIsNotClosedBeforeTheServersClockSaysSo() async throws {
-        let address = try await Server.newDatabase()
-        let store = PostgresGroupStore(address: address)
+        let address = try await Server.newPreparedDatabase()
+        let store = PostgresGroupStore(address: address, keyring: PostgresTestServer.keyring)
         let monday = LocalDate(year: 2200, month: 1, day: 6)!
         let group = try await store.createGroup(
             dailyGoalBlocks: 8, creator: Contract.ana, now: Contract.noon(monday))

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import ScreenMatesCore
 import ScreenMatesGroupStore
 import Testing
 
@@ -60,6 +61,15 @@ enum PostgresTestServer {
         return address
     }
 
+    /// A new database with the schema in place, letting members choose their clock (for the
+    /// contract's fixed instants); the address reaches it as the superuser.
+    static func newPreparedDatabase() async throws -> PostgresAddress {
+        let address = try await newDatabase()
+        try await PostgresGroupStore(address: address, keyring: keyring).prepare()
+        try await relaxPolicy(of: address)
+        return address
+    }
+
     /// A new login role that owns nothing: what a member who is not the database's owner
     /// connects as.
     static func newMemberRole(in database: PostgresAddress) async throws -> PostgresAddress {
@@ -71,20 +81,52 @@ enum PostgresTestServer {
     }
 
     /// The contract's stores, as the database's owner (`asMember: false`) or as a role that
-    /// owns nothing and only calls the schema's functions.
+    /// owns nothing and only calls the schema's functions. The contract's instants are fixed
+    /// (2026-11-18), so its stores let members choose their clock; the server's own clock is
+    /// tested on its own.
     static func fixture(asMember: Bool = false) -> GroupStoreContract.Fixture {
         @Sendable func database() async throws -> PostgresAddress {
             let owner = try await newDatabase()
+            try await PostgresGroupStore(address: owner, keyring: keyring).prepare()
+            try await relaxPolicy(of: owner)
             guard asMember else { return owner }
-            try await PostgresGroupStore(address: owner).prepare()
             return try await newMemberRole(in: owner)
         }
         return GroupStoreContract.Fixture(
-            fresh: { PostgresGroupStore(address: try await database()) },
+            fresh: { PostgresGroupStore(address: try await database(), keyring: keyring) },
             shared: {
                 let address = try await database()
-                return (PostgresGroupStore(address: address), PostgresGroupStore(address: address))
+                return (
+                    PostgresGroupStore(address: address, keyring: keyring),
+                    PostgresGroupStore(address: address, keyring: keyring)
+                )
             })
+    }
+
+    /// Lets members choose their clock (the tests' instants are fixed) and raises the quotas on
+    /// challenges (the contract's property checks share a hundred in one group).
+    static func relaxPolicy(of database: PostgresAddress) async throws {
+        try await execute(
+            """
+            UPDATE screenmates.store_policy SET members_choose_clock = true, running_challenges_per_group = 1000,
+                challenges_shared_per_day = 1000
+            """, on: database)
+    }
+
+    /// The members the tests play, each with a secret of their own (derived from the id and
+    /// `salt`, so two stores of one test agree); `reader` (the contract's `ana`) reads.
+    static func keyring(salt: String, reader: UserID = GroupStoreContract.ana.userID) -> MemberKeyring {
+        MemberKeyring(reader: { reader }, secret: { secret(for: $0, salt: salt) })
+    }
+
+    static let keyring = keyring(salt: "member")
+
+    /// A secret that only `salt` tells apart: 64 hexadecimal digits.
+    static func secret(for userID: UserID, salt: String) -> MemberSecret {
+        let digits = Array((salt + ":" + userID.value).utf8).map { String(format: "%02x", $0) }.joined()
+        let padded =
+            digits.count >= 64 ? String(digits.prefix(128)) : digits + String(repeating: "0", count: 64 - digits.count)
+        return try! MemberSecret(validating: padded)
     }
 
     /// `.ci/postgres` in this checkout, which starts and stops servers of a test's own.

@@ -25,18 +25,21 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
     public final class PostgresServer: Hashable, Sendable {
         public let url: String
         private let address: PostgresAddress
+        /// Who the store acts as: the home's member (`MemberIdentityFile`).
+        private let keyring: MemberKeyring
         private let store = Mutex<PostgresGroupStore?>(nil)
 
-        init(url: String, address: PostgresAddress) {
+        init(url: String, address: PostgresAddress, keyring: MemberKeyring) {
             self.url = url
             self.address = address
+            self.keyring = keyring
         }
 
         /// The store, made once.
         var opened: PostgresGroupStore {
             store.withLock { store in
                 if let store { return store }
-                let made = PostgresGroupStore(address: address)
+                let made = PostgresGroupStore(address: address, keyring: keyring)
                 store = made
                 return made
             }
@@ -46,12 +49,14 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
         public func hash(into hasher: inout Hasher) { hasher.combine(url) }
     }
 
-    /// A PostgreSQL location from its URL; a URL that cannot be read is refused.
-    public static func postgres(url: String, environment: [String: String] = [:]) throws(AppError)
-        -> GroupStoreLocation
+    /// A PostgreSQL location from its URL, acting as the members of `keyring` (a home's own: its
+    /// `MemberIdentityFile`); a URL that cannot be read is refused.
+    public static func postgres(url: String, environment: [String: String] = [:], keyring: MemberKeyring)
+        throws(AppError) -> GroupStoreLocation
     {
         do {
-            return .postgres(PostgresServer(url: url, address: try PostgresAddress(url: url, environment: environment)))
+            let address = try PostgresAddress(url: url, environment: environment)
+            return .postgres(PostgresServer(url: url, address: address, keyring: keyring))
         } catch {
             throw .usage(error.message)
         }
@@ -73,7 +78,7 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
         guard !text.isEmpty else { throw .usage("--group-store needs a file path or a postgres:// URL.") }
         let lower = text.lowercased()
         if lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") {
-            return try .postgres(url: text, environment: environment)
+            return try .postgres(url: text, environment: environment, keyring: MemberIdentityFile(home: home).keyring)
         }
         if lower.contains("://") {
             throw .usage("The group store \"\(text)\" is neither a file path nor a postgres:// URL.")
