@@ -33,6 +33,8 @@ struct OpenedHome {
         let provisional = try ClockSource.choose(
             speed: speed, startAt: startAt, store: store, publish: false, timeZone: timeZone)
         var settings = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: provisional)
+        // The member's secret, made on this machine with the profile (kept if there is one).
+        _ = try MemberIdentityFile(home: home).identity(for: settings.userID)
         // The config file wins for every key it sets; a missing one is written from the saved
         // settings, so every key is there to edit.
         let configProblems = SettingsFile(home: home).apply(to: store, catalogue: catalogue, create: true)

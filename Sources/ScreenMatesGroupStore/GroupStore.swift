@@ -144,6 +144,20 @@ public protocol GroupStore: Sendable {
     /// The group's week results (pending and settled) for weeks whose first day is in `weeks`,
     /// ordered by week, then user id.
     func weekResults(code: GroupCode, weeks: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [WeekResult]
+
+    // MARK: The member's account
+
+    /// What the store holds of `userID` (`MemberAccount`): their groups, their profile in each,
+    /// their own day totals in the one they joined last. Empty for a member it does not know.
+    /// A store that checks identities answers only the member themselves.
+    func account(userID: UserID) async throws(GroupStoreError) -> MemberAccount
+
+    /// Removes every row of `userID`'s: their memberships with their day totals, challenge parts
+    /// and week results, their coins and ranking entry, their failed attempts (and, where the
+    /// store checks identities, the identity itself); a group left empty goes too. Returns how
+    /// many groups they left. A store that checks identities lets only the member do it.
+    @discardableResult
+    func deleteAccount(userID: UserID) async throws(GroupStoreError) -> Int
 }
 
 /// A group: its invite code, the daily goal its members share, and how many they are.

@@ -68,6 +68,8 @@ struct SetupCommand: ParsableCommand {
                     speed: clock.speed, startAt: clock.startInstant, store: store, publish: false,
                     timeZone: machineTimeZone)
                 var settings = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: clock)
+                // The member's secret is made here, on this machine, with the profile.
+                _ = try MemberIdentityFile(home: home).identity(for: settings.userID)
                 settings.displayName = displayName
                 if !viceApps.isEmpty || !productiveApps.isEmpty {
                     settings.apps =

@@ -1286,15 +1286,17 @@ END $$
 -- == An account: what a member gets back on a new machine, and removes when they go ==
 -- The caller's groups with their profile as the group holds it (newest group first).
 CREATE FUNCTION screenmates.my_memberships(p_user text, p_secret text)
-RETURNS TABLE (code text, daily_goal_blocks bigint, display_name text, blocks_today bigint, day bigint,
-    streak bigint, version bigint, joined_at bigint)
+RETURNS TABLE (code text, daily_goal_blocks bigint, member_count bigint, created_at bigint, display_name text,
+    blocks_today bigint, day bigint, streak bigint, last_active bigint, last_updated bigint, version bigint,
+    joined_at bigint)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
 #variable_conflict use_column
 DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
 BEGIN
-    RETURN QUERY SELECT m.code::text, g.daily_goal_blocks, m.display_name, m.blocks_today, m.day, m.streak,
-        m.version, m.joined_at
+    RETURN QUERY SELECT m.code::text, g.daily_goal_blocks,
+        (SELECT count(*) FROM screenmates.member x WHERE x.code = m.code), g.created_at, m.display_name,
+        m.blocks_today, m.day, m.streak, m.last_active, m.last_updated, m.version, m.joined_at
         FROM screenmates.member m JOIN screenmates.group_info g ON g.code = m.code
         WHERE m.user_id = v_user ORDER BY m.joined_at DESC, m.code;
 END $$

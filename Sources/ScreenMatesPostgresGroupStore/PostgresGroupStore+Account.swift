@@ -1,0 +1,74 @@
+import Foundation
+import PostgresNIO
+import ScreenMatesCore
+import ScreenMatesGroupStore
+
+// A member's account on PostgreSQL: what a restore brings back and what deleting removes, each
+// asked by the member themselves (their id and secret), so nobody restores or deletes another.
+extension PostgresGroupStore {
+    public func account(userID: UserID) async throws(GroupStoreError) -> MemberAccount {
+        let me = try caller(userID)
+        let rows = try await perform(OperationContext(userID: userID)) { client in
+            try await client.query(
+                """
+                SELECT code, daily_goal_blocks, member_count, created_at, display_name, blocks_today, day, streak,
+                    last_active, last_updated, version, joined_at
+                FROM screenmates.my_memberships(\(me.id), \(me.secret))
+                """
+            ).collect()
+        }
+        let memberships = try decode("the member's groups") {
+            try rows.map { row in
+                let (
+                    code, goal, count, createdAt, name, blocks, day, streak, lastActive, lastUpdated, version, joined
+                ) =
+                    try row.decode(
+                        (String, Int64, Int64, Int64, String, Int64, Int64, Int64, Int64?, Int64, Int64, Int64).self)
+                guard let displayName = try? DisplayName(validating: name) else {
+                    throw UnreadableValue(what: "a member name that is not a display name")
+                }
+                let group = Group(
+                    code: try Self.code(code), dailyGoalBlocks: Int(clamping: goal), memberCount: Int(clamping: count),
+                    createdAt: Self.date(milliseconds: createdAt))
+                let profile = MemberProfile(
+                    userID: userID, displayName: displayName, blocksToday: Int(clamping: blocks),
+                    day: try Self.localDate(day), streak: Int(clamping: streak),
+                    lastActive: lastActive.map(Self.date(milliseconds:)),
+                    lastUpdated: Self.date(milliseconds: lastUpdated), version: version)
+                return MemberAccount.Membership(
+                    group: group, profile: profile, joinedAt: Self.date(milliseconds: joined))
+            }
+        }
+        guard let newest = memberships.first else { return .empty }
+        let code = newest.group.code.value
+        let totalRows = try await perform(OperationContext(code: newest.group.code, userID: userID)) { client in
+            try await client.query(
+                """
+                SELECT date, vice_blocks, goal_blocks, version FROM screenmates.my_day_totals(\(me.id), \(me.secret),
+                    \(code))
+                """
+            ).collect()
+        }
+        let totals = try decode("the member's day totals") {
+            try totalRows.map { row in
+                let (date, vice, goal, version) = try row.decode((Int64, Int64, Int64, Int64).self)
+                return DayTotal(
+                    userID: userID, date: try Self.localDate(date), viceBlocks: Int(clamping: vice),
+                    goalBlocks: Int(clamping: goal), version: version)
+            }
+        }
+        return MemberAccount(memberships: memberships, dayTotals: totals)
+    }
+
+    @discardableResult
+    public func deleteAccount(userID: UserID) async throws(GroupStoreError) -> Int {
+        let me = try caller(userID)
+        let rows = try await perform(OperationContext(userID: userID)) { client in
+            try await client.query("SELECT screenmates.delete_account(\(me.id), \(me.secret))").collect()
+        }
+        return try decode("deleting the account") {
+            guard let row = rows.first else { throw UnreadableValue(what: "no answer to deleting an account") }
+            return Int(clamping: try row.decode(Int64.self))
+        }
+    }
+}
