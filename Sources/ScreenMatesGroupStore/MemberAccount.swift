@@ -21,10 +21,19 @@ public struct MemberAccount: Hashable, Sendable {
     public var memberships: [Membership]
     /// The member's own day totals in the first of them, oldest first.
     public var dayTotals: [DayTotal]
+    /// The version of the coins and badges they reported, if any.
+    public var standingVersion: Int64?
 
-    public init(memberships: [Membership], dayTotals: [DayTotal]) {
+    public init(memberships: [Membership], dayTotals: [DayTotal], standingVersion: Int64? = nil) {
         self.memberships = memberships
         self.dayTotals = dayTotals
+        self.standingVersion = standingVersion
+    }
+
+    /// The newest version of anything the member sent: a restored home counts on from above it,
+    /// or the store would take its next reports as stale.
+    public var newestVersion: Int64 {
+        (memberships.map(\.profile.version) + dayTotals.map(\.version) + [standingVersion ?? 0]).max() ?? 0
     }
 
     /// A member the store holds nothing of.

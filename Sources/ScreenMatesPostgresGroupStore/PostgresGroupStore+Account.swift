@@ -12,18 +12,21 @@ extension PostgresGroupStore {
             try await client.query(
                 """
                 SELECT code, daily_goal_blocks, member_count, created_at, display_name, blocks_today, day, streak,
-                    last_active, last_updated, version, joined_at
+                    last_active, last_updated, version, joined_at, standing_version
                 FROM screenmates.my_memberships(\(me.id), \(me.secret))
                 """
             ).collect()
         }
+        var standingVersion: Int64?
         let memberships = try decode("the member's groups") {
             try rows.map { row in
                 let (
-                    code, goal, count, createdAt, name, blocks, day, streak, lastActive, lastUpdated, version, joined
-                ) =
-                    try row.decode(
-                        (String, Int64, Int64, Int64, String, Int64, Int64, Int64, Int64?, Int64, Int64, Int64).self)
+                    code, goal, count, createdAt, name, blocks, day, streak, lastActive, lastUpdated, version, joined,
+                    standing
+                ) = try row.decode(
+                    (String, Int64, Int64, Int64, String, Int64, Int64, Int64, Int64?, Int64, Int64, Int64, Int64?)
+                        .self)
+                standingVersion = standing
                 guard let displayName = try? DisplayName(validating: name) else {
                     throw UnreadableValue(what: "a member name that is not a display name")
                 }
@@ -57,7 +60,7 @@ extension PostgresGroupStore {
                     goalBlocks: Int(clamping: goal), version: version)
             }
         }
-        return MemberAccount(memberships: memberships, dayTotals: totals)
+        return MemberAccount(memberships: memberships, dayTotals: totals, standingVersion: standingVersion)
     }
 
     @discardableResult

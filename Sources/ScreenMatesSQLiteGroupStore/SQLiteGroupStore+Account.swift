@@ -24,7 +24,9 @@ extension SQLiteGroupStore {
                 DayTotalRecord.Columns.code == newest.group.code.value && DayTotalRecord.Columns.userID == userID
             )
             .order(DayTotalRecord.Columns.date).fetchAll(db).map { record throws in try record.dayTotal }
-            return MemberAccount(memberships: memberships, dayTotals: totals)
+            let standing = try Int64.fetchOne(
+                db, sql: "SELECT version FROM coin_standing WHERE user_id = ?", arguments: [userID])
+            return MemberAccount(memberships: memberships, dayTotals: totals, standingVersion: standing)
         }
     }
 

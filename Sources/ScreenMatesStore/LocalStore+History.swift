@@ -346,7 +346,7 @@ extension LocalStore {
     }
 
     /// Recomputes `streak_after` for every record and returns them all.
-    private static func restreak(through lastFinished: LocalDate, from start: LocalDate, _ db: Database) throws
+    static func restreak(through lastFinished: LocalDate, from start: LocalDate, _ db: Database) throws
         -> [DayRecord]
     {
         let records = try history(from: start, db)

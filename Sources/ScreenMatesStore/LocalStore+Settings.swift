@@ -31,13 +31,19 @@ extension LocalStore {
     ) throws(StoreError) -> UserSettings {
         try write { db in
             if let existing = try Self.settings(db) { return existing }
-            try db.execute(
-                sql: """
-                    INSERT INTO profile (id, user_id, tracking_start, last_reset, created_at) VALUES (1, ?, ?, ?, ?)
-                    """, arguments: [userID, trackingStart.iso8601, trackingStart.iso8601, Self.milliseconds(now)])
-            try Self.replaceApps(apps, in: db)
-            return try Self.settings(db)!
+            return try Self.createProfile(userID: userID, trackingStart: trackingStart, apps: apps, now: now, db)
         }
+    }
+
+    static func createProfile(userID: UserID, trackingStart: LocalDate, apps: [TrackedApp], now: Date, _ db: Database)
+        throws -> UserSettings
+    {
+        try db.execute(
+            sql: """
+                INSERT INTO profile (id, user_id, tracking_start, last_reset, created_at) VALUES (1, ?, ?, ?, ?)
+                """, arguments: [userID, trackingStart.iso8601, trackingStart.iso8601, Self.milliseconds(now)])
+        try Self.replaceApps(apps, in: db)
+        return try Self.settings(db)!
     }
 
     /// Saves the display name.

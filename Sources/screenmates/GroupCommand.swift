@@ -180,10 +180,18 @@ struct SyncCommand: AsyncParsableCommand {
                 return 0
             }
             guard watch else {
-                guard let result = await actions.syncOnce(archiving: true) else {
+                let synced: (days: Int, members: Int)?
+                do throws(GroupStoreError) {
+                    synced = try await actions.sync(archiving: true)
+                } catch {
+                    // Out of reach: the numbers wait. Refused: the store's own reason.
                     throw AppError(
-                        "Could not reach the group store \(actions.location). Your numbers are kept and will be sent next time."
-                    )
+                        error.isTransient
+                            ? "\(error.message) Run `screenmates sync` again once it is back." : error.message)
+                }
+                guard let result = synced else {
+                    print("There is nothing to sync yet: no profile or no group.")
+                    return 0
                 }
                 print(
                     "Synced with group \(membership.code): your numbers and \(result.days) finished day\(result.days == 1 ? "" : "s"); "

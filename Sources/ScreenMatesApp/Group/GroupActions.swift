@@ -155,32 +155,34 @@ public struct GroupActions: Sendable {
     /// or joining a group does neither, so that it writes nothing dated to the home's past.
     @discardableResult
     public func syncOnce(archiving: Bool = false) async -> (days: Int, members: Int)? {
+        try? await sync(archiving: archiving)
+    }
+
+    /// `syncOnce`, saying why it failed: the store out of reach (transient: the numbers wait),
+    /// or refused (`.notAMember`, `.identityRefused`…). Nil when there is nothing to sync (no
+    /// profile, no group).
+    public func sync(archiving: Bool) async throws(GroupStoreError) -> (days: Int, members: Int)? {
         if archiving, let settings = try? local.settings() {
             let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
             _ = try? local.rollOver(
                 clockDay: calendar.day(containing: clock.now()), calendar: calendar, now: clock.now())
         }
-        guard let (settings, draft) = try? me(), let membership = settings.group,
-            let store = try? location.open()
-        else { return nil }
+        guard let (settings, draft) = try? me(), let membership = settings.group else { return nil }
+        let store = try location.open()
         let reporter = GroupReporter(local: local, membership: membership, userID: settings.userID, clock: clock)
-        do {
-            try await reporter.send(draft, to: store)
-            let days = try await reporter.sendDays(to: store)
-            let snapshot = try await reporter.snapshot(from: store, today: draft.day)
-            reporter.cache(snapshot)
-            // The group's games too (with `sync` only: they book coins and badges now): weeks
-            // settled and booked, challenges and coins reported.
-            let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
-            if archiving {
-                _ = try? await GroupGames(
-                    local: local, membership: membership, userID: settings.userID, clock: clock, calendar: calendar
-                ).exchange(with: store)
-            }
-            return (days, snapshot.members.count)
-        } catch {
-            return nil
+        try await reporter.send(draft, to: store)
+        let days = try await reporter.sendDays(to: store)
+        let snapshot = try await reporter.snapshot(from: store, today: draft.day)
+        reporter.cache(snapshot)
+        // The group's games too (with `sync` only: they book coins and badges now): weeks
+        // settled and booked, challenges and coins reported.
+        let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
+        if archiving {
+            _ = try? await GroupGames(
+                local: local, membership: membership, userID: settings.userID, clock: clock, calendar: calendar
+            ).exchange(with: store)
         }
+        return (days, snapshot.members.count)
     }
 
     // MARK: -
