@@ -150,19 +150,32 @@ public actor GroupLink {
             }
             guard let store else { return }
             let wanted = draft.withLock { $0 }
+            // A report the store refuses (a name, a day its clock does not have) is said on the
+            // screen, and the group is still fetched: one member's refused numbers must not
+            // freeze everyone else's.
             if let wanted, wanted != reported {
-                let version = try await reporter.upload(wanted, to: store)
-                gate.pass { reporter.recordSent(version: version) }
-                reported = wanted
-                update {
-                    $0.problem = nil
-                    $0.lastSyncedAt = self.clock.now()
+                do {
+                    let version = try await reporter.upload(wanted, to: store)
+                    gate.pass { reporter.recordSent(version: version) }
+                    update {
+                        $0.problem = nil
+                        $0.lastSyncedAt = self.clock.now()
+                    }
+                } catch where !error.isTransient {
+                    logger.error("group store refused the profile: \(error.message)")
+                    update { $0.problem = error.message }
                 }
+                reported = wanted
             }
-            let days = try await reporter.uploadDays(to: store)
-            if !days.isEmpty {
-                gate.pass { reporter.markSent(days) }
-                update { $0.unsyncedDays = 0 }
+            do {
+                let days = try await reporter.uploadDays(to: store)
+                if !days.isEmpty {
+                    gate.pass { reporter.markSent(days) }
+                    update { $0.unsyncedDays = 0 }
+                }
+            } catch where !error.isTransient {
+                logger.error("group store refused the finished days: \(error.message)")
+                update { $0.problem = error.message }
             }
             let mark = try await store.changeMark(code: membership.code)
             logger.debug("group link: \(next) handled", metadata: ["mark": "\(mark)", "seen": "\(lastMark ?? -1)"])
