@@ -161,7 +161,7 @@ public actor GroupLink {
                         $0.problem = nil
                         $0.lastSyncedAt = self.clock.now()
                     }
-                } catch where !error.isTransient {
+                } catch let error where !error.isTransient {
                     logger.error("group store refused the profile: \(error.message)")
                     update { $0.problem = error.message }
                 }
@@ -173,7 +173,7 @@ public actor GroupLink {
                     gate.pass { reporter.markSent(days) }
                     update { $0.unsyncedDays = 0 }
                 }
-            } catch where !error.isTransient {
+            } catch let error where !error.isTransient {
                 logger.error("group store refused the finished days: \(error.message)")
                 update { $0.problem = error.message }
             }
