@@ -249,6 +249,9 @@ public enum GroupStoreError: Error, Hashable, Sendable {
     /// The store does not take this member as who they say they are (another login or secret
     /// holds the user id); the detail says what to do.
     case identityRefused(String)
+    /// The member's user id is from before the store checked identities, and waits for the
+    /// store's owner to bind it to this login; updates are kept meanwhile.
+    case awaitingApproval(location: String, userID: UserID, role: String)
 
     public var message: String {
         switch self {
@@ -278,13 +281,20 @@ public enum GroupStoreError: Error, Hashable, Sendable {
             return "Challenge \(SafeText.displayable(id)) has begun: it could be joined until its first day ended."
         case .identityRefused(let detail):
             return detail
+        case .awaitingApproval(let location, let userID, let role):
+            return
+                "You were in this group before \(location) checked who is who: it waits for its owner to confirm "
+                + "that user id \(userID) is you (`screenmates group claims --approve \(userID) --role \(role)`, run by "
+                + "the owner). Your updates are kept and sent once it is confirmed."
         }
     }
 
     /// Whether the caller should keep its updates and try again later.
     public var isTransient: Bool {
-        if case .unavailable = self { return true }
-        return false
+        switch self {
+        case .unavailable, .awaitingApproval: true
+        default: false
+        }
     }
 }
 

@@ -75,3 +75,36 @@ extension PostgresGroupStore {
         }
     }
 }
+
+// The owner's side of an upgrade: the claims waiting, and approving one. Only the store's owner
+// may call these (the server grants them to nobody else).
+extension PostgresGroupStore {
+    public func pendingClaims() async throws(GroupStoreError) -> [IdentityClaim] {
+        let rows = try await perform(OperationContext()) { client in
+            try await client.query(
+                """
+                SELECT user_id, coalesce(names, ''), role_name,
+                    (extract(epoch FROM claimed_at) * 1000)::bigint, claimants
+                FROM screenmates.pending_claims()
+                """
+            ).collect()
+        }
+        return try decode("the claims") {
+            try rows.map { row in
+                let (user, names, role, at, count) = try row.decode((String, String, String, Int64, Int64).self)
+                return IdentityClaim(
+                    userID: try Self.userID(user), holds: SafeText.displayable(names), role: SafeText.displayable(role),
+                    claimedAt: Self.date(milliseconds: at), claimants: Int(clamping: count))
+            }
+        }
+    }
+
+    /// Binds `userID` to the claim `role` made. False when that role made no claim for it.
+    public func approveClaim(userID: UserID, role: String) async throws(GroupStoreError) -> Bool {
+        let id = userID.value
+        let rows = try await perform(OperationContext(userID: userID)) { client in
+            try await client.query("SELECT screenmates.approve_claim(\(id), \(role))").collect()
+        }
+        return try known(rows, "approving a claim")
+    }
+}

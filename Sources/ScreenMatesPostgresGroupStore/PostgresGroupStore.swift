@@ -380,15 +380,13 @@ public final class PostgresGroupStore: GroupStore {
     /// Files the claim of a user id from before identities (the server keeps it for the store's
     /// owner to approve) and says what the member waits for; the caller keeps its updates.
     private func claim(_ context: OperationContext) async -> GroupStoreError {
-        let waiting = GroupStoreError.unavailable(
-            location: address.description,
-            detail:
-                "this member joined before the store checked identities, and waits for the store's owner to confirm "
-                + "it is you (`screenmates group claims` as the owner)")
-        guard
-            let userID = context.userID ?? context.code.flatMap({ readers[$0] })
-                ?? keyring.reader(), let secret = keyring.secret(userID)
-        else { return waiting }
+        guard let userID = context.userID ?? context.code.flatMap({ readers[$0] }) ?? keyring.reader(),
+            let secret = keyring.secret(userID)
+        else {
+            return .identityRefused("This home holds no secret for the member it acts as; set up a profile first.")
+        }
+        let waiting = GroupStoreError.awaitingApproval(
+            location: address.description, userID: userID, role: address.user)
         let client = self.client
         let (id, hex) = (userID.value, secret.hex)
         do {

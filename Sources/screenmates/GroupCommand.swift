@@ -9,7 +9,7 @@ struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group",
         abstract: "Create, join, leave or show your group.",
-        subcommands: [Create.self, Join.self, Leave.self, Show.self, Set.self, PrepareStore.self])
+        subcommands: [Create.self, Join.self, Leave.self, Show.self, Set.self, PrepareStore.self, Claims.self])
 
     /// The pieces every group subcommand needs.
     static func actions(_ global: GlobalOptions, _ clock: ClockOptions? = nil) throws(AppError) -> GroupActions {
@@ -53,6 +53,58 @@ struct GroupCommand: AsyncParsableCommand {
                     throw AppError(error.message, exitStatus: error.isTransient ? 1 : 70)
                 }
                 print("The group store \(location) is ready.")
+                return 0
+            }
+        }
+    }
+
+    struct Claims: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "As a PostgreSQL store's owner: the members from before identities who wait, and approving one.",
+            discussion: """
+                A store upgraded to identities does not bind a user id it held before to the first login \
+                that names it: each login that uses the id files a claim. Lists them (an id claimed by \
+                more than one login: ask the members who is who), or with --approve binds the id to \
+                the claim of --role. Run as the role that owns the database.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: ArgumentHelp("Bind this user id to the claim of --role.", valueName: "user-id"))
+        var approve: String?
+
+        @Option(help: ArgumentHelp("The login whose claim to approve.", valueName: "role"))
+        var role: String?
+
+        func validate() throws {
+            guard (approve == nil) == (role == nil) else { throw ValidationError("--approve and --role go together.") }
+            if let approve, (try? UserID(validating: approve)) == nil {
+                throw ValidationError("\(SafeText.displayable(approve)) is not a user id.")
+            }
+        }
+
+        func run() async throws {
+            try await reporting { () async throws(AppError) -> Int32 in
+                let home = try global.resolveHome()
+                let settings = (try? home.requireData()).flatMap { _ in (try? home.openStore().settings()) ?? nil }
+                let location = try global.resolveGroupStore(home: home, settings: settings)
+                if let approve, let role {
+                    let userID = try! UserID(validating: approve)
+                    guard try await location.approveClaim(userID: userID, role: role) else {
+                        throw AppError("The login \(SafeText.displayable(role)) has no claim on user id \(userID).")
+                    }
+                    print("User id \(userID) is now bound to the login \(SafeText.displayable(role)).")
+                    return 0
+                }
+                let claims = try await location.pendingClaims()
+                if claims.isEmpty { print("No claims are waiting.") }
+                for claim in claims {
+                    let holds = claim.holds.isEmpty ? "" : " (\(claim.holds))"
+                    let shared = claim.claimants > 1 ? " · \(claim.claimants) claims on this id" : ""
+                    print(
+                        "\(claim.userID)\(holds) claimed by \(claim.role) at \(TimeFormat.iso8601(claim.claimedAt))\(shared)"
+                    )
+                }
                 return 0
             }
         }

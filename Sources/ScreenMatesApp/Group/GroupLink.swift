@@ -193,7 +193,11 @@ public actor GroupLink {
             if error.isTransient {
                 if !status.offline { logger.warning("group store unreachable: \(error.message)") }
                 store = nil
-                update { $0.offline = true }
+                update {
+                    $0.offline = true
+                    // Waiting for the store's owner is not the network: the screen says so.
+                    if case .awaitingApproval = error { $0.problem = error.message }
+                }
                 scheduleRetry(after: retryDelay)
                 retryDelay = min(retryDelay * 2, Self.maximumRetryDelay)
             } else {

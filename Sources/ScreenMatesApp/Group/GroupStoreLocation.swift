@@ -1,4 +1,5 @@
 import Foundation
+import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesPostgresGroupStore
 import ScreenMatesSQLiteGroupStore
@@ -109,6 +110,36 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
     public func prepare() async throws(GroupStoreError) {
         let store = try open(creating: true)
         if let server = store as? PostgresGroupStore { try await server.prepare() }
+    }
+
+    /// The claims of user ids from before identities waiting for this store's owner (a
+    /// PostgreSQL store only; the caller must connect as its owner).
+    public func pendingClaims() async throws(AppError) -> [IdentityClaim] {
+        try await asOwner { store throws(GroupStoreError) in try await store.pendingClaims() }
+    }
+
+    /// Binds `userID` to the claim `role` made; false when that role made none.
+    public func approveClaim(userID: UserID, role: String) async throws(AppError) -> Bool {
+        try await asOwner { store throws(GroupStoreError) in try await store.approveClaim(userID: userID, role: role) }
+    }
+
+    private func asOwner<T>(_ body: (PostgresGroupStore) async throws(GroupStoreError) -> T) async throws(AppError)
+        -> T
+    {
+        guard case .postgres(let server) = self else {
+            throw .usage(
+                "Claims are a PostgreSQL store's: a shared file trusts everyone who can write it, so it has none.")
+        }
+        do {
+            return try await body(server.opened)
+        } catch {
+            if case .unavailable(_, let detail) = error, detail.contains("permission denied") {
+                throw AppError(
+                    "Only the group store's owner may see and approve claims: connect as the role that owns the "
+                        + "database (\(description)).")
+            }
+            throw AppError(error.message)
+        }
     }
 
     /// For messages: the path, or the URL without its password.
