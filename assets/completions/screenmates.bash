@@ -183,13 +183,13 @@ _screenmates() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    dashboard|setup|status|group|sync|monitor|demo|notify|recover|export|config|import|apps|challenge|coins|badges|ranking|week|help)
+    dashboard|setup|status|group|sync|monitor|demo|notify|recover|export|config|import|apps|challenge|coins|badges|ranking|week|restore|account|help)
         # Offer subcommand argument completions
         "_screenmates_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'dashboard setup status group sync monitor demo notify recover export config import apps challenge coins badges ranking week help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'dashboard setup status group sync monitor demo notify recover export config import apps challenge coins badges ranking week restore account help' -- "${cur}"))
         ;;
     esac
 }
@@ -302,13 +302,13 @@ _screenmates_group() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    create|join|leave|show|set|prepare-store)
+    create|join|leave|show|set|prepare-store|claims)
         # Offer subcommand argument completions
         "_screenmates_group_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'create join leave show set prepare-store' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'create join leave show set prepare-store claims' -- "${cur}"))
         ;;
     esac
 }
@@ -455,6 +455,30 @@ _screenmates_group_prepare-store() {
         return
         ;;
     '--group-store')
+        return
+        ;;
+    esac
+}
+
+_screenmates_group_claims() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store --approve --role)
+    __screenmates_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
+        return
+        ;;
+    '--approve')
+        return
+        ;;
+    '--role')
         return
         ;;
     esac
@@ -1086,6 +1110,68 @@ _screenmates_week() {
         return
         ;;
     '--start-at')
+        return
+        ;;
+    esac
+}
+
+_screenmates_restore() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store --identity)
+    __screenmates_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
+        return
+        ;;
+    '--identity')
+        return
+        ;;
+    esac
+}
+
+_screenmates_account() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __screenmates_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    delete)
+        # Offer subcommand argument completions
+        "_screenmates_account_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'delete' -- "${cur}"))
+        ;;
+    esac
+}
+
+_screenmates_account_delete() {
+    repeating_flags=()
+    non_repeating_flags=(--yes --keep-local --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store)
+    __screenmates_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
         return
         ;;
     esac
