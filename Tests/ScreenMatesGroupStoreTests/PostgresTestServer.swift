@@ -1,6 +1,8 @@
 import Foundation
 import PostgresNIO
 import ScreenMatesGroupStore
+import Subprocess
+import SystemPackage
 import Testing
 
 @testable import ScreenMatesPostgresGroupStore
@@ -91,5 +93,22 @@ enum PostgresTestServer {
     static var script: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".ci/postgres").path
+    }
+
+    /// Runs `.ci/postgres` and returns what it printed (the server it starts keeps nothing of
+    /// its caller's open, so reading its output to the end returns when it does).
+    static func runScript(_ arguments: String...) async throws -> String {
+        let result = try await Subprocess.run(
+            .path(FilePath(script)), arguments: Arguments(arguments), input: .none,
+            output: .string(limit: 1 << 16), error: .discarded)
+        guard result.terminationStatus.isSuccess else {
+            throw ScriptFailed(arguments: arguments, status: result.terminationStatus)
+        }
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    struct ScriptFailed: Error {
+        let arguments: [String]
+        let status: TerminationStatus
     }
 }
