@@ -180,10 +180,16 @@ struct SyncCommand: AsyncParsableCommand {
                 return 0
             }
             guard watch else {
-                guard let result = await actions.syncOnce(archiving: true) else {
-                    throw AppError(
-                        "Could not reach the group store \(actions.location). Your numbers are kept and will be sent next time."
-                    )
+                let result: (days: Int, members: Int)
+                do throws(GroupActions.Failure) {
+                    result = try await actions.sync(archiving: true)
+                } catch {
+                    // Out of reach: the store's words say so. Anything else (a login the server
+                    // refused…) is said as what it is, for someone to fix.
+                    guard case .store(let storeError) = error, storeError.isTransient else {
+                        throw AppError(error.message, exitStatus: 70)
+                    }
+                    throw AppError(storeError.message + " Your numbers are kept and will be sent next time.")
                 }
                 print(
                     "Synced with group \(membership.code): your numbers and \(result.days) finished day\(result.days == 1 ? "" : "s"); "
