@@ -143,22 +143,21 @@ extension GroupStoreError {
         return .unusable(location: location, detail: message)
     }
 
-    /// The server's own words when it refused the login, with what to do about it; nil for any
-    /// other answer.
+    /// The server's own words when it refused the login (first, so that a one-line warning shows
+    /// them), with what to do about it; nil for any other answer.
     private static func loginRefusal(state: String, message: String) -> String? {
-        let said = "the server refused the login: " + SafeText.displayable(message)
+        let said = SafeText.displayable(message) + " (the server refused the login"
         switch state {
         case "28P01":
-            return said + " (check the password: the URL's, else PGPASSWORD, else ~/.pgpass)"
+            return said + "; check the password: the URL's, else PGPASSWORD, else ~/.pgpass)"
         case "28000" where message.contains("pg_hba.conf"):
-            return said
-                + " (the server's pg_hba.conf has no line that lets this role in from here; its administrator adds one)"
+            return said + ": its pg_hba.conf has no line that lets this role in from here; its administrator adds one)"
         case "28000" where message.contains("does not exist"):
-            return said + " (check the user name in the URL, or ask the server's administrator for the role)"
+            return said + "; check the user name in the URL, or ask the server's administrator for the role)"
         case "28000":
-            return said
+            return said + ")"
         case "3D000":
-            return said + " (check the database name in the URL)"
+            return said + "; check the database name in the URL)"
         default:
             return nil
         }
