@@ -42,8 +42,15 @@ extension GroupStoreError {
 
     /// Maps an error met while using the server at `location` to what the caller can act on: a
     /// refusal (unknown code, name taken…), the server out of reach for now (`.unavailable`:
-    /// down, restarting, refusing our role, too slow — keep the updates and retry), or a schema
-    /// that is not ours or damage (`.unusable`).
+    /// down, restarting, too slow — keep the updates and retry), or something someone must fix
+    /// (`.unusable`): a schema that is not ours, damage, or a login the server refused.
+    ///
+    /// A refused login (a wrong password, no such role, pg_hba.conf saying no, no such database,
+    /// a certificate that does not check out, a password held back from a server that is not
+    /// verified) is not counted as out of reach: it does not come right by waiting, and shown as
+    /// "offline" it would hide its reason for good. The app shows `.unusable` as the problem it
+    /// is (the dashboard's warning line, the command's error) and still keeps every update and
+    /// tries again at the next change, so a fix on the server is picked up.
     static func postgres(_ error: any Error, location: String, context: OperationContext) -> GroupStoreError {
         if let error = error as? GroupStoreError { return error }
         if let error = error as? PostgresTransactionError,
@@ -63,6 +70,9 @@ extension GroupStoreError {
         if error is PostgresDecodingError {
             return .unusable(location: location, detail: "a value came back in a form this version cannot read")
         }
+        if let error = error as? PostgresAddressError {
+            return .unusable(location: location, detail: error.reason)
+        }
         guard let error = error as? PSQLError else {
             return .unavailable(location: location, detail: String(describing: error))
         }
@@ -70,14 +80,32 @@ extension GroupStoreError {
         case .server:
             return server(error, location: location, context: context)
         case .connectionError:
+            if let problem = certificateProblem(error.underlying) {
+                return .unusable(location: location, detail: problem)
+            }
             return .unavailable(location: location, detail: connectionProblem(error.underlying))
         case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed, .queryCancelled:
             return .unavailable(location: location, detail: "the connection to the server was lost")
         case .sslUnsupported:
-            return .unavailable(location: location, detail: "the server does not offer TLS (sslmode=require)")
+            return .unusable(
+                location: location,
+                detail:
+                    "the server does not offer TLS, and sslmode asks for it: turn ssl on in the server's "
+                    + "postgresql.conf (sslmode=prefer goes on unencrypted, without sending a password off this machine)"
+            )
         case .authMechanismRequiresPassword:
-            return .unavailable(
-                location: location, detail: "the server wants a password: give it in the URL or in PGPASSWORD")
+            return .unusable(
+                location: location,
+                detail:
+                    "the server asks for a password and none was found: set PGPASSWORD, or add a line "
+                    + "host:port:database:user:password to ~/.pgpass (read only when no one else may read it: "
+                    + "chmod 600 ~/.pgpass)")
+        case .unsupportedAuthMechanism:
+            return .unusable(
+                location: location,
+                detail:
+                    "the server asks to log in a way this program does not speak (\(error.underlying.map { "\($0)" } ?? "")); "
+                    + "scram-sha-256 in the server's pg_hba.conf works")
         default:
             return .unavailable(location: location, detail: "PostgreSQL client error (\(error.code))")
         }
@@ -117,14 +145,58 @@ extension GroupStoreError {
         default:
             break
         }
-        // Connection trouble, resources, shutdown or restart, a role or password refused, a
-        // database missing, a conflict to retry, a lock, or a privilege missing: all things that
-        // can come right without a new program.
-        let transientClasses: Set<Substring> = ["08", "53", "57", "58", "28", "3D", "40", "55"]
+        if let refusal = loginRefusal(state: state, message: message) {
+            return .unusable(location: location, detail: refusal)
+        }
+        // Connection trouble, resources, shutdown or restart, a conflict to retry, a lock, or a
+        // privilege missing: all things that can come right without anyone doing anything.
+        let transientClasses: Set<Substring> = ["08", "53", "57", "58", "40", "55"]
         if transientClasses.contains(state.prefix(2)) || state == "42501" {
             return .unavailable(location: location, detail: message)
         }
         return .unusable(location: location, detail: message)
+    }
+
+    /// The server's own words when it refused the login (first, so that a one-line warning shows
+    /// them), with what to do about it; nil for any other answer.
+    private static func loginRefusal(state: String, message: String) -> String? {
+        let said = SafeText.displayable(message) + " (the server refused the login"
+        switch state {
+        case "28P01":
+            return said + "; check the password: the URL's, else PGPASSWORD, else ~/.pgpass)"
+        case "28000" where message.contains("pg_hba.conf"):
+            return said + ": its pg_hba.conf has no line that lets this role in from here; its administrator adds one)"
+        case "28000" where message.contains("does not exist"):
+            return said + "; check the user name in the URL, or ask the server's administrator for the role)"
+        case "28000":
+            return said + ")"
+        case "3D000":
+            return said + "; check the database name in the URL)"
+        default:
+            return nil
+        }
+    }
+
+    /// What went wrong when the server's certificate was checked, said with the ways out; nil
+    /// when the connection failed for another reason.
+    private static func certificateProblem(_ underlying: (any Error)?) -> String? {
+        let trust =
+            "; for a server with a certificate of its own making, trust that certificate with "
+            + "sslrootcert=/path/to/its-certificate.pem (sslmode=require encrypts without checking, and then sends no password)"
+        switch underlying {
+        case let error as PSQLError:
+            return certificateProblem(error.underlying)
+        case let error as NIOSSLExtraError where error == NIOSSLExtraError.failedToValidateHostname:
+            return "the server's certificate is not made out to the host in the URL; name the host as the "
+                + "certificate does, or check only who signed it with sslmode=verify-ca"
+        case let error as NIOSSLError:
+            if case .handshakeFailed(let failure) = error, "\(failure)".contains("CERTIFICATE_VERIFY_FAILED") {
+                return "the server's certificate is not signed by an authority this machine trusts" + trust
+            }
+            return "the TLS handshake with the server failed (\(error))" + trust
+        default:
+            return nil
+        }
     }
 
     /// Words for why a connection could not be made ("Connection refused"…).

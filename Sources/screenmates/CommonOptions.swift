@@ -27,9 +27,19 @@ struct GlobalOptions: ParsableArguments {
     /// Where the group store is, for `home`: the option, the environment, the store the
     /// home's group was joined through (`settings`), or the default file.
     func resolveGroupStore(home: HomeDirectory, settings: UserSettings?) throws(AppError) -> GroupStoreLocation {
-        try GroupStoreLocation.resolve(
-            option: groupStore, environment: ProcessInfo.processInfo.environment, home: home,
-            remembered: settings?.group?.store)
+        warned(
+            try GroupStoreLocation.resolve(
+                option: groupStore, environment: ProcessInfo.processInfo.environment, home: home,
+                remembered: settings?.group?.store))
+    }
+
+    /// `location`, after saying on standard error why `~/.pgpass` was passed over when it was (as
+    /// libpq does): a password file others may read is ignored.
+    private func warned(_ location: GroupStoreLocation) -> GroupStoreLocation {
+        if case .postgres(let server) = location, let warning = server.passwordFileWarning {
+            FileHandle.standardError.write(Data("screenmates: warning: \(warning)\n".utf8))
+        }
+        return location
     }
 
     /// The group store named on the command line or in the environment, if any: it wins over
@@ -37,7 +47,7 @@ struct GlobalOptions: ParsableArguments {
     func namedGroupStore(home: HomeDirectory) throws(AppError) -> GroupStoreLocation? {
         let environment = ProcessInfo.processInfo.environment
         guard groupStore != nil || !(environment["SCREENMATES_GROUP_STORE"] ?? "").isEmpty else { return nil }
-        return try GroupStoreLocation.resolve(option: groupStore, environment: environment, home: home)
+        return warned(try GroupStoreLocation.resolve(option: groupStore, environment: environment, home: home))
     }
 
     /// Whether a demo runs on the demo directory because no home was given (`--home` or

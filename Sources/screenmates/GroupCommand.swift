@@ -232,18 +232,16 @@ struct SyncCommand: AsyncParsableCommand {
                 return 0
             }
             guard watch else {
-                let synced: (days: Int, members: Int)?
-                do throws(GroupStoreError) {
-                    synced = try await actions.sync(archiving: true)
+                let result: (days: Int, members: Int)
+                do throws(GroupActions.Failure) {
+                    result = try await actions.sync(archiving: true)
                 } catch {
-                    // Out of reach: the numbers wait. Refused: the store's own reason.
-                    throw AppError(
-                        error.isTransient
-                            ? "\(error.message) Run `screenmates sync` again once it is back." : error.message)
-                }
-                guard let result = synced else {
-                    print("There is nothing to sync yet: no profile or no group.")
-                    return 0
+                    // Out of reach: the store's words say so. Anything else (a login the server
+                    // refused…) is said as what it is, for someone to fix.
+                    guard case .store(let storeError) = error, storeError.isTransient else {
+                        throw AppError(error.message, exitStatus: 70)
+                    }
+                    throw AppError(storeError.message + " Your numbers are kept and will be sent next time.")
                 }
                 print(
                     "Synced with group \(membership.code): your numbers and \(result.days) finished day\(result.days == 1 ? "" : "s"); "

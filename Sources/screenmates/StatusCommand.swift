@@ -49,7 +49,16 @@ struct StatusCommand: AsyncParsableCommand {
                 let location = try global.resolveGroupStore(home: home, settings: feed.settings)
                 let actions = GroupActions(
                     local: store, location: location, clock: choice.clock, timeZone: machineTimeZone)
-                let shown = try? await actions.show()
+                // Unreachable with nothing cached, or refused (a login…): standard error says why,
+                // and a refusal is not called out of reach.
+                var shown: (snapshot: GroupSnapshot, offline: Bool)?
+                var refused = false
+                do throws(GroupActions.Failure) {
+                    shown = try await actions.showExplained()
+                } catch {
+                    if case .store(let storeError) = error { refused = !storeError.isTransient }
+                    FileHandle.standardError.write(Data("screenmates: \(error.message)\n".utf8))
+                }
                 // The group's games, only read: `status` reports nothing.
                 let reader = GroupGames(
                     local: store, membership: membership, userID: feed.settings.userID, clock: choice.clock,
@@ -61,7 +70,7 @@ struct StatusCommand: AsyncParsableCommand {
                 }
                 let sync = try? store.syncState()
                 group = GroupLink.Status(
-                    snapshot: shown?.snapshot, offline: shown?.offline ?? true, problem: nil,
+                    snapshot: shown?.snapshot, offline: shown?.offline ?? !refused, problem: nil,
                     lastSyncedAt: sync?.lastSyncedAt, unsyncedDays: sync?.unsyncedDays ?? 0)
             }
             let data = DashboardDataBuilder.make(feed: feed, now: choice.clock.now(), group: group)

@@ -67,7 +67,9 @@ struct ManualPage {
         page += [
             ".Sh EXIT STATUS",
             "0 when the command did what was asked; 1 when a request could not be carried out (a group that refuses,",
-            "a store out of reach, a home that is not set up); 64 when the command line itself is wrong.",
+            "a store out of reach, a home that is not set up); 64 when the command line itself is wrong;",
+            "70 from sync and group prepare-store when the group store refuses in a way someone must fix (a login",
+            "refused, a schema of a newer version).",
             "The dashboard and the monitor exit with 130 after SIGINT and 143 after SIGTERM once they have stopped cleanly.",
             ".Sh ENVIRONMENT", ".Bl -tag -width Ds",
             ".It Ev SCREENMATES_GROUP_STORE", "The group store, as for", ".Fl -group-store .",
@@ -75,7 +77,10 @@ struct ManualPage {
             "The assets directory (app catalogue, themes, scenarios); by default",
             ".Pa ../share/screenmates/assets", "next to the executable.",
             ".It Ev NO_COLOR", "When set and not empty, no colours.",
-            ".It Ev PGPASSWORD", "The password for a", ".Li postgres://", "group store.", ".El",
+            ".It Ev PGPASSWORD", "The password for a", ".Li postgres://",
+            "group store whose URL has none; without it, the matching line of", ".Pa ~/.pgpass .",
+            ".It Ev PGPASSFILE", "The password file to read instead of", ".Pa ~/.pgpass ;",
+            "as with libpq, it is ignored unless only its owner may read it.", ".El",
         ]
         return page.joined(separator: "\n") + "\n"
     }

@@ -3,9 +3,7 @@ import PostgresNIO
 import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesTestSupport
-import Subprocess
 import Synchronization
-import SystemPackage
 import Testing
 
 @testable import ScreenMatesPostgresGroupStore
@@ -321,7 +319,7 @@ struct PostgresGroupStoreTests {
             let counter = Contract.YieldCounter(store.changes(code: group.code))
             #expect(try await counter.waitForMore(than: 0, timeout: .seconds(30)))
 
-            _ = try await Self.runScript("halt", directory)
+            _ = try await Server.runScript("halt", directory)
             let seen = counter.yields
             do throws(GroupStoreError) {
                 _ = try await store.members(code: group.code)
@@ -329,7 +327,7 @@ struct PostgresGroupStoreTests {
             } catch {
                 #expect(error.isTransient, "\(error)")
             }
-            _ = try await Self.runScript("start", directory)
+            _ = try await Server.runScript("start", directory)
             var back = false
             let deadline = ContinuousClock.now + .seconds(30)
             while !back && ContinuousClock.now < deadline {
@@ -349,32 +347,16 @@ struct PostgresGroupStoreTests {
     /// URL), which is stopped and deleted afterwards, whatever `body` did.
     private static func withServerOfItsOwn(_ body: (String, String) async throws -> Void) async throws {
         let directory = NSTemporaryDirectory() + "screenmates-restart-" + UUID().uuidString
-        let url = try await runScript("start", directory)
+        let url = try await Server.runScript("start", directory)
         do {
             try await body(directory, url)
         } catch {
-            _ = try? await runScript("stop", directory)
+            _ = try? await Server.runScript("stop", directory)
             throw error
         }
-        _ = try await runScript("stop", directory)
+        _ = try await Server.runScript("stop", directory)
     }
 
-    /// Runs `.ci/postgres` and returns what it printed (the server it starts keeps nothing of
-    /// its caller's open, so reading its output to the end returns when it does).
-    private static func runScript(_ arguments: String...) async throws -> String {
-        let result = try await Subprocess.run(
-            .path(FilePath(Server.script)), arguments: Arguments(arguments), input: .none,
-            output: .string(limit: 1 << 16), error: .discarded)
-        guard result.terminationStatus.isSuccess else {
-            throw ScriptFailed(arguments: arguments, status: result.terminationStatus)
-        }
-        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    struct ScriptFailed: Error {
-        let arguments: [String]
-        let status: TerminationStatus
-    }
 }
 
 /// A Unix socket named as a PostgreSQL server's (`.s.PGSQL.5432` in a directory of its own)

@@ -2,6 +2,8 @@ import Foundation
 import PostgresNIO
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import Subprocess
+import SystemPackage
 import Testing
 
 @testable import ScreenMatesPostgresGroupStore
@@ -115,14 +117,14 @@ enum PostgresTestServer {
 
     /// The members the tests play, each with a secret of their own (derived from the id and
     /// `salt`, so two stores of one test agree); `reader` (the contract's `ana`) reads.
-    static func keyring(salt: String, reader: UserID = GroupStoreContract.ana.userID) -> MemberKeyring {
+    static func keyring(salt: String, reader: ScreenMatesCore.UserID = GroupStoreContract.ana.userID) -> MemberKeyring {
         MemberKeyring(reader: { reader }, secret: { secret(for: $0, salt: salt) })
     }
 
     static let keyring = keyring(salt: "member")
 
     /// A secret that only `salt` tells apart: 64 hexadecimal digits.
-    static func secret(for userID: UserID, salt: String) -> MemberSecret {
+    static func secret(for userID: ScreenMatesCore.UserID, salt: String) -> MemberSecret {
         let digits = Array((salt + ":" + userID.value).utf8).map { String(format: "%02x", $0) }.joined()
         let padded =
             digits.count >= 64 ? String(digits.prefix(128)) : digits + String(repeating: "0", count: 64 - digits.count)
@@ -133,5 +135,22 @@ enum PostgresTestServer {
     static var script: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".ci/postgres").path
+    }
+
+    /// Runs `.ci/postgres` and returns what it printed (the server it starts keeps nothing of
+    /// its caller's open, so reading its output to the end returns when it does).
+    static func runScript(_ arguments: String...) async throws -> String {
+        let result = try await Subprocess.run(
+            .path(FilePath(script)), arguments: Arguments(arguments), input: .none,
+            output: .string(limit: 1 << 16), error: .discarded)
+        guard result.terminationStatus.isSuccess else {
+            throw ScriptFailed(arguments: arguments, status: result.terminationStatus)
+        }
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    struct ScriptFailed: Error {
+        let arguments: [String]
+        let status: TerminationStatus
     }
 }

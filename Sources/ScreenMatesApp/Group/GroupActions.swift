@@ -126,14 +126,30 @@ public struct GroupActions: Sendable {
     /// The user's group as the store has it now, or the cached one (and `offline`) when the store
     /// cannot be reached.
     public func show() async throws(AppError) -> (snapshot: GroupSnapshot, offline: Bool) {
-        let settings = try profile()
+        do {
+            return try await showExplained()
+        } catch {
+            throw AppError(error.message)
+        }
+    }
+
+    /// `show`, keeping the store's reason when it fails: out of reach with nothing cached, or
+    /// refused (a login the server refused…), which no cache stands in for.
+    public func showExplained() async throws(Failure) -> (snapshot: GroupSnapshot, offline: Bool) {
+        let settings: UserSettings
+        do {
+            settings = try profile()
+        } catch {
+            throw .app(error)
+        }
         guard let membership = settings.group else {
-            throw AppError(
-                "You are not in a group. Create one with `screenmates group create` or join one with `screenmates group join CODE`."
-            )
+            throw .app(
+                AppError(
+                    "You are not in a group. Create one with `screenmates group create` or join one with `screenmates group join CODE`."
+                ))
         }
         let reporter = GroupReporter(local: local, membership: membership, userID: settings.userID, clock: clock)
-        do {
+        do throws(GroupStoreError) {
             let store = try location.open()
             let snapshot = try await reporter.snapshot(from: store, today: today(settings))
             reporter.cache(snapshot)
@@ -141,7 +157,7 @@ public struct GroupActions: Sendable {
         } catch {
             guard error.isTransient, let cached = try? local.groupCache(code: membership.code),
                 let snapshot = GroupSnapshot.decoded(cached.snapshot)
-            else { throw AppError(error.message) }
+            else { throw .store(error) }
             return (snapshot, true)
         }
     }
@@ -158,31 +174,40 @@ public struct GroupActions: Sendable {
         try? await sync(archiving: archiving)
     }
 
-    /// `syncOnce`, saying why it failed: the store out of reach (transient: the numbers wait),
-    /// or refused (`.notAMember`, `.identityRefused`…). Nil when there is nothing to sync (no
-    /// profile, no group).
-    public func sync(archiving: Bool) async throws(GroupStoreError) -> (days: Int, members: Int)? {
+    /// `syncOnce`, saying why when nothing could be done: the store out of reach, or a refusal
+    /// to act on (a login the server refused…), or no group or profile here.
+    public func sync(archiving: Bool = false) async throws(Failure) -> (days: Int, members: Int) {
         if archiving, let settings = try? local.settings() {
             let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
             _ = try? local.rollOver(
                 clockDay: calendar.day(containing: clock.now()), calendar: calendar, now: clock.now())
         }
-        guard let (settings, draft) = try? me(), let membership = settings.group else { return nil }
-        let store = try location.open()
-        let reporter = GroupReporter(local: local, membership: membership, userID: settings.userID, clock: clock)
-        try await reporter.send(draft, to: store)
-        let days = try await reporter.sendDays(to: store)
-        let snapshot = try await reporter.snapshot(from: store, today: draft.day)
-        reporter.cache(snapshot)
-        // The group's games too (with `sync` only: they book coins and badges now): weeks
-        // settled and booked, challenges and coins reported.
-        let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
-        if archiving {
-            _ = try? await GroupGames(
-                local: local, membership: membership, userID: settings.userID, clock: clock, calendar: calendar
-            ).exchange(with: store)
+        let (settings, draft): (UserSettings, ProfileDraft)
+        do {
+            (settings, draft) = try me()
+        } catch {
+            throw .app(error)
         }
-        return (days, snapshot.members.count)
+        guard let membership = settings.group else { throw .app(AppError("You are not in a group.")) }
+        let reporter = GroupReporter(local: local, membership: membership, userID: settings.userID, clock: clock)
+        do throws(GroupStoreError) {
+            let store = try location.open()
+            try await reporter.send(draft, to: store)
+            let days = try await reporter.sendDays(to: store)
+            let snapshot = try await reporter.snapshot(from: store, today: draft.day)
+            reporter.cache(snapshot)
+            // The group's games too (with `sync` only: they book coins and badges now): weeks
+            // settled and booked, challenges and coins reported.
+            let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
+            if archiving {
+                _ = try? await GroupGames(
+                    local: local, membership: membership, userID: settings.userID, clock: clock, calendar: calendar
+                ).exchange(with: store)
+            }
+            return (days, snapshot.members.count)
+        } catch {
+            throw .store(error)
+        }
     }
 
     // MARK: -
@@ -241,10 +266,11 @@ public struct GroupActions: Sendable {
 
     private func remember(_ group: Group) throws(AppError) {
         do {
-            // The store goes with the membership (without a password), so commands run later
-            // without --group-store find the group where it was joined.
+            // The store goes with the membership, so commands run later without --group-store find
+            // the group where it was joined; without any password, which they take from
+            // PGPASSWORD or ~/.pgpass.
             try local.setGroup(
-                GroupMembership(code: group.code, dailyGoalBlocks: group.dailyGoalBlocks, store: location.description))
+                GroupMembership(code: group.code, dailyGoalBlocks: group.dailyGoalBlocks, store: location.remembered))
         } catch {
             throw AppError(error)
         }

@@ -188,7 +188,10 @@ public actor GroupLink {
                 gate.pass { reporter.cache(snapshot) }
             }
             retryDelay = 1
-            update { $0.offline = false }
+            update {
+                $0.offline = false
+                $0.problem = nil
+            }
         } catch {
             if error.isTransient {
                 if !status.offline { logger.warning("group store unreachable: \(error.message)") }
@@ -201,10 +204,22 @@ public actor GroupLink {
                 scheduleRetry(after: retryDelay)
                 retryDelay = min(retryDelay * 2, Self.maximumRetryDelay)
             } else {
+                // Not "offline": the store answered, and someone must act (a name taken, a login
+                // refused…). The update stays; the next change tries again.
                 logger.error("group store: \(error.message)")
-                update { $0.problem = error.message }
+                update {
+                    $0.offline = false
+                    $0.problem = Self.problem(error)
+                }
             }
         }
+    }
+
+    /// What the dashboard's one-line warning says: a store that cannot be used is said by its
+    /// reason (the server's words first), not its URL, which would fill the line.
+    static func problem(_ error: GroupStoreError) -> String {
+        guard case .unusable(_, let detail) = error else { return error.message }
+        return "group store: " + detail
     }
 
     /// The user's day now, on their calendar (day-start hour included), for a snapshot read

@@ -36,6 +36,9 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
             self.keyring = keyring
         }
 
+        /// Why the password file was not read (group or world access…), when it would have been.
+        public var passwordFileWarning: String? { address.passwordFileWarning }
+
         /// The store, made once.
         var opened: PostgresGroupStore {
             store.withLock { store in
@@ -64,7 +67,9 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `named` false skips the option and `SCREENMATES_GROUP_STORE`: the remembered store, or
-    /// the default file (the environment still gives the rest).
+    /// the default file (the environment still gives the rest). A remembered URL never gives a
+    /// password: whatever it holds in its place (homes of earlier versions kept `…` there) is
+    /// dropped, so the password comes from `PGPASSWORD` or `~/.pgpass`.
     public static func resolve(
         option: String?, environment: [String: String], home: HomeDirectory, remembered: String? = nil,
         named: Bool = true
@@ -74,7 +79,7 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
                 environment["SCREENMATES_GROUP_BUSY_TIMEOUT"].flatMap(Double.init)
                     ?? SQLiteGroupStore.defaultBusyTimeout, 0.01), 600)
         let namedText = named ? option ?? environment["SCREENMATES_GROUP_STORE"].flatMap { $0.isEmpty ? nil : $0 } : nil
-        let text = namedText ?? remembered.flatMap { $0.isEmpty ? nil : $0 }
+        let text = namedText ?? remembered.flatMap { $0.isEmpty ? nil : Self.withoutAnyPassword($0) }
         guard let text else { return .sqlite(path: home.path + "/group-store.sqlite", busyTimeout: busyTimeout) }
         guard !text.isEmpty else { throw .usage("--group-store needs a file path or a postgres:// URL.") }
         let lower = text.lowercased()
@@ -142,6 +147,15 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What a home remembers with its membership: the path, or the URL with no password (nor
+    /// a stand-in for one).
+    public var remembered: String {
+        switch self {
+        case .sqlite(let path, _): path
+        case .postgres(let server): Self.withoutAnyPassword(server.url)
+        }
+    }
+
     /// For messages: the path, or the URL without its password.
     public var description: String {
         switch self {
@@ -152,5 +166,12 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
 
     static func withoutPassword(_ url: String) -> String {
         PostgresAddress.withoutPassword(url)
+    }
+
+    /// A postgres:// URL with no password at all; anything else as it is.
+    static func withoutAnyPassword(_ text: String) -> String {
+        let lower = text.lowercased()
+        guard lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") else { return text }
+        return PostgresAddress.forgettingPassword(text)
     }
 }
