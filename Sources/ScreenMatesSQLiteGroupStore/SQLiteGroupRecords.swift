@@ -60,17 +60,38 @@ struct GroupInfoRecord: Codable, FetchableRecord, PersistableRecord {
         static let changeSeq = Column(CodingKeys.changeSeq)
     }
 
-    static func find(_ db: Database, code: GroupCode) throws -> GroupInfoRecord? {
-        try filter(Columns.code == code.value).fetchOne(db)
+    /// Whether a group has this code (its row is not read: a damaged one still exists).
+    static func exists(_ db: Database, code: GroupCode) throws -> Bool {
+        try filter(Columns.code == code.value).fetchCount(db) > 0
     }
 
-    /// The group, with its member count.
+    /// The group, with its member count, checked (`StoredGroup`): a group row that cannot be
+    /// right throws the `LeftOutRow` saying why, which the store reports as unusable.
     static func group(_ db: Database, code: GroupCode) throws -> Group? {
-        guard let info = try find(db, code: code) else { return nil }
+        let table = databaseTableName
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT daily_goal_blocks, created_at FROM group_info WHERE code = ?", arguments: [code.value])
+        else { return nil }
         let count = try MemberRecord.filter(MemberRecord.Columns.code == code.value).fetchCount(db)
-        return Group(
-            code: code, dailyGoalBlocks: info.dailyGoalBlocks, memberCount: count,
-            createdAt: SQLiteInstant.date(milliseconds: info.createdAt))
+        let stored: StoredGroup
+        do {
+            stored = StoredGroup(
+                code: code.value, dailyGoalBlocks: try row.checked("daily_goal_blocks", in: table),
+                memberCount: Int64(count), createdAt: try row.checked("created_at", in: table))
+        } catch let error as UnreadableValue {
+            throw LeftOutRow(.group, key: code.value, reason: "\(error.column) holds a value of the wrong kind")
+        }
+        return try stored.checked()
+    }
+
+    /// The group's change mark, or nil when no group has this code.
+    static func changeMark(_ db: Database, code: GroupCode) throws -> Int64? {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT change_seq FROM group_info WHERE code = ?", arguments: [code.value])
+        else { return nil }
+        return try row.checked("change_seq", in: databaseTableName)
     }
 }
 

@@ -14,6 +14,12 @@ import ScreenMatesSQLiteRows
 /// interleave with another process's write. The file is created and migrated under an exclusive
 /// `flock`, so two processes creating it at once both succeed, and is created with mode 0660
 /// (its WAL companions take the same mode).
+///
+/// Everyone who can write the file is trusted with all of it, so the store defends its readers
+/// from what they may have written: every row is checked as it is read (a bad one is left out and
+/// named, `StoredGroupRow`), every connection runs with SQLite's defensive settings, no symbolic
+/// link is followed (`SharedFileDefences`), and a file carrying a trigger or a view the store did
+/// not create is refused (`ForeignSchemaObjects`).
 public final class SQLiteGroupStore: GroupStore {
     /// The database file.
     public let path: String
@@ -31,13 +37,15 @@ public final class SQLiteGroupStore: GroupStore {
     /// Opens the store at `path`, creating the file (mode 0660) and its schema if needed.
     ///
     /// Fails with `.unusable` when the file is not a database, is damaged, holds another kind
-    /// of database (which is left untouched), or was written by a newer version; with
+    /// of database (which is left untouched), was written by a newer version, is a symbolic link
+    /// (or one of its companions is), or carries a trigger or a view the store did not create; with
     /// `.unavailable` when its directory is missing, permissions forbid it, or another process
     /// keeps it locked beyond `busyTimeout` seconds. An up-to-date schema is not written to, so
     /// a file that may only be read still opens (and writes then fail as `.unavailable`).
     public static func open(at path: String, busyTimeout: TimeInterval = defaultBusyTimeout) throws(GroupStoreError)
         -> SQLiteGroupStore
     {
+        try SharedFileDefences.refuseSymbolicLinks(path)
         let lock = try GroupStoreFileLock.exclusive(forStoreAt: path, timeout: busyTimeout)
         defer { lock.release() }
         try createSharedFile(at: path)
@@ -51,12 +59,14 @@ public final class SQLiteGroupStore: GroupStore {
                 pool = try DatabasePool(
                     path: path, configuration: configuration(busyTimeout: busyTimeout, readonly: true))
             }
-            if needsMigration { try SQLiteGroupSchema.migrate(pool) }
+            if needsMigration { try SQLiteGroupSchema.migrate(pool, location: path) }
             if !pool.configuration.readonly {
                 // Committed means durable: a day marked synced must not vanish in a power cut.
                 // (The pool sets `synchronous = NORMAL` on its writer when it turns WAL on.)
                 try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             }
+            // Once more now that SQLite has opened the file and its companions.
+            try SharedFileDefences.refuseSymbolicLinks(path)
             return SQLiteGroupStore(path: path, pool: pool)
         } catch {
             throw .sqlite(error, location: path)
@@ -68,13 +78,14 @@ public final class SQLiteGroupStore: GroupStore {
         configuration.busyMode = .timeout(busyTimeout)
         configuration.readonly = readonly
         configuration.label = "ScreenMates.groups"
+        SharedFileDefences.configure(&configuration)
         return configuration
     }
 
     /// Creates the file with mode 0660 before SQLite does (SQLite gives the `-wal` and `-shm`
     /// files it derives from it the same mode). An existing file is left as its owner made it.
     private static func createSharedFile(at path: String) throws(GroupStoreError) {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o660)
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o660)
         if fd >= 0 {
             fchmod(fd, 0o660)  // The umask may have taken the group's bits.
             close(fd)
@@ -96,7 +107,7 @@ public final class SQLiteGroupStore: GroupStore {
         return try await write { db in
             var generator = SystemRandomNumberGenerator()
             var code = GroupCode.random(using: &generator)
-            while try GroupInfoRecord.find(db, code: code) != nil { code = GroupCode.random(using: &generator) }
+            while try GroupInfoRecord.exists(db, code: code) { code = GroupCode.random(using: &generator) }
             try GroupInfoRecord(code: code.value, dailyGoalBlocks: dailyGoalBlocks, createdAt: createdAt, changeSeq: 1)
                 .insert(db)
             try Self.insert(db, MemberRecord(creator, code: code, joinedAt: createdAt))
@@ -196,15 +207,6 @@ public final class SQLiteGroupStore: GroupStore {
         }
     }
 
-    /// Every member of the group, in the order they joined.
-    public func members(code: GroupCode) async throws(GroupStoreError) -> [MemberProfile] {
-        try await read { db in
-            try Self.requireGroup(db, code: code)
-            return try MemberRecord.inGroup(code).order(MemberRecord.Columns.joinedAt, MemberRecord.Columns.userID)
-                .fetchAll(db).map { record throws in try record.profile }
-        }
-    }
-
     /// Totals of users who are not members of the group are ignored; an unknown code fails.
     public func upsertDayTotals(_ totals: [DayTotal], code: GroupCode) async throws(GroupStoreError) {
         for total in totals { try GroupStoreRules.check(total) }
@@ -230,37 +232,6 @@ public final class SQLiteGroupStore: GroupStore {
                 if db.changesCount > 0 { changed = true }
             }
             if changed { try Self.bump(db, code: code) }
-        }
-    }
-
-    /// Ordered by date, then user id.
-    public func dayTotals(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [DayTotal] {
-        let first = GroupStoreRules.clampedDayNumber(days.lowerBound)
-        let last = GroupStoreRules.clampedDayNumber(days.upperBound)
-        return try await read { db in
-            try Self.requireGroup(db, code: code)
-            return try DayTotalRecord.inGroup(code, days: first...last)
-                .order(DayTotalRecord.Columns.date, DayTotalRecord.Columns.userID)
-                .fetchAll(db).map { record throws in try record.dayTotal }
-        }
-    }
-
-    public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [UserID: Int]
-    {
-        let first = GroupStoreRules.clampedDayNumber(days.lowerBound)
-        let last = GroupStoreRules.clampedDayNumber(days.upperBound)
-        return try await read { db in
-            try Self.requireGroup(db, code: code)
-            let rows = try Row.fetchAll(
-                db,
-                DayTotalRecord.inGroup(code, days: first...last)
-                    .select(DayTotalRecord.Columns.userID, sum(DayTotalRecord.Columns.viceBlocks).forKey("blocks"))
-                    .group(DayTotalRecord.Columns.userID))
-            var sums: [UserID: Int] = [:]
-            for row in rows {
-                sums[try row.checked("user_id", in: "day_total")] = try row.checked("blocks", in: "day_total")
-            }
-            return sums
         }
     }
 
@@ -312,22 +283,59 @@ public final class SQLiteGroupStore: GroupStore {
         case limited(Int)
     }
 
+    /// One read transaction, in a file without foreign triggers or views.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(GroupStoreError) -> T {
+        let location = path
         do {
-            return try await pool.read(body)
+            return try await pool.read { db in
+                try ForeignSchemaObjects.refuse(db, location: location)
+                return try body(db)
+            }
         } catch {
             throw .sqlite(error, location: path)
         }
     }
 
     /// One immediate transaction: it waits (up to the busy timeout) for other writers before it
-    /// reads anything, so what it reads stays true until it commits.
+    /// reads anything, so what it reads stays true until it commits. It first makes sure the
+    /// file holds no trigger the store did not create, which would run inside it.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(GroupStoreError) -> T {
+        let location = path
         do {
-            return try await pool.write(body)
+            return try await pool.write { db in
+                try ForeignSchemaObjects.refuse(db, location: location)
+                return try body(db)
+            }
         } catch {
             throw .sqlite(error, location: path)
         }
+    }
+
+    /// `read` for rows that are checked on the way in: `body` keeps them through the filter, and
+    /// the rows it left out are reported to the reading task once the read is over.
+    func read<T: Sendable>(filtering body: @Sendable (Database, inout GroupRowFilter) throws -> T)
+        async throws(GroupStoreError) -> T
+    {
+        let (value, filter) = try await read { db in
+            var filter = GroupRowFilter()
+            let value = try body(db, &filter)
+            return (value, filter)
+        }
+        filter.report()
+        return value
+    }
+
+    /// `write` for a transaction that reads rows checked on the way in (the settlement).
+    func write<T: Sendable>(filtering body: @Sendable (Database, inout GroupRowFilter) throws -> T)
+        async throws(GroupStoreError) -> T
+    {
+        let (value, filter) = try await write { db in
+            var filter = GroupRowFilter()
+            let value = try body(db, &filter)
+            return (value, filter)
+        }
+        filter.report()
+        return value
     }
 
     /// The group, unless the user is rate-limited; a code that names no group is written down
@@ -380,12 +388,12 @@ public final class SQLiteGroupStore: GroupStore {
     }
 
     static func requireGroup(_ db: Database, code: GroupCode) throws {
-        guard try GroupInfoRecord.find(db, code: code) != nil else { throw GroupStoreError.unknownCode(code) }
+        guard try GroupInfoRecord.exists(db, code: code) else { throw GroupStoreError.unknownCode(code) }
     }
 
     private static func changeMark(_ db: Database, code: GroupCode) throws -> Int64 {
-        guard let info = try GroupInfoRecord.find(db, code: code) else { throw GroupStoreError.unknownCode(code) }
-        return info.changeSeq
+        guard let mark = try GroupInfoRecord.changeMark(db, code: code) else { throw GroupStoreError.unknownCode(code) }
+        return mark
     }
 
     private static func nameIsTaken(_ db: Database, _ name: DisplayName, code: GroupCode, byOtherThan userID: UserID)
