@@ -174,7 +174,7 @@ extension SQLiteGroupStore {
         try GroupStoreRules.check(report)
         let at = try SQLiteInstant.milliseconds(report.updatedAt)
         return try await write { db in
-            let codes = try Self.groupsOf(db, userID: report.userID)
+            let codes = try Self.groupsOf(db, userID: report.userID).map(\.code)
             try db.execute(
                 sql: """
                     INSERT INTO coin_standing (user_id, display_name, coins, badges, is_public, version, updated_at)
@@ -314,15 +314,13 @@ extension SQLiteGroupStore {
         try MemberRecord.inGroup(code).filter(MemberRecord.Columns.userID == userID).fetchCount(db) > 0
     }
 
-    /// The groups the user is in; a user in none gets what `upsertProfile` gives.
-    static func groupsOf(_ db: Database, userID: UserID) throws -> [GroupCode] {
-        let memberships = try MemberRecord.filter(MemberRecord.Columns.userID == userID)
-            .order(MemberRecord.Columns.code).fetchAll(db)
-        guard memberships.isEmpty else { return try memberships.map { record throws in try record.groupCode } }
-        if let last = try LastGroupRecord.fetchOne(db, key: userID) {
-            guard let code = try? GroupCode(validating: last.code) else {
-                throw UnreadableValue(table: LastGroupRecord.databaseTableName, column: "code")
-            }
+    /// The groups the user is in (with the profile version stored in each); a user in none gets
+    /// what `upsertProfile` gives.
+    static func groupsOf(_ db: Database, userID: UserID) throws -> [(code: GroupCode, version: Int64?)] {
+        let memberships = try memberships(db, userID: userID)
+        guard memberships.isEmpty else { return memberships }
+        let last = try Row.fetchOne(db, sql: "SELECT code FROM last_group WHERE user_id = ?", arguments: [userID])
+        if let text: String = last?.readable("code"), let code = try? GroupCode(validating: text) {
             throw GroupStoreError.notAMember(code: code)
         }
         throw GroupStoreError.invalidValue("User \(userID) has not joined a group in this group store; join one first.")

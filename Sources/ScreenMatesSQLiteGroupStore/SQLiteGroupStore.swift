@@ -23,7 +23,7 @@ import ScreenMatesSQLiteRows
 public final class SQLiteGroupStore: GroupStore {
     /// The database file.
     public let path: String
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     /// How long a write waits for other processes' writes before the store counts as
     /// unavailable, unless `open` is told otherwise.
@@ -146,8 +146,8 @@ public final class SQLiteGroupStore: GroupStore {
         let outcome: Lookup = try await write { db in
             let found = try Self.lookUp(db, code: code, userID: member.userID, at: at)
             guard case .found = found else { return found }
-            if let stored = try MemberRecord.find(db, code: code, userID: member.userID) {
-                try Self.apply(db, member, to: stored)
+            if let stored = try Self.memberships(db, userID: member.userID, code: code).first {
+                try Self.apply(db, member, code: code, stored: stored.version)
             } else {
                 if try Self.nameIsTaken(db, member.displayName, code: code, byOtherThan: member.userID) {
                     throw GroupStoreError.nameTaken(member.displayName)
@@ -187,21 +187,9 @@ public final class SQLiteGroupStore: GroupStore {
     public func upsertProfile(_ profile: MemberProfile) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(profile)
         return try await write { db in
-            let memberships = try MemberRecord.filter(MemberRecord.Columns.userID == profile.userID)
-                .order(MemberRecord.Columns.code).fetchAll(db)
-            guard !memberships.isEmpty else {
-                if let last = try LastGroupRecord.fetchOne(db, key: profile.userID) {
-                    guard let code = try? GroupCode(validating: last.code) else {
-                        throw UnreadableValue(table: LastGroupRecord.databaseTableName, column: "code")
-                    }
-                    throw GroupStoreError.notAMember(code: code)
-                }
-                throw GroupStoreError.invalidValue(
-                    "User \(profile.userID) has not joined a group in this group store; join one first.")
-            }
             var stored = false
-            for membership in memberships {
-                if try Self.apply(db, profile, to: membership) { stored = true }
+            for membership in try Self.groupsOf(db, userID: profile.userID) {
+                if try Self.apply(db, profile, code: membership.code, stored: membership.version) { stored = true }
             }
             return stored
         }
@@ -213,10 +201,12 @@ public final class SQLiteGroupStore: GroupStore {
         guard !totals.isEmpty else { return }
         try await write { db in
             try Self.requireGroup(db, code: code)
+            // As text: a member row whose user id is not one (someone else's doing) is no member.
             let members = Set(
-                try MemberRecord.inGroup(code).select(MemberRecord.Columns.userID, as: UserID.self).fetchAll(db))
+                try Row.fetchAll(db, sql: "SELECT user_id FROM member WHERE code = ?", arguments: [code.value])
+                    .compactMap { row in row.readable("user_id") as String? })
             var changed = false
-            for total in totals where members.contains(total.userID) {
+            for total in totals where members.contains(total.userID.value) {
                 // An upsert that keeps the highest version (GRDB's own upsert has no condition).
                 let record = DayTotalRecord(total, code: code)
                 try db.execute(
@@ -274,68 +264,13 @@ public final class SQLiteGroupStore: GroupStore {
         }
     }
 
-    // MARK: - Transactions
+    // MARK: - Inside a transaction
 
     /// The outcome of looking a code up for a user.
     private enum Lookup: Sendable {
         case found(Group)
         case unknown
         case limited(Int)
-    }
-
-    /// One read transaction, in a file without foreign triggers or views.
-    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(GroupStoreError) -> T {
-        let location = path
-        do {
-            return try await pool.read { db in
-                try ForeignSchemaObjects.refuse(db, location: location)
-                return try body(db)
-            }
-        } catch {
-            throw .sqlite(error, location: path)
-        }
-    }
-
-    /// One immediate transaction: it waits (up to the busy timeout) for other writers before it
-    /// reads anything, so what it reads stays true until it commits. It first makes sure the
-    /// file holds no trigger the store did not create, which would run inside it.
-    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(GroupStoreError) -> T {
-        let location = path
-        do {
-            return try await pool.write { db in
-                try ForeignSchemaObjects.refuse(db, location: location)
-                return try body(db)
-            }
-        } catch {
-            throw .sqlite(error, location: path)
-        }
-    }
-
-    /// `read` for rows that are checked on the way in: `body` keeps them through the filter, and
-    /// the rows it left out are reported to the reading task once the read is over.
-    func read<T: Sendable>(filtering body: @Sendable (Database, inout GroupRowFilter) throws -> T)
-        async throws(GroupStoreError) -> T
-    {
-        let (value, filter) = try await read { db in
-            var filter = GroupRowFilter()
-            let value = try body(db, &filter)
-            return (value, filter)
-        }
-        filter.report()
-        return value
-    }
-
-    /// `write` for a transaction that reads rows checked on the way in (the settlement).
-    func write<T: Sendable>(filtering body: @Sendable (Database, inout GroupRowFilter) throws -> T)
-        async throws(GroupStoreError) -> T
-    {
-        let (value, filter) = try await write { db in
-            var filter = GroupRowFilter()
-            let value = try body(db, &filter)
-            return (value, filter)
-        }
-        filter.report()
-        return value
     }
 
     /// The group, unless the user is rate-limited; a code that names no group is written down
@@ -353,26 +288,57 @@ public final class SQLiteGroupStore: GroupStore {
 
     private static func retryAfter(_ db: Database, userID: UserID, at: Int64) throws -> Int? {
         let window = Int64(GroupStoreRules.attemptWindow * 1000)
-        let failures = try FailedAttemptRecord.filter(
-            FailedAttemptRecord.Columns.userID == userID && FailedAttemptRecord.Columns.at > at - window
-                && FailedAttemptRecord.Columns.at <= at
-        ).fetchAll(db).map { SQLiteInstant.date(milliseconds: $0.at) }
+        // A row whose instant cannot be read is no failure anyone made here.
+        let failures = try Row.fetchAll(
+            db, sql: "SELECT at FROM failed_attempt WHERE user_id = ? AND at > ? AND at <= ?",
+            arguments: [userID, at - window, at]
+        ).compactMap { row in (row.readable("at") as Int64?).map(SQLiteInstant.date(milliseconds:)) }
         return GroupStoreRules.retryAfter(failures: failures, now: SQLiteInstant.date(milliseconds: at))
     }
 
-    /// Stores `profile` over the member's row `stored` if its version is newer.
+    /// Stores `profile` over the member's row in `code` if its version is newer than `stored`.
+    /// A row whose version cannot be read (nil: someone else damaged it) is mended by the
+    /// member's next write, so no one can lock a member out of their own row.
     @discardableResult
-    private static func apply(_ db: Database, _ profile: MemberProfile, to stored: MemberRecord) throws -> Bool {
-        guard profile.version > stored.version else { return false }
-        let code = try stored.groupCode
+    private static func apply(_ db: Database, _ profile: MemberProfile, code: GroupCode, stored: Int64?) throws
+        -> Bool
+    {
+        if let stored, profile.version <= stored { return false }
         if try nameIsTaken(db, profile.displayName, code: code, byOtherThan: profile.userID) {
             throw GroupStoreError.nameTaken(profile.displayName)
         }
-        var updated = stored
-        try updated.take(profile)
-        try updated.update(db)
+        let record = try MemberRecord(profile, code: code, joinedAt: 0)
+        try db.execute(
+            sql: """
+                UPDATE member SET display_name = ?, name_key = ?, blocks_today = ?, day = ?, streak = ?,
+                    last_active = ?, last_updated = ?, version = ?
+                WHERE code = ? AND user_id = ?
+                """,
+            arguments: [
+                record.displayName, record.nameKey, record.blocksToday, record.day, record.streak, record.lastActive,
+                record.lastUpdated, record.version, code.value, profile.userID,
+            ])
         try bump(db, code: code)
         return true
+    }
+
+    /// The user's memberships: each group and the profile version stored there (nil when it
+    /// cannot be read). A row whose code is not a group code is no membership.
+    static func memberships(_ db: Database, userID: UserID, code: GroupCode? = nil) throws
+        -> [(code: GroupCode, version: Int64?)]
+    {
+        var sql = "SELECT code, version FROM member WHERE user_id = ?"
+        var arguments: StatementArguments = [userID]
+        if let code {
+            sql += " AND code = ?"
+            arguments += [code.value]
+        }
+        return try Row.fetchAll(db, sql: sql + " ORDER BY code", arguments: arguments).compactMap { row in
+            guard let text: String = row.readable("code"), let code = try? GroupCode(validating: text) else {
+                return nil
+            }
+            return (code, row.readable("version"))
+        }
     }
 
     /// A new member, and the group they joined last.

@@ -62,6 +62,35 @@ import Testing
         #expect(try await store.members(code: group.code) == [Contract.ana])
     }
 
+    /// What another member damages stops no one's writes: a member's own row is mended by their
+    /// next write, a row whose user id is not one leaves the others' days alone, and a failed
+    /// attempt that cannot be read counts for nothing.
+    @Test func damageBySomeoneElseStopsNoOnesWrites() async throws {
+        let (store, group, hostile, scratch) = try await group()
+        defer { withExtendedLifetime(scratch) {} }
+        try hostile.execute(
+            "UPDATE member SET blocks_today = 'lots', version = 'v9' WHERE user_id = 'bo234567'",
+            "INSERT INTO member VALUES ('\(group.code)', 'x' || char(27), 'x', 'x', 0, 0, 0, NULL, 0, 1, 0)",
+            "INSERT INTO failed_attempt VALUES ('bo234567', 'now')",
+            "INSERT INTO last_group VALUES ('nobody12', 42)")
+        var bo = Contract.bo
+        bo.version = 2
+        bo.blocksToday = 4
+        #expect(try await store.upsertProfile(bo))
+        #expect(try await store.members(code: group.code) == [Contract.ana, bo])
+        try await store.upsertDayTotals(
+            [Contract.day(Contract.bo.userID, Contract.today.adding(days: -1), vice: 2)], code: group.code)
+        #expect(
+            try await store.dayTotals(code: group.code, days: Contract.today.adding(days: -1)...Contract.today).count
+                == 1)
+        #expect(try await store.group(code: group.code, userID: Contract.bo.userID, now: Contract.start) != nil)
+        await Contract.expectError(
+            .invalidValue("User nobody12 has not joined a group in this group store; join one first.")
+        ) {
+            try await store.upsertProfile(Contract.profile("nobody12", "nobody"))
+        }
+    }
+
     @Test func theGroupsOwnRowThatCannotBeRightIsUnusableNamingWhy() async throws {
         let (store, group, hostile, scratch) = try await group()
         defer { withExtendedLifetime(scratch) {} }
