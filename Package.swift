@@ -56,6 +56,9 @@ let package = Package(
         // The C side of ncursesw: a module map and a shim that exposes the wide-character API.
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
 
+        // SQLite's defensive mode, which only the variadic sqlite3_db_config turns on.
+        .systemLibrary(name: "CSQLiteDefensive", path: "Sources/CSQLiteDefensive"),
+
         // Domain rules: blocks, balance, day, rollover, streak, ranking, validation, safe text.
         // Imports neither ncurses nor a database.
         .target(name: "ScreenMatesCore"),
@@ -89,7 +92,7 @@ let package = Package(
             name: "ScreenMatesSQLiteGroupStore",
             dependencies: [
                 "ScreenMatesGroupStore", "ScreenMatesCore", "ScreenMatesSQLiteRows", "ScreenMatesWatch",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "CSQLiteDefensive", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
 
@@ -227,7 +230,8 @@ let package = Package(
             exclude: ["Goldens"]
         ),
         .testTarget(
-            name: "ScreenMatesTerminalTests", dependencies: ["ScreenMatesTerminal", "ScreenMatesUI", "ScreenMatesWatch"]),
+            name: "ScreenMatesTerminalTests",
+            dependencies: ["ScreenMatesTerminal", "ScreenMatesUI", "ScreenMatesWatch"]),
         .testTarget(name: "ScreenMatesWatchTests", dependencies: ["ScreenMatesWatch"]),
         .testTarget(
             name: "ScreenMatesAppTests",
@@ -235,7 +239,7 @@ let package = Package(
                 "ScreenMatesTestSupport",
                 "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore", "ScreenMatesUI",
                 "ScreenMatesWatch", .product(name: "CSV", package: "CSV.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(

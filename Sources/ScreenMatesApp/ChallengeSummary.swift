@@ -83,6 +83,7 @@ public struct ChallengeSummary: Encodable, Sendable {
             switch ChallengeJudge(calendar: calendar).verdict(stored.challenge, events: [], goal: { _ in 0 }, now: now)
             {
             case .notStarted: return "starts \(stored.challenge.firstDay)"
+            case .refused(let problem): return "never judged: \(problem)"
             default: return "running until the end of \(stored.challenge.lastDay)"
             }
         }

@@ -121,7 +121,8 @@ extension GroupStoreRules {
     public static let maximumRuleLength = 2000
 
     /// A challenge the group can keep: a valid one (`Challenge.problem`), with an id, a rule
-    /// that fits, and dates every engine keeps.
+    /// that fits, and dates every engine keeps. Readers apply it to every challenge they read
+    /// (`StoredGroupChallenge`).
     public static func check(_ challenge: Challenge) throws(GroupStoreError) {
         try check(challengeID: challenge.id)
         if let problem = challenge.problem { throw .invalidValue(problem) }
@@ -146,10 +147,14 @@ extension GroupStoreRules {
         }
     }
 
-    /// A standing's counts are not negative.
+    /// A standing's counts are within `coinsRange` and `badgesRange`.
     public static func check(_ report: StandingReport) throws(GroupStoreError) {
         guard report.coins >= 0, report.badges >= 0, isStorable(report.updatedAt) else {
             throw .invalidValue("Coins and badges cannot be negative.")
+        }
+        guard coinsRange.contains(report.coins), badgesRange.contains(report.badges) else {
+            throw .invalidValue(
+                "A member's coins are at most \(coinsRange.upperBound) and badges \(badgesRange.upperBound).")
         }
     }
 

@@ -9,6 +9,7 @@ import ScreenMatesCore
 /// blocks (a member with neither is idle there too). A snapshot fetched on another day has no
 /// sums that fit today, so until the next fetch week and month show today's blocks only. The
 /// user's own row always uses the live figures, which are fresher than anything in the store.
+/// Sums saturate: whatever a snapshot holds, no addition here can trap.
 public enum GroupLeaderboards {
     public static func make(
         snapshot: GroupSnapshot, today: LocalDate, me: LeaderboardMember, myHistory: [DayRecord]
@@ -20,7 +21,7 @@ public enum GroupLeaderboards {
             var members: [LeaderboardMember] = snapshot.members.filter { $0.userID != me.id }.map { profile in
                 let todayBlocks = profile.day == today ? profile.blocksToday : nil
                 var blocks = todayBlocks
-                if let earlier = finished[profile.userID] { blocks = earlier + (todayBlocks ?? 0) }
+                if let earlier = finished[profile.userID] { blocks = earlier.saturatingAdding(todayBlocks ?? 0) }
                 return LeaderboardMember(
                     id: profile.userID, name: profile.displayName.value, blocks: blocks, streak: profile.streak,
                     lastActive: profile.lastActive)
@@ -28,7 +29,7 @@ public enum GroupLeaderboards {
             var mine = me
             if period != .today {
                 mine.blocks = myHistory.filter { $0.date >= first && $0.date < today }.reduce(me.blocks ?? 0) {
-                    $0 + $1.viceBlocks
+                    $0.saturatingAdding($1.viceBlocks)
                 }
             }
             members.append(mine)

@@ -3,7 +3,8 @@ import ScreenMatesCore
 
 /// The group as last fetched: the group, its members, and each member's vice blocks over the
 /// finished days of the week and of the month that `day` is in — what the weekly and monthly
-/// leaderboards add today's blocks to. Cached whole in the local store.
+/// leaderboards add today's blocks to — and the rows the store held that could not be right,
+/// left out of all that and named. Cached whole in the local store.
 public struct GroupSnapshot: Hashable, Sendable, Codable {
     public var group: Group
     public var members: [MemberProfile]
@@ -14,10 +15,12 @@ public struct GroupSnapshot: Hashable, Sendable, Codable {
     /// Vice blocks by user id over the month's finished days.
     public var monthBlocks: [UserID: Int]
     public var fetchedAt: Date
+    /// The rows the reads behind this snapshot left out.
+    public var leftOut: [LeftOutRow]
 
     public init(
         group: Group, members: [MemberProfile], day: LocalDate, weekBlocks: [UserID: Int] = [:],
-        monthBlocks: [UserID: Int] = [:], fetchedAt: Date
+        monthBlocks: [UserID: Int] = [:], fetchedAt: Date, leftOut: [LeftOutRow] = []
     ) {
         self.group = group
         self.members = members
@@ -25,6 +28,23 @@ public struct GroupSnapshot: Hashable, Sendable, Codable {
         self.weekBlocks = weekBlocks
         self.monthBlocks = monthBlocks
         self.fetchedAt = fetchedAt
+        self.leftOut = leftOut
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case group, members, day, weekBlocks, monthBlocks, fetchedAt, leftOut
+    }
+
+    /// A snapshot cached before rows were left out has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        group = try container.decode(Group.self, forKey: .group)
+        members = try container.decode([MemberProfile].self, forKey: .members)
+        day = try container.decode(LocalDate.self, forKey: .day)
+        weekBlocks = try container.decode([UserID: Int].self, forKey: .weekBlocks)
+        monthBlocks = try container.decode([UserID: Int].self, forKey: .monthBlocks)
+        fetchedAt = try container.decode(Date.self, forKey: .fetchedAt)
+        leftOut = try container.decodeIfPresent([LeftOutRow].self, forKey: .leftOut) ?? []
     }
 
     /// The finished days of `period` before `today`, or nil on its first day.

@@ -18,8 +18,13 @@ import ScreenMatesCore
 ///   `join` by that user id fail with `.tooManyAttempts` — even with a right code — until the
 ///   oldest of those failures is 10 minutes old. Refused attempts are not counted; a successful
 ///   lookup does not wipe earlier failures.
-/// - Invalid input (a goal outside 1…96, a negative count, a date outside the years 1–9999)
-///   fails with `.invalidValue` and changes nothing. (User ids are `UserID`s, valid once made.)
+/// - Invalid input (a goal outside 1…96, a count outside its bounds in `GroupStoreRules`, a date
+///   outside the years 1–9999) fails with `.invalidValue` and changes nothing. (User ids are
+///   `UserID`s, valid once made.)
+/// - Every row a read returns has been checked on the way in (`StoredGroupRow`): a row that
+///   cannot be right is left out, the rest still comes back, and the rows left out are reported
+///   to a caller reading inside `LeftOutRows.collecting`. Nothing a store holds can make a
+///   reader trap.
 public protocol GroupStore: Sendable {
     /// Creates a group with a fresh, unused code and makes `creator` its first member.
     /// `dailyGoalBlocks` must be in `UsageRules.dailyGoalRange`, else `.invalidValue`.
@@ -105,7 +110,8 @@ public protocol GroupStore: Sendable {
     func reportParticipant(_ report: ParticipantReport, code: GroupCode) async throws(GroupStoreError) -> Bool
 
     /// The group's challenges, newest first, each with its participants (those still members)
-    /// in the order they joined. A challenge whose rule this version cannot read is left out.
+    /// in the order they joined. A challenge whose rule this version cannot read, or that makes
+    /// no sense (`StoredGroupChallenge`), is left out.
     func groupChallenges(code: GroupCode) async throws(GroupStoreError) -> [GroupChallengeBoard]
 
     // MARK: Coins
@@ -299,11 +305,14 @@ public enum GroupStoreError: Error, Hashable, Sendable {
 }
 
 extension GroupStore {
-    /// Adds up `dayTotals`; an engine that can add up where the rows are should do that instead.
+    /// Adds up `dayTotals` (saturating); an engine that can add up where the rows are should do
+    /// that instead, leaving out the rows `dayTotals` would leave out.
     public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [UserID: Int]
     {
         var sums: [UserID: Int] = [:]
-        for total in try await dayTotals(code: code, days: days) { sums[total.userID, default: 0] += total.viceBlocks }
+        for total in try await dayTotals(code: code, days: days) {
+            sums[total.userID] = (sums[total.userID] ?? 0).saturatingAdding(total.viceBlocks)
+        }
         return sums
     }
 }

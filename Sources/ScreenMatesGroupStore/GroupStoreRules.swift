@@ -53,22 +53,31 @@ public enum GroupStoreRules {
         return date.dayNumber
     }
 
-    /// A profile's counts are not negative, and its date and instants are ones every engine keeps.
+    /// A profile's counts are within their bounds (`blocksPerDayRange`, `streakRange`), and its
+    /// date and instants are ones every engine keeps.
     public static func check(_ profile: MemberProfile) throws(GroupStoreError) {
         try check(date: profile.day)
         guard profile.blocksToday >= 0, profile.streak >= 0 else {
             throw .invalidValue("A member's blocks and streak cannot be negative.")
+        }
+        guard blocksPerDayRange.contains(profile.blocksToday), streakRange.contains(profile.streak) else {
+            throw .invalidValue(
+                "A day holds at most \(maximumBlocksPerDay) blocks and a streak \(streakRange.upperBound) days.")
         }
         guard isStorable(profile.lastUpdated), profile.lastActive.map(isStorable) ?? true else {
             throw .invalidValue("A member's last-active and last-updated times must be real instants.")
         }
     }
 
-    /// A day total's counts are not negative, and its date is one every engine keeps.
+    /// A day total's counts are within their bounds, and its date is one every engine keeps.
     public static func check(_ total: DayTotal) throws(GroupStoreError) {
         try check(date: total.date)
         guard total.viceBlocks >= 0, total.goalBlocks >= 0 else {
             throw .invalidValue("A day's blocks and goal cannot be negative.")
+        }
+        guard blocksPerDayRange.contains(total.viceBlocks), dayGoalRange.contains(total.goalBlocks) else {
+            throw .invalidValue(
+                "A day holds at most \(maximumBlocksPerDay) blocks and a goal of \(dayGoalRange.upperBound).")
         }
     }
 

@@ -9,7 +9,7 @@ import ScreenMatesGroupStore
 /// create the same new file at once can both try to turn WAL on and one fails. Holding this
 /// lock only while opening makes creation and migration one-at-a-time; once open, processes
 /// rely on SQLite's locks alone. The lock file, like the store, is meant to be shared by the
-/// members' accounts (mode 0660).
+/// members' accounts (mode 0660); one that is a symbolic link is not followed (`O_NOFOLLOW`).
 final class GroupStoreFileLock {
     private var descriptor: Int32
 
@@ -25,14 +25,14 @@ final class GroupStoreFileLock {
     static func exclusive(forStoreAt path: String, timeout: TimeInterval) throws(GroupStoreError) -> GroupStoreFileLock
     {
         let lockPath = path + ".lock"
-        var fd = open(lockPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o660)
+        var fd = open(lockPath, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o660)
         if fd >= 0 {
             fchmod(fd, 0o660)  // The umask may have taken the group's bits.
         } else if errno == EEXIST {
-            fd = open(lockPath, O_RDWR | O_CLOEXEC)
+            fd = open(lockPath, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
         }
         if fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM) {
-            fd = open(lockPath, O_RDONLY | O_CLOEXEC)  // flock works on a descriptor opened for reading.
+            fd = open(lockPath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)  // flock works on a descriptor opened for reading.
             if fd < 0 { return GroupStoreFileLock(descriptor: -1) }
         }
         guard fd >= 0 else {

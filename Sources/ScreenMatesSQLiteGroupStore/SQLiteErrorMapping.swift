@@ -10,6 +10,10 @@ extension GroupStoreError {
     /// keep the updates and retry).
     static func sqlite(_ error: any Error, location: String) -> GroupStoreError {
         if let error = error as? GroupStoreError { return error }
+        if let row = error as? LeftOutRow {
+            // A row that cannot be left out (the group's own): the group cannot be shown.
+            return .unusable(location: location, detail: row.description)
+        }
         if let error = error as? UnreadableValue {
             return .unusable(
                 location: location, detail: "\(error.table).\(error.column) holds a value that cannot be right")

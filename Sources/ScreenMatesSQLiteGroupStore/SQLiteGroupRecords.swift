@@ -4,28 +4,13 @@ import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesSQLiteRows
 
-// The rows of the group file as GRDB records: each table's columns named once, here; written
-// through `PersistableRecord` (Encodable) and read through `Row.checked`, because rows here may
-// come from a damaged file or another program: GRDB's own decoding turns the text 'lots' in an
-// INTEGER column into 0 where this must say the file is damaged. Values the engine keeps but
-// the domain would refuse (a name that is not a display name, a day beyond any engine's years)
-// are damage too. Both throw `UnreadableValue`, which the store reports as `.unusable`.
-
-/// Reads a record's column by its coding key, checked.
-extension Row {
-    fileprivate func checked<Value: DatabaseValueConvertible>(_ key: some CodingKey, of table: String) throws -> Value {
-        try checked(key.stringValue, in: table)
-    }
-
-    fileprivate func checkedIfPresent<Value: DatabaseValueConvertible>(_ key: some CodingKey, of table: String) throws
-        -> Value?
-    {
-        try checkedIfPresent(key.stringValue, in: table)
-    }
-}
+// The rows of the group file as GRDB records: each table's columns named once, here, for
+// writing (`PersistableRecord`) and for requests. They are never read back as records: rows here
+// may come from a damaged file or another member's hand, so they are read as `StoredGroupRow`s
+// and checked (`SQLiteStoredRows`), or, where only a value or two matters, with `Row.readable`.
 
 /// A row of `group_info`: one group.
-struct GroupInfoRecord: Codable, FetchableRecord, PersistableRecord {
+struct GroupInfoRecord: Encodable, PersistableRecord {
     static let databaseTableName = "group_info"
 
     var code: String
@@ -40,42 +25,48 @@ struct GroupInfoRecord: Codable, FetchableRecord, PersistableRecord {
         case changeSeq = "change_seq"
     }
 
-    init(code: String, dailyGoalBlocks: Int, createdAt: Int64, changeSeq: Int64) {
-        self.code = code
-        self.dailyGoalBlocks = dailyGoalBlocks
-        self.createdAt = createdAt
-        self.changeSeq = changeSeq
-    }
-
-    init(row: Row) throws {
-        let table = Self.databaseTableName
-        code = try row.checked(CodingKeys.code, of: table)
-        dailyGoalBlocks = try row.checked(CodingKeys.dailyGoalBlocks, of: table)
-        createdAt = try row.checked(CodingKeys.createdAt, of: table)
-        changeSeq = try row.checked(CodingKeys.changeSeq, of: table)
-    }
-
     enum Columns {
         static let code = Column(CodingKeys.code)
         static let changeSeq = Column(CodingKeys.changeSeq)
     }
 
-    static func find(_ db: Database, code: GroupCode) throws -> GroupInfoRecord? {
-        try filter(Columns.code == code.value).fetchOne(db)
+    /// Whether a group has this code (its row is not read: a damaged one still exists).
+    static func exists(_ db: Database, code: GroupCode) throws -> Bool {
+        try filter(Columns.code == code.value).fetchCount(db) > 0
     }
 
-    /// The group, with its member count.
+    /// The group, with its member count, checked (`StoredGroup`): a group row that cannot be
+    /// right throws the `LeftOutRow` saying why, which the store reports as unusable.
     static func group(_ db: Database, code: GroupCode) throws -> Group? {
-        guard let info = try find(db, code: code) else { return nil }
+        let table = databaseTableName
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT daily_goal_blocks, created_at FROM group_info WHERE code = ?", arguments: [code.value])
+        else { return nil }
         let count = try MemberRecord.filter(MemberRecord.Columns.code == code.value).fetchCount(db)
-        return Group(
-            code: code, dailyGoalBlocks: info.dailyGoalBlocks, memberCount: count,
-            createdAt: SQLiteInstant.date(milliseconds: info.createdAt))
+        let stored: StoredGroup
+        do {
+            stored = StoredGroup(
+                code: code.value, dailyGoalBlocks: try row.checked("daily_goal_blocks", in: table),
+                memberCount: Int64(count), createdAt: try row.checked("created_at", in: table))
+        } catch let error as UnreadableValue {
+            throw LeftOutRow(.group, key: code.value, reason: "\(error.column) holds a value of the wrong kind")
+        }
+        return try stored.checked()
+    }
+
+    /// The group's change mark, or nil when no group has this code.
+    static func changeMark(_ db: Database, code: GroupCode) throws -> Int64? {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT change_seq FROM group_info WHERE code = ?", arguments: [code.value])
+        else { return nil }
+        return try row.checked("change_seq", in: databaseTableName)
     }
 }
 
 /// A row of `member`: one member's profile in one group.
-struct MemberRecord: Codable, FetchableRecord, PersistableRecord {
+struct MemberRecord: Encodable, PersistableRecord {
     static let databaseTableName = "member"
 
     var code: String
@@ -103,21 +94,6 @@ struct MemberRecord: Codable, FetchableRecord, PersistableRecord {
         case joinedAt = "joined_at"
     }
 
-    init(row: Row) throws {
-        let table = Self.databaseTableName
-        code = try row.checked(CodingKeys.code, of: table)
-        userID = try row.checked(CodingKeys.userID, of: table)
-        displayName = try row.checked(CodingKeys.displayName, of: table)
-        nameKey = try row.checked(CodingKeys.nameKey, of: table)
-        blocksToday = try row.checked(CodingKeys.blocksToday, of: table)
-        day = try row.checked(CodingKeys.day, of: table)
-        streak = try row.checked(CodingKeys.streak, of: table)
-        lastActive = try row.checkedIfPresent(CodingKeys.lastActive, of: table)
-        lastUpdated = try row.checked(CodingKeys.lastUpdated, of: table)
-        version = try row.checked(CodingKeys.version, of: table)
-        joinedAt = try row.checked(CodingKeys.joinedAt, of: table)
-    }
-
     enum Columns {
         static let code = Column(CodingKeys.code)
         static let userID = Column(CodingKeys.userID)
@@ -140,52 +116,13 @@ struct MemberRecord: Codable, FetchableRecord, PersistableRecord {
         self.joinedAt = joinedAt
     }
 
-    /// Takes `profile`'s values, keeping the group and the time of joining.
-    mutating func take(_ profile: MemberProfile) throws(GroupStoreError) {
-        displayName = profile.displayName.value
-        nameKey = profile.displayName.uniquenessKey
-        blocksToday = profile.blocksToday
-        day = profile.day.dayNumber
-        streak = profile.streak
-        lastActive = try profile.lastActive.map(SQLiteInstant.milliseconds)
-        lastUpdated = try SQLiteInstant.milliseconds(profile.lastUpdated)
-        version = profile.version
-    }
-
     static func inGroup(_ code: GroupCode) -> QueryInterfaceRequest<MemberRecord> {
         filter(Columns.code == code.value)
-    }
-
-    static func find(_ db: Database, code: GroupCode, userID: UserID) throws -> MemberRecord? {
-        try inGroup(code).filter(Columns.userID == userID).fetchOne(db)
-    }
-
-    var profile: MemberProfile {
-        get throws {
-            guard let name = try? DisplayName(validating: displayName) else {
-                throw UnreadableValue(table: Self.databaseTableName, column: CodingKeys.displayName.rawValue)
-            }
-            return MemberProfile(
-                userID: userID, displayName: name, blocksToday: blocksToday,
-                day: try SQLiteInstant.localDate(day, table: Self.databaseTableName, column: CodingKeys.day.rawValue),
-                streak: streak, lastActive: lastActive.map(SQLiteInstant.date(milliseconds:)),
-                lastUpdated: SQLiteInstant.date(milliseconds: lastUpdated), version: version)
-        }
-    }
-
-    /// The group code, checked: a malformed one is damage.
-    var groupCode: GroupCode {
-        get throws {
-            guard let code = try? GroupCode(validating: code) else {
-                throw UnreadableValue(table: Self.databaseTableName, column: CodingKeys.code.rawValue)
-            }
-            return code
-        }
     }
 }
 
 /// A row of `day_total`: one member's vice blocks on one day in one group.
-struct DayTotalRecord: Codable, FetchableRecord, PersistableRecord {
+struct DayTotalRecord: Encodable, PersistableRecord {
     static let databaseTableName = "day_total"
 
     var code: String
@@ -204,16 +141,6 @@ struct DayTotalRecord: Codable, FetchableRecord, PersistableRecord {
         case version
     }
 
-    init(row: Row) throws {
-        let table = Self.databaseTableName
-        code = try row.checked(CodingKeys.code, of: table)
-        userID = try row.checked(CodingKeys.userID, of: table)
-        date = try row.checked(CodingKeys.date, of: table)
-        viceBlocks = try row.checked(CodingKeys.viceBlocks, of: table)
-        goalBlocks = try row.checked(CodingKeys.goalBlocks, of: table)
-        version = try row.checked(CodingKeys.version, of: table)
-    }
-
     enum Columns {
         static let code = Column(CodingKeys.code)
         static let userID = Column(CodingKeys.userID)
@@ -229,24 +156,10 @@ struct DayTotalRecord: Codable, FetchableRecord, PersistableRecord {
         goalBlocks = total.goalBlocks
         version = total.version
     }
-
-    static func inGroup(_ code: GroupCode, days: ClosedRange<Int>) -> QueryInterfaceRequest<DayTotalRecord> {
-        filter(Columns.code == code.value && days.contains(Columns.date))
-    }
-
-    var dayTotal: DayTotal {
-        get throws {
-            DayTotal(
-                userID: userID,
-                date: try SQLiteInstant.localDate(
-                    date, table: Self.databaseTableName, column: CodingKeys.date.rawValue),
-                viceBlocks: viceBlocks, goalBlocks: goalBlocks, version: version)
-        }
-    }
 }
 
 /// A row of `failed_attempt`: a code that named no group, tried by a user.
-struct FailedAttemptRecord: Codable, FetchableRecord, PersistableRecord {
+struct FailedAttemptRecord: Encodable, PersistableRecord {
     static let databaseTableName = "failed_attempt"
 
     var userID: UserID
@@ -257,16 +170,6 @@ struct FailedAttemptRecord: Codable, FetchableRecord, PersistableRecord {
         case at
     }
 
-    init(userID: UserID, at: Int64) {
-        self.userID = userID
-        self.at = at
-    }
-
-    init(row: Row) throws {
-        userID = try row.checked(CodingKeys.userID, of: Self.databaseTableName)
-        at = try row.checked(CodingKeys.at, of: Self.databaseTableName)
-    }
-
     enum Columns {
         static let userID = Column(CodingKeys.userID)
         static let at = Column(CodingKeys.at)
@@ -274,7 +177,7 @@ struct FailedAttemptRecord: Codable, FetchableRecord, PersistableRecord {
 }
 
 /// A row of `last_group`: the group a user joined last.
-struct LastGroupRecord: Codable, FetchableRecord, PersistableRecord {
+struct LastGroupRecord: Encodable, PersistableRecord {
     static let databaseTableName = "last_group"
 
     var userID: UserID
@@ -285,15 +188,6 @@ struct LastGroupRecord: Codable, FetchableRecord, PersistableRecord {
         case code
     }
 
-    init(userID: UserID, code: String) {
-        self.userID = userID
-        self.code = code
-    }
-
-    init(row: Row) throws {
-        userID = try row.checked(CodingKeys.userID, of: Self.databaseTableName)
-        code = try row.checked(CodingKeys.code, of: Self.databaseTableName)
-    }
 }
 
 /// Instants and days as the file keeps them: milliseconds since 1970, day numbers.
@@ -307,15 +201,6 @@ enum SQLiteInstant {
 
     static func date(milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-
-    /// A day number read back as a date; one outside the years any engine keeps is damage.
-    static func localDate(_ number: Int, table: String, column: String) throws -> LocalDate {
-        let range = GroupStoreRules.storableDates
-        guard (range.lowerBound.dayNumber...range.upperBound.dayNumber).contains(number) else {
-            throw UnreadableValue(table: table, column: column)
-        }
-        return LocalDate(dayNumber: number)
     }
 }
 

@@ -26,9 +26,11 @@ enum SQLiteGroupSchema {
         configuration.readonly = true
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "ScreenMates.groups.inspection"
+        SharedFileDefences.configure(&configuration)
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         let migrator = makeMigrator()
         return try queue.read { db in
+            try ForeignSchemaObjects.refuse(db, location: path)
             let applied = try migrator.appliedIdentifiers(db)
             let otherTables = try Row.fetchAll(
                 db,
@@ -55,10 +57,14 @@ enum SQLiteGroupSchema {
     }
 
     /// Brings the file to `latestLevel`: GRDB's migrations, then the levels, in one transaction
-    /// each (the caller holds the file's lock, so no one else migrates at the same time).
-    static func migrate(_ pool: DatabasePool) throws {
+    /// each (the caller holds the file's lock, so no one else migrates at the same time). The
+    /// levels' transaction makes sure first that no foreign trigger would run inside it.
+    static func migrate(_ pool: DatabasePool, location: String) throws {
         try makeMigrator().migrate(pool)
-        try pool.write { db in try SQLiteGroupLevels.apply(db, upTo: latestLevel) }
+        try pool.write { db in
+            try ForeignSchemaObjects.refuse(db, location: location)
+            try SQLiteGroupLevels.apply(db, upTo: latestLevel)
+        }
     }
 
     static func makeMigrator() -> DatabaseMigrator {

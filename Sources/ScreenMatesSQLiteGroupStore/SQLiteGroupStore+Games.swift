@@ -58,9 +58,15 @@ extension SQLiteGroupStore {
             }
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT * FROM group_challenge WHERE code = ? AND id = ?", arguments: [code.value, id]),
-                let challenge = try Self.groupChallenge(row)
+                    db, sql: "SELECT * FROM group_challenge WHERE code = ? AND id = ?", arguments: [code.value, id])
             else { throw GroupStoreError.unknownChallenge(id) }
+            var filter = GroupRowFilter()
+            guard let challenge = filter.keep(row, .challenge, decode: StoredGroupChallenge.init(row:)) else {
+                let reason = filter.leftOut.first?.reason ?? "it cannot be read"
+                throw GroupStoreError.invalidValue(
+                    "The group's challenge \(SafeText.displayable(id)) cannot be right (\(reason)); it cannot be joined."
+                )
+            }
             let joined =
                 try Int.fetchOne(
                     db,
@@ -131,10 +137,16 @@ extension SQLiteGroupStore {
         }
     }
 
+    /// A challenge that cannot be right — a rule this version cannot read (a newer version's, or
+    /// malformed) or one that makes no sense — is left out and named, as is a participant's row.
     public func groupChallenges(code: GroupCode) async throws(GroupStoreError) -> [GroupChallengeBoard] {
-        try await read { db in
+        try await read { db, filter in
             try Self.requireGroup(db, code: code)
-            let table = "challenge_participant"
+            let boards = try Row.fetchAll(
+                db, sql: "SELECT * FROM group_challenge WHERE code = ? ORDER BY created_at DESC, id",
+                arguments: [code.value]
+            ).compactMap { row in filter.keep(row, .challenge, decode: StoredGroupChallenge.init(row:)) }
+            let shown = Set(boards.map(\.id))
             var participants: [String: [ParticipantStanding]] = [:]
             let rows = try Row.fetchAll(
                 db,
@@ -144,28 +156,14 @@ extension SQLiteGroupStore {
                     WHERE p.code = ? ORDER BY p.challenge_id, p.joined_at, p.user_id
                     """, arguments: [code.value])
             for row in rows {
-                guard let state = ParticipantState(rawValue: try row.checked("state", in: table)) else {
-                    throw UnreadableValue(table: table, column: "state")
+                // The parts of a challenge left out go with it, unnamed.
+                guard let id: String = row.readable("challenge_id"), shown.contains(id) else { continue }
+                guard let standing = filter.keep(row, .participant, decode: StoredParticipant.init(row:)) else {
+                    continue
                 }
-                let decidedAt: Int64? = try row.checkedIfPresent("decided_at", in: table)
-                let challengeID: String = try row.checked("challenge_id", in: table)
-                participants[challengeID, default: []].append(
-                    ParticipantStanding(
-                        userID: try row.checked("user_id", in: table),
-                        name: try row.checked("display_name", in: "member"), state: state,
-                        daysKept: try row.checked("days_kept", in: table),
-                        joinedAt: SQLiteInstant.date(milliseconds: try row.checked("joined_at", in: table)),
-                        decidedAt: decidedAt.map(SQLiteInstant.date(milliseconds:))))
+                participants[id, default: []].append(standing)
             }
-            return try Row.fetchAll(
-                db, sql: "SELECT * FROM group_challenge WHERE code = ? ORDER BY created_at DESC, id",
-                arguments: [code.value]
-            ).compactMap { row in
-                // A kind of rule from a newer version is left out, not an error.
-                try Self.groupChallenge(row).map { challenge in
-                    GroupChallengeBoard(challenge: challenge, participants: participants[challenge.id] ?? [])
-                }
-            }
+            return boards.map { GroupChallengeBoard(challenge: $0, participants: participants[$0.id] ?? []) }
         }
     }
 
@@ -176,7 +174,7 @@ extension SQLiteGroupStore {
         try GroupStoreRules.check(report)
         let at = try SQLiteInstant.milliseconds(report.updatedAt)
         return try await write { db in
-            let codes = try Self.groupsOf(db, userID: report.userID)
+            let codes = try Self.groupsOf(db, userID: report.userID).map(\.code)
             try db.execute(
                 sql: """
                     INSERT INTO coin_standing (user_id, display_name, coins, badges, is_public, version, updated_at)
@@ -197,9 +195,8 @@ extension SQLiteGroupStore {
     }
 
     public func memberCoins(code: GroupCode) async throws(GroupStoreError) -> [MemberCoins] {
-        try await read { db in
+        try await read { db, filter in
             try Self.requireGroup(db, code: code)
-            let table = "coin_standing"
             return try Row.fetchAll(
                 db,
                 sql: """
@@ -207,47 +204,40 @@ extension SQLiteGroupStore {
                     FROM coin_standing s JOIN member m ON m.user_id = s.user_id
                     WHERE m.code = ? ORDER BY s.user_id
                     """, arguments: [code.value]
-            ).map { row in
-                MemberCoins(
-                    userID: try row.checked("user_id", in: table), coins: try row.checked("coins", in: table),
-                    badges: try row.checked("badges", in: table),
-                    updatedAt: SQLiteInstant.date(milliseconds: try row.checked("updated_at", in: table)))
-            }
+            ).compactMap { row in filter.keep(row, .coins, decode: StoredCoins.init(row:)) }
         }
     }
 
     public func publicRanking(userID: UserID, limit: Int) async throws(GroupStoreError) -> PublicRanking {
         let cap = min(max(limit, 1), GroupStoreRules.publicRankingLimit)
-        return try await read { db in
-            let table = "coin_standing"
+        return try await read { db, filter in
             let all = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT s.user_id, s.display_name, s.coins, s.badges FROM coin_standing s
                     WHERE s.is_public AND EXISTS (SELECT 1 FROM member m WHERE m.user_id = s.user_id)
                     """
-            ).map { row in
-                CoinStanding(
-                    userID: try row.checked("user_id", in: table), name: try row.checked("display_name", in: table),
-                    coins: try row.checked("coins", in: table), badges: try row.checked("badges", in: table),
-                    isMe: try row.checked("user_id", in: table) == userID)
+            ).compactMap { row in
+                filter.keep(row, .publicStanding) { row in try StoredPublicStanding(row: row, me: userID.value) }
             }
             let ranked = CoinRanking.rank(all)
             let myRank = ranked.first { $0.standing.isMe }?.rank
-            // No user ids leave the store.
-            let shown = ranked.prefix(cap).map { entry in
-                var standing = entry.standing
-                standing.userID = nil
-                return standing
-            }
-            return PublicRanking(standings: Array(shown), total: all.count, myRank: myRank)
+            return PublicRanking(standings: ranked.prefix(cap).map(\.standing), total: all.count, myRank: myRank)
         }
     }
 
     // MARK: - The weekly settlement
 
+    /// Rules that cannot be right are left out and named: the standard rules stand in for them.
     public func settlementRules(code: GroupCode) async throws(GroupStoreError) -> SettlementRules {
-        try await read { db in try Self.rules(db, code: code).rules }
+        try await read { db, filter in
+            switch try Self.rules(db, code: code) {
+            case .success(let found): return found.rules
+            case .failure(let row):
+                filter.leaveOut(row)
+                return .standard
+            }
+        }
     }
 
     public func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: UserID)
@@ -255,11 +245,12 @@ extension SQLiteGroupStore {
     {
         try GroupStoreRules.check(rules)
         try await write { db in
-            let current = try Self.rules(db, code: code).rules
+            // Rules that cannot be right may be set again (the week start counts as changed).
+            let current = try? Self.rules(db, code: code).get().rules
             guard try Self.isMember(db, code: code, userID: userID) else {
                 throw GroupStoreError.notAMember(code: code)
             }
-            if current.weekStart != rules.weekStart {
+            if current?.weekStart != rules.weekStart {
                 let settled =
                     try Int.fetchOne(
                         db, sql: "SELECT count(*) FROM week_result WHERE code = ?", arguments: [code.value])
@@ -278,13 +269,23 @@ extension SQLiteGroupStore {
         }
     }
 
+    /// Rows that cannot be right are left out of the settlement and named: a member's row (their
+    /// weeks wait), a day total (the day counts as missing), a pending result (it stays pending).
+    /// Rules that cannot be right settle nothing until a member sets them again.
     @discardableResult
     public func settleWeeks(code: GroupCode, today: LocalDate, now: Date) async throws(GroupStoreError) -> Int {
         let at = try SQLiteInstant.milliseconds(now)
-        return try await write { db in
-            let (rules, settleFrom) = try Self.rules(db, code: code)
-            let settlement = SQLiteWeekSettlement(db: db, code: code, rules: rules, settleFrom: settleFrom, at: at)
+        return try await write { db, filter in
+            let (rules, settleFrom): (SettlementRules, LocalDate)
+            switch try Self.rules(db, code: code) {
+            case .success(let found): (rules, settleFrom) = found
+            case .failure(let row):
+                filter.leaveOut(row)
+                return 0
+            }
+            var settlement = SQLiteWeekSettlement(db: db, code: code, rules: rules, settleFrom: settleFrom, at: at)
             let changes = try settlement.run(today: today)
+            filter.leaveOut(contentsOf: settlement.leftOut)
             if changes.written > 0 { try Self.bump(db, code: code) }
             return changes.final
         }
@@ -295,38 +296,41 @@ extension SQLiteGroupStore {
     {
         let first = GroupStoreRules.clampedDayNumber(weeks.lowerBound)
         let last = GroupStoreRules.clampedDayNumber(weeks.upperBound)
-        return try await read { db in
+        return try await read { db, filter in
             try Self.requireGroup(db, code: code)
             return try Row.fetchAll(
                 db,
                 sql: "SELECT * FROM week_result WHERE code = ? AND week BETWEEN ? AND ? ORDER BY week, user_id",
                 arguments: [code.value, first, last]
-            ).map(SQLiteWeekSettlement.result)
+            ).compactMap { row in filter.keep(row, .weekResult, decode: StoredWeekResult.init(row:)) }
         }
     }
 
     // MARK: - Inside a transaction
 
+    /// Whether the user is in the group (their row is not read: one damaged by someone else still
+    /// counts).
     static func isMember(_ db: Database, code: GroupCode, userID: UserID) throws -> Bool {
-        try MemberRecord.find(db, code: code, userID: userID) != nil
+        try MemberRecord.inGroup(code).filter(MemberRecord.Columns.userID == userID).fetchCount(db) > 0
     }
 
-    /// The groups the user is in; a user in none gets what `upsertProfile` gives.
-    static func groupsOf(_ db: Database, userID: UserID) throws -> [GroupCode] {
-        let memberships = try MemberRecord.filter(MemberRecord.Columns.userID == userID)
-            .order(MemberRecord.Columns.code).fetchAll(db)
-        guard memberships.isEmpty else { return try memberships.map { record throws in try record.groupCode } }
-        if let last = try LastGroupRecord.fetchOne(db, key: userID) {
-            guard let code = try? GroupCode(validating: last.code) else {
-                throw UnreadableValue(table: LastGroupRecord.databaseTableName, column: "code")
-            }
+    /// The groups the user is in (with the profile version stored in each); a user in none gets
+    /// what `upsertProfile` gives.
+    static func groupsOf(_ db: Database, userID: UserID) throws -> [(code: GroupCode, version: Int64?)] {
+        let memberships = try memberships(db, userID: userID)
+        guard memberships.isEmpty else { return memberships }
+        let last = try Row.fetchOne(db, sql: "SELECT code FROM last_group WHERE user_id = ?", arguments: [userID])
+        if let text: String = last?.readable("code"), let code = try? GroupCode(validating: text) {
             throw GroupStoreError.notAMember(code: code)
         }
         throw GroupStoreError.invalidValue("User \(userID) has not joined a group in this group store; join one first.")
     }
 
-    /// The group's rules and the first day it settles (its creation day unless set).
-    static func rules(_ db: Database, code: GroupCode) throws -> (rules: SettlementRules, settleFrom: LocalDate) {
+    /// The group's rules and the first day it settles (its creation day unless set), or the
+    /// reason they cannot be right.
+    static func rules(_ db: Database, code: GroupCode) throws
+        -> Result<(rules: SettlementRules, settleFrom: LocalDate), LeftOutRow>
+    {
         let table = "group_info"
         guard
             let row = try Row.fetchOne(
@@ -336,36 +340,28 @@ extension SQLiteGroupStore {
                     FROM group_info WHERE code = ?
                     """, arguments: [code.value])
         else { throw GroupStoreError.unknownCode(code) }
-        guard let missing = MissingDaysRule(rawValue: try row.checked("missing_days", in: table)) else {
-            throw UnreadableValue(table: table, column: "missing_days")
+        var filter = GroupRowFilter()
+        guard
+            let rules = filter.keep(
+                row, .settlementRules, key: code.value,
+                decode: { row in
+                    try StoredSettlementRules(row: row, code: code.value)
+                })
+        else { return .failure(filter.leftOut[0]) }
+        let start: Int64
+        do {
+            start =
+                try row.checkedIfPresent("settle_from", in: table)
+                ?? Int64(SQLiteInstant.dayNumber(ofMilliseconds: row.checked("created_at", in: table)))
+        } catch {
+            return .failure(LeftOutRow(.settlementRules, key: code.value, reason: "settle_from cannot be read"))
         }
-        let rules = SettlementRules(
-            weekStart: try row.checked("week_start", in: table),
-            keptDayCoins: try row.checked("kept_day_coins", in: table),
-            overDayCoins: try row.checked("over_day_coins", in: table), missingDays: missing)
-        guard rules.problem == nil else { throw UnreadableValue(table: table, column: "week_start") }
-        let settleFrom: Int64? = try row.checkedIfPresent("settle_from", in: table)
-        let day =
-            try settleFrom.map { Int($0) }
-            ?? SQLiteInstant.dayNumber(ofMilliseconds: row.checked("created_at", in: table))
-        return (rules, try SQLiteInstant.localDate(day, table: table, column: "settle_from"))
-    }
-
-    /// A stored group challenge; nil for a rule this version cannot read.
-    static func groupChallenge(_ row: Row) throws -> GroupChallenge? {
-        let table = "group_challenge"
-        guard let rule = GroupStoreRules.rule(fromText: try row.checked("rule", in: table)) else { return nil }
-        let startsAt: Int64? = try row.checkedIfPresent("starts_at", in: table)
-        return GroupChallenge(
-            challenge: Challenge(
-                id: try row.checked("id", in: table), rule: rule,
-                firstDay: try SQLiteInstant.localDate(
-                    try row.checked("first_day", in: table), table: table, column: "first_day"),
-                days: try row.checked("days", in: table), reward: try row.checked("reward", in: table),
-                penalty: try row.checked("penalty", in: table),
-                startsAt: startsAt.map(SQLiteInstant.date(milliseconds:))
-            ),
-            creatorID: try row.checked("creator_id", in: table),
-            createdAt: SQLiteInstant.date(milliseconds: try row.checked("created_at", in: table)))
+        guard GroupStoreRules.storableDayNumbers.contains(Int(clamping: start)) else {
+            return .failure(
+                LeftOutRow(
+                    .settlementRules, key: code.value,
+                    reason: "settle_from is day number \(start), outside the years 1 to 9999"))
+        }
+        return .success((rules, LocalDate(dayNumber: Int(start))))
     }
 }

@@ -14,10 +14,16 @@ import ScreenMatesSQLiteRows
 /// interleave with another process's write. The file is created and migrated under an exclusive
 /// `flock`, so two processes creating it at once both succeed, and is created with mode 0660
 /// (its WAL companions take the same mode).
+///
+/// Everyone who can write the file is trusted with all of it, so the store defends its readers
+/// from what they may have written: every row is checked as it is read (a bad one is left out and
+/// named, `StoredGroupRow`), every connection runs with SQLite's defensive settings, no symbolic
+/// link is followed (`SharedFileDefences`), and a file carrying a trigger or a view the store did
+/// not create is refused (`ForeignSchemaObjects`).
 public final class SQLiteGroupStore: GroupStore {
     /// The database file.
     public let path: String
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     /// How long a write waits for other processes' writes before the store counts as
     /// unavailable, unless `open` is told otherwise.
@@ -31,13 +37,15 @@ public final class SQLiteGroupStore: GroupStore {
     /// Opens the store at `path`, creating the file (mode 0660) and its schema if needed.
     ///
     /// Fails with `.unusable` when the file is not a database, is damaged, holds another kind
-    /// of database (which is left untouched), or was written by a newer version; with
+    /// of database (which is left untouched), was written by a newer version, is a symbolic link
+    /// (or one of its companions is), or carries a trigger or a view the store did not create; with
     /// `.unavailable` when its directory is missing, permissions forbid it, or another process
     /// keeps it locked beyond `busyTimeout` seconds. An up-to-date schema is not written to, so
     /// a file that may only be read still opens (and writes then fail as `.unavailable`).
     public static func open(at path: String, busyTimeout: TimeInterval = defaultBusyTimeout) throws(GroupStoreError)
         -> SQLiteGroupStore
     {
+        try SharedFileDefences.refuseSymbolicLinks(path)
         let lock = try GroupStoreFileLock.exclusive(forStoreAt: path, timeout: busyTimeout)
         defer { lock.release() }
         try createSharedFile(at: path)
@@ -51,12 +59,14 @@ public final class SQLiteGroupStore: GroupStore {
                 pool = try DatabasePool(
                     path: path, configuration: configuration(busyTimeout: busyTimeout, readonly: true))
             }
-            if needsMigration { try SQLiteGroupSchema.migrate(pool) }
+            if needsMigration { try SQLiteGroupSchema.migrate(pool, location: path) }
             if !pool.configuration.readonly {
                 // Committed means durable: a day marked synced must not vanish in a power cut.
                 // (The pool sets `synchronous = NORMAL` on its writer when it turns WAL on.)
                 try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             }
+            // Once more now that SQLite has opened the file and its companions.
+            try SharedFileDefences.refuseSymbolicLinks(path)
             return SQLiteGroupStore(path: path, pool: pool)
         } catch {
             throw .sqlite(error, location: path)
@@ -68,13 +78,14 @@ public final class SQLiteGroupStore: GroupStore {
         configuration.busyMode = .timeout(busyTimeout)
         configuration.readonly = readonly
         configuration.label = "ScreenMates.groups"
+        SharedFileDefences.configure(&configuration)
         return configuration
     }
 
     /// Creates the file with mode 0660 before SQLite does (SQLite gives the `-wal` and `-shm`
     /// files it derives from it the same mode). An existing file is left as its owner made it.
     private static func createSharedFile(at path: String) throws(GroupStoreError) {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o660)
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o660)
         if fd >= 0 {
             fchmod(fd, 0o660)  // The umask may have taken the group's bits.
             close(fd)
@@ -96,7 +107,7 @@ public final class SQLiteGroupStore: GroupStore {
         return try await write { db in
             var generator = SystemRandomNumberGenerator()
             var code = GroupCode.random(using: &generator)
-            while try GroupInfoRecord.find(db, code: code) != nil { code = GroupCode.random(using: &generator) }
+            while try GroupInfoRecord.exists(db, code: code) { code = GroupCode.random(using: &generator) }
             try GroupInfoRecord(code: code.value, dailyGoalBlocks: dailyGoalBlocks, createdAt: createdAt, changeSeq: 1)
                 .insert(db)
             try Self.insert(db, MemberRecord(creator, code: code, joinedAt: createdAt))
@@ -135,8 +146,8 @@ public final class SQLiteGroupStore: GroupStore {
         let outcome: Lookup = try await write { db in
             let found = try Self.lookUp(db, code: code, userID: member.userID, at: at)
             guard case .found = found else { return found }
-            if let stored = try MemberRecord.find(db, code: code, userID: member.userID) {
-                try Self.apply(db, member, to: stored)
+            if let stored = try Self.memberships(db, userID: member.userID, code: code).first {
+                try Self.apply(db, member, code: code, stored: stored.version)
             } else {
                 if try Self.nameIsTaken(db, member.displayName, code: code, byOtherThan: member.userID) {
                     throw GroupStoreError.nameTaken(member.displayName)
@@ -182,32 +193,11 @@ public final class SQLiteGroupStore: GroupStore {
     public func upsertProfile(_ profile: MemberProfile) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(profile)
         return try await write { db in
-            let memberships = try MemberRecord.filter(MemberRecord.Columns.userID == profile.userID)
-                .order(MemberRecord.Columns.code).fetchAll(db)
-            guard !memberships.isEmpty else {
-                if let last = try LastGroupRecord.fetchOne(db, key: profile.userID) {
-                    guard let code = try? GroupCode(validating: last.code) else {
-                        throw UnreadableValue(table: LastGroupRecord.databaseTableName, column: "code")
-                    }
-                    throw GroupStoreError.notAMember(code: code)
-                }
-                throw GroupStoreError.invalidValue(
-                    "User \(profile.userID) has not joined a group in this group store; join one first.")
-            }
             var stored = false
-            for membership in memberships {
-                if try Self.apply(db, profile, to: membership) { stored = true }
+            for membership in try Self.groupsOf(db, userID: profile.userID) {
+                if try Self.apply(db, profile, code: membership.code, stored: membership.version) { stored = true }
             }
             return stored
-        }
-    }
-
-    /// Every member of the group, in the order they joined.
-    public func members(code: GroupCode) async throws(GroupStoreError) -> [MemberProfile] {
-        try await read { db in
-            try Self.requireGroup(db, code: code)
-            return try MemberRecord.inGroup(code).order(MemberRecord.Columns.joinedAt, MemberRecord.Columns.userID)
-                .fetchAll(db).map { record throws in try record.profile }
         }
     }
 
@@ -217,10 +207,12 @@ public final class SQLiteGroupStore: GroupStore {
         guard !totals.isEmpty else { return }
         try await write { db in
             try Self.requireGroup(db, code: code)
+            // As text: a member row whose user id is not one (someone else's doing) is no member.
             let members = Set(
-                try MemberRecord.inGroup(code).select(MemberRecord.Columns.userID, as: UserID.self).fetchAll(db))
+                try Row.fetchAll(db, sql: "SELECT user_id FROM member WHERE code = ?", arguments: [code.value])
+                    .compactMap { row in row.readable("user_id") as String? })
             var changed = false
-            for total in totals where members.contains(total.userID) {
+            for total in totals where members.contains(total.userID.value) {
                 // An upsert that keeps the highest version (GRDB's own upsert has no condition).
                 let record = DayTotalRecord(total, code: code)
                 try db.execute(
@@ -236,37 +228,6 @@ public final class SQLiteGroupStore: GroupStore {
                 if db.changesCount > 0 { changed = true }
             }
             if changed { try Self.bump(db, code: code) }
-        }
-    }
-
-    /// Ordered by date, then user id.
-    public func dayTotals(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [DayTotal] {
-        let first = GroupStoreRules.clampedDayNumber(days.lowerBound)
-        let last = GroupStoreRules.clampedDayNumber(days.upperBound)
-        return try await read { db in
-            try Self.requireGroup(db, code: code)
-            return try DayTotalRecord.inGroup(code, days: first...last)
-                .order(DayTotalRecord.Columns.date, DayTotalRecord.Columns.userID)
-                .fetchAll(db).map { record throws in try record.dayTotal }
-        }
-    }
-
-    public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [UserID: Int]
-    {
-        let first = GroupStoreRules.clampedDayNumber(days.lowerBound)
-        let last = GroupStoreRules.clampedDayNumber(days.upperBound)
-        return try await read { db in
-            try Self.requireGroup(db, code: code)
-            let rows = try Row.fetchAll(
-                db,
-                DayTotalRecord.inGroup(code, days: first...last)
-                    .select(DayTotalRecord.Columns.userID, sum(DayTotalRecord.Columns.viceBlocks).forKey("blocks"))
-                    .group(DayTotalRecord.Columns.userID))
-            var sums: [UserID: Int] = [:]
-            for row in rows {
-                sums[try row.checked("user_id", in: "day_total")] = try row.checked("blocks", in: "day_total")
-            }
-            return sums
         }
     }
 
@@ -309,31 +270,13 @@ public final class SQLiteGroupStore: GroupStore {
         }
     }
 
-    // MARK: - Transactions
+    // MARK: - Inside a transaction
 
     /// The outcome of looking a code up for a user.
     private enum Lookup: Sendable {
         case found(Group)
         case unknown
         case limited(Int)
-    }
-
-    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(GroupStoreError) -> T {
-        do {
-            return try await pool.read(body)
-        } catch {
-            throw .sqlite(error, location: path)
-        }
-    }
-
-    /// One immediate transaction: it waits (up to the busy timeout) for other writers before it
-    /// reads anything, so what it reads stays true until it commits.
-    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(GroupStoreError) -> T {
-        do {
-            return try await pool.write(body)
-        } catch {
-            throw .sqlite(error, location: path)
-        }
     }
 
     /// The group, unless the user is rate-limited; a code that names no group is written down
@@ -351,26 +294,57 @@ public final class SQLiteGroupStore: GroupStore {
 
     private static func retryAfter(_ db: Database, userID: UserID, at: Int64) throws -> Int? {
         let window = Int64(GroupStoreRules.attemptWindow * 1000)
-        let failures = try FailedAttemptRecord.filter(
-            FailedAttemptRecord.Columns.userID == userID && FailedAttemptRecord.Columns.at > at - window
-                && FailedAttemptRecord.Columns.at <= at
-        ).fetchAll(db).map { SQLiteInstant.date(milliseconds: $0.at) }
+        // A row whose instant cannot be read is no failure anyone made here.
+        let failures = try Row.fetchAll(
+            db, sql: "SELECT at FROM failed_attempt WHERE user_id = ? AND at > ? AND at <= ?",
+            arguments: [userID, at - window, at]
+        ).compactMap { row in (row.readable("at") as Int64?).map(SQLiteInstant.date(milliseconds:)) }
         return GroupStoreRules.retryAfter(failures: failures, now: SQLiteInstant.date(milliseconds: at))
     }
 
-    /// Stores `profile` over the member's row `stored` if its version is newer.
+    /// Stores `profile` over the member's row in `code` if its version is newer than `stored`.
+    /// A row whose version cannot be read (nil: someone else damaged it) is mended by the
+    /// member's next write, so no one can lock a member out of their own row.
     @discardableResult
-    private static func apply(_ db: Database, _ profile: MemberProfile, to stored: MemberRecord) throws -> Bool {
-        guard profile.version > stored.version else { return false }
-        let code = try stored.groupCode
+    private static func apply(_ db: Database, _ profile: MemberProfile, code: GroupCode, stored: Int64?) throws
+        -> Bool
+    {
+        if let stored, profile.version <= stored { return false }
         if try nameIsTaken(db, profile.displayName, code: code, byOtherThan: profile.userID) {
             throw GroupStoreError.nameTaken(profile.displayName)
         }
-        var updated = stored
-        try updated.take(profile)
-        try updated.update(db)
+        let record = try MemberRecord(profile, code: code, joinedAt: 0)
+        try db.execute(
+            sql: """
+                UPDATE member SET display_name = ?, name_key = ?, blocks_today = ?, day = ?, streak = ?,
+                    last_active = ?, last_updated = ?, version = ?
+                WHERE code = ? AND user_id = ?
+                """,
+            arguments: [
+                record.displayName, record.nameKey, record.blocksToday, record.day, record.streak, record.lastActive,
+                record.lastUpdated, record.version, code.value, profile.userID,
+            ])
         try bump(db, code: code)
         return true
+    }
+
+    /// The user's memberships: each group and the profile version stored there (nil when it
+    /// cannot be read). A row whose code is not a group code is no membership.
+    static func memberships(_ db: Database, userID: UserID, code: GroupCode? = nil) throws
+        -> [(code: GroupCode, version: Int64?)]
+    {
+        var sql = "SELECT code, version FROM member WHERE user_id = ?"
+        var arguments: StatementArguments = [userID]
+        if let code {
+            sql += " AND code = ?"
+            arguments += [code.value]
+        }
+        return try Row.fetchAll(db, sql: sql + " ORDER BY code", arguments: arguments).compactMap { row in
+            guard let text: String = row.readable("code"), let code = try? GroupCode(validating: text) else {
+                return nil
+            }
+            return (code, row.readable("version"))
+        }
     }
 
     /// A new member, and the group they joined last.
@@ -386,12 +360,12 @@ public final class SQLiteGroupStore: GroupStore {
     }
 
     static func requireGroup(_ db: Database, code: GroupCode) throws {
-        guard try GroupInfoRecord.find(db, code: code) != nil else { throw GroupStoreError.unknownCode(code) }
+        guard try GroupInfoRecord.exists(db, code: code) else { throw GroupStoreError.unknownCode(code) }
     }
 
     private static func changeMark(_ db: Database, code: GroupCode) throws -> Int64 {
-        guard let info = try GroupInfoRecord.find(db, code: code) else { throw GroupStoreError.unknownCode(code) }
-        return info.changeSeq
+        guard let mark = try GroupInfoRecord.changeMark(db, code: code) else { throw GroupStoreError.unknownCode(code) }
+        return mark
     }
 
     private static func nameIsTaken(_ db: Database, _ name: DisplayName, code: GroupCode, byOtherThan userID: UserID)

@@ -7,6 +7,10 @@ import ScreenMatesSQLiteRows
 /// The weekly settlement of one group in the shared file, inside the caller's write
 /// transaction: a result for every member's closed week that has none, and every pending week
 /// whose missing days have arrived made final (`WeekSettlement` decides both).
+///
+/// Every row it reads is checked on the way in; the ones that cannot be right are left out
+/// (`leftOut`): a member's row (their weeks wait), a day total (the day counts as missing), a
+/// pending result (it stays as it is).
 struct SQLiteWeekSettlement {
     let db: Database
     let code: GroupCode
@@ -14,6 +18,18 @@ struct SQLiteWeekSettlement {
     let settleFrom: LocalDate
     /// Milliseconds: when results made final here were settled.
     let at: Int64
+    /// The rows left out so far.
+    private var filter = GroupRowFilter()
+
+    init(db: Database, code: GroupCode, rules: SettlementRules, settleFrom: LocalDate, at: Int64) {
+        self.db = db
+        self.code = code
+        self.rules = rules
+        self.settleFrom = settleFrom
+        self.at = at
+    }
+
+    var leftOut: [LeftOutRow] { filter.leftOut }
 
     /// A member's week: one result at most.
     private struct MemberWeek: Hashable {
@@ -23,33 +39,28 @@ struct SQLiteWeekSettlement {
     }
 
     /// Rows written, and how many of them became final.
-    func run(today: LocalDate) throws -> (written: Int, final: Int) {
-        let members = try Row.fetchAll(
-            db, sql: "SELECT user_id, joined_at FROM member WHERE code = ?", arguments: [code.value]
-        ).map { row -> (UserID, LocalDate) in
-            let joined = SQLiteInstant.dayNumber(ofMilliseconds: try row.checked("joined_at", in: "member"))
-            return (
-                try row.checked("user_id", in: "member"),
-                WeekSettlement.memberFrom(settleFrom: settleFrom, joined: LocalDate(dayNumber: joined))
-            )
-        }
+    mutating func run(today: LocalDate) throws -> (written: Int, final: Int) {
+        let members = try self.members()
         let from = Dictionary(members, uniquingKeysWith: { first, _ in first })
         let weeks = WeekSettlement.closedWeeks(from: settleFrom, today: today, rules: rules)
         let pending = try Row.fetchAll(
             db, sql: "SELECT * FROM week_result WHERE code = ? AND status = 'pending'", arguments: [code.value]
-        ).map(Self.result)
+        ).compactMap { row in filter.keep(row, .weekResult, decode: StoredWeekResult.init(row:)) }
         var written = 0
         var final = 0
         if let first = weeks.first, let last = weeks.last {
             let days = try totals(first.dayNumber...(last.dayNumber + 6))
+            // Any row under a member's week stands for it, even one left out of the results: a
+            // second result for the week cannot be written anyway.
             let existing = Set(
                 try Row.fetchAll(
                     db, sql: "SELECT user_id, week FROM week_result WHERE code = ? AND week BETWEEN ? AND ?",
                     arguments: [code.value, first.dayNumber, last.dayNumber]
-                ).map { row in
-                    MemberWeek(
-                        userID: try row.checked("user_id", in: "week_result"),
-                        week: try row.checked("week", in: "week_result"))
+                ).compactMap { row -> MemberWeek? in
+                    guard let userID: UserID = row.readable("user_id"), let week: Int = row.readable("week") else {
+                        return nil
+                    }
+                    return MemberWeek(userID: userID, week: week)
                 })
             for week in weeks {
                 for (userID, memberFrom) in members
@@ -67,13 +78,7 @@ struct SQLiteWeekSettlement {
         for result in pending {
             guard let memberFrom = from[result.userID] else { continue }
             let days = try totals(result.week.dayNumber...(result.week.dayNumber + 6), userID: result.userID)
-            let stored = try Row.fetchOne(
-                db,
-                sql:
-                    "SELECT kept_day_coins, over_day_coins FROM week_result WHERE code = ? AND user_id = ? AND week = ?",
-                arguments: [code.value, result.userID, result.week.dayNumber])
-            let kept: Int = try stored?.checked("kept_day_coins", in: "week_result") ?? rules.keptDayCoins
-            let over: Int = try stored?.checked("over_day_coins", in: "week_result") ?? rules.overDayCoins
+            guard let (kept, over) = try rates(of: result) else { continue }
             // The rule in force when the week closed was `pending`: it waits until nothing is missing.
             let outcome = WeekSettlement.settle(
                 week: result.week, memberFrom: memberFrom, days: days[result.userID] ?? [:], rule: .pending,
@@ -93,19 +98,65 @@ struct SQLiteWeekSettlement {
         return (written, final)
     }
 
+    /// The group's members and the first day that counts for each.
+    private mutating func members() throws -> [(UserID, LocalDate)] {
+        try Row.fetchAll(
+            db, sql: "SELECT user_id, joined_at FROM member WHERE code = ?", arguments: [code.value]
+        ).compactMap { row -> (UserID, LocalDate)? in
+            let text: String = row.readable("user_id") ?? ""
+            let joined: Int64? = row.readable("joined_at")
+            guard let userID = try? UserID(validating: text) else {
+                filter.leaveOut(
+                    LeftOutRow(.member, key: text, reason: "user_id \(LeftOutRow.quoted(text)) is not a user id"))
+                return nil
+            }
+            guard let joined, GroupStoreRules.storableMilliseconds.contains(joined) else {
+                filter.leaveOut(
+                    LeftOutRow(.member, key: text, reason: "joined_at is not an instant of the years a store keeps"))
+                return nil
+            }
+            let day = LocalDate(dayNumber: SQLiteInstant.dayNumber(ofMilliseconds: joined))
+            return (userID, WeekSettlement.memberFrom(settleFrom: settleFrom, joined: day))
+        }
+    }
+
     /// The group's day totals in `days`, by user id and date.
-    private func totals(_ days: ClosedRange<Int>, userID: UserID? = nil) throws
+    private mutating func totals(_ days: ClosedRange<Int>, userID: UserID? = nil) throws
         -> [UserID: [LocalDate: WeekSettlement.Day]]
     {
         var result: [UserID: [LocalDate: WeekSettlement.Day]] = [:]
-        var request = DayTotalRecord.inGroup(code, days: days)
-        if let userID { request = request.filter(DayTotalRecord.Columns.userID == userID) }
-        let records = try request.fetchAll(db)
-        for record in records {
-            result[record.userID, default: [:]][LocalDate(dayNumber: record.date)] = WeekSettlement.Day(
-                viceBlocks: record.viceBlocks, goalBlocks: record.goalBlocks)
+        var sql =
+            "SELECT user_id, date, vice_blocks, goal_blocks, version FROM day_total WHERE code = ? AND date BETWEEN ? AND ?"
+        var arguments: StatementArguments = [code.value, days.lowerBound, days.upperBound]
+        if let userID {
+            sql += " AND user_id = ?"
+            arguments += [userID]
+        }
+        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+            guard let total = filter.keep(row, .dayTotal, decode: StoredDayTotal.init(row:)) else { continue }
+            result[total.userID, default: [:]][total.date] = WeekSettlement.Day(
+                viceBlocks: total.viceBlocks, goalBlocks: total.goalBlocks)
         }
         return result
+    }
+
+    /// The rates a pending result was closed with, or nil (and the result left out) when they
+    /// cannot be right.
+    private mutating func rates(of result: WeekResult) throws -> (kept: Int, over: Int)? {
+        let stored = try Row.fetchOne(
+            db,
+            sql: "SELECT kept_day_coins, over_day_coins FROM week_result WHERE code = ? AND user_id = ? AND week = ?",
+            arguments: [code.value, result.userID, result.week.dayNumber])
+        let kept: Int = stored?.readable("kept_day_coins") ?? -1
+        let over: Int = stored?.readable("over_day_coins") ?? -1
+        guard SettlementRules.coinsRange.contains(kept), SettlementRules.coinsRange.contains(over) else {
+            filter.leaveOut(
+                LeftOutRow(
+                    .weekResult, key: "\(result.userID) \(result.week)",
+                    reason: "the rates it was closed with are not 0 to 1000 coins a day"))
+            return nil
+        }
+        return (kept, over)
     }
 
     private func insert(userID: UserID, week: LocalDate, outcome: WeekSettlement.Outcome) throws {
@@ -141,26 +192,5 @@ struct SQLiteWeekSettlement {
                 status.rawValue, tally.keptDays, tally.overDays, tally.missingDays, coins, settledAt, code.value,
                 result.userID, result.week.dayNumber,
             ])
-    }
-
-    /// A stored result, checked.
-    static func result(_ row: Row) throws -> WeekResult {
-        let table = "week_result"
-        guard let status = WeekResult.Status(rawValue: try row.checked("status", in: table)) else {
-            throw UnreadableValue(table: table, column: "status")
-        }
-        guard let rule = MissingDaysRule(rawValue: try row.checked("rule", in: table)) else {
-            throw UnreadableValue(table: table, column: "rule")
-        }
-        let settledAt: Int64? = try row.checkedIfPresent("settled_at", in: table)
-        return WeekResult(
-            userID: try row.checked("user_id", in: table),
-            week: try SQLiteInstant.localDate(try row.checked("week", in: table), table: table, column: "week"),
-            status: status,
-            tally: WeekTally(
-                keptDays: try row.checked("kept_days", in: table), overDays: try row.checked("over_days", in: table),
-                missingDays: try row.checked("missing_days", in: table)),
-            coins: try row.checked("coins", in: table), rule: rule,
-            settledAt: settledAt.map(SQLiteInstant.date(milliseconds:)))
     }
 }

@@ -22,11 +22,28 @@ extension Row {
         return value
     }
 
-    /// The value of `column`, `nil` when it is NULL; a value of the wrong type throws.
+    /// The value of `column`, `nil` when it is NULL; a value of the wrong type throws. A number
+    /// with a fraction is no integer (GRDB alone would take 1.5 for 1).
     public func checkedIfPresent<Value: DatabaseValueConvertible>(_ column: String, in table: String) throws -> Value? {
         guard let raw = self[column] as DatabaseValue? else { throw UnreadableValue(table: table, column: column) }
         if raw.isNull { return nil }
-        guard let value = Value.fromDatabaseValue(raw) else { throw UnreadableValue(table: table, column: column) }
+        guard let value = Self.convert(raw, to: Value.self) else { throw UnreadableValue(table: table, column: column) }
         return value
+    }
+
+    /// The value of `column` when it holds one of `Value`; nil when it is NULL, missing or of
+    /// another kind (where the caller can go on without it).
+    public func readable<Value: DatabaseValueConvertible>(_ column: String) -> Value? {
+        guard let raw = self[column] as DatabaseValue? else { return nil }
+        return Self.convert(raw, to: Value.self)
+    }
+
+    private static func convert<Value: DatabaseValueConvertible>(_ raw: DatabaseValue, to: Value.Type) -> Value? {
+        if case .double(let number) = raw.storage, Value.self is any FixedWidthInteger.Type,
+            number != number.rounded(.towardZero)
+        {
+            return nil
+        }
+        return Value.fromDatabaseValue(raw)
     }
 }

@@ -30,6 +30,19 @@ public struct StoredChallenge: Hashable, Sendable {
     }
 }
 
+/// A challenge the home holds that makes no sense — a copy of a group's challenge taken before
+/// rules read from a group store were checked, say: never judged, reported nor shown; named on
+/// the debug panel.
+public struct LeftOutChallenge: Hashable, Sendable {
+    public var id: String
+    public var reason: String
+
+    public init(id: String, reason: String) {
+        self.id = id
+        self.reason = reason
+    }
+}
+
 /// A badge earned, with the day its condition first held and when it was recorded.
 public struct EarnedBadge: Hashable, Sendable {
     public var kind: BadgeKind
@@ -53,8 +66,9 @@ extension LocalStore {
         }
     }
 
-    /// Adds a challenge; an id taken already is refused.
+    /// Adds a challenge; an id taken already, or a challenge with a `problem`, is refused.
     public func addChallenge(_ challenge: Challenge, createdAt: Date) throws(StoreError) {
+        if let problem = challenge.problem { throw .invalidValue(problem) }
         let rule = String(decoding: (try? JSONEncoder().encode(challenge.rule)) ?? Data(), as: UTF8.self)
         try write { db in
             try db.execute(
@@ -69,9 +83,14 @@ extension LocalStore {
         }
     }
 
-    /// Every challenge, newest first.
+    /// Every challenge, newest first (but those left out: `challengesLeftOut`).
     public func challenges() throws(StoreError) -> [StoredChallenge] {
         try read { db in try Self.challenges(db, undecidedOnly: false) }
+    }
+
+    /// The challenges held here that make no sense, left out of everything else.
+    public func challengesLeftOut() throws(StoreError) -> [LeftOutChallenge] {
+        try read { db in try Self.readChallenges(db, undecidedOnly: false).leftOut }
     }
 
     /// The coin ledger, oldest entry first.
@@ -143,7 +162,7 @@ extension LocalStore {
                     case .kept(let at):
                         notices +=
                             try Self.decide(db, challenge, .kept, at: at, day: challenge.lastDay).map { [$0] } ?? []
-                    case .notStarted, .running:
+                    case .notStarted, .running, .refused:
                         break
                     }
                 }
@@ -156,14 +175,33 @@ extension LocalStore {
     // MARK: - Inside a transaction
 
     static func challenges(_ db: Database, undecidedOnly: Bool) throws -> [StoredChallenge] {
+        try readChallenges(db, undecidedOnly: undecidedOnly).kept
+    }
+
+    /// Day numbers that make a date: ten thousand years either side of 1970.
+    private static let dayNumbers = -3_652_500...3_652_500
+
+    /// The challenges that make sense, and why the others are left out: a rule this version
+    /// cannot read, a first day beyond any calendar, a `Challenge.problem`.
+    static func readChallenges(_ db: Database, undecidedOnly: Bool) throws
+        -> (kept: [StoredChallenge], leftOut: [LeftOutChallenge])
+    {
         let table = "challenge"
         let rows = try Row.fetchAll(
             db,
             sql: "SELECT * FROM challenge \(undecidedOnly ? "WHERE outcome IS NULL" : "") ORDER BY created_at DESC, id")
-        return try rows.map { row in
+        var leftOut: [LeftOutChallenge] = []
+        let kept = try rows.compactMap { row -> StoredChallenge? in
+            let id: String = try row.checked("id", in: table)
             let ruleText: String = try row.checked("rule", in: table)
             guard let rule = try? JSONDecoder().decode(ChallengeRule.self, from: Data(ruleText.utf8)) else {
-                throw UnreadableValue(table: table, column: "rule")
+                leftOut.append(LeftOutChallenge(id: id, reason: "its rule cannot be read"))
+                return nil
+            }
+            let firstDay: Int = try row.checked("first_day", in: table)
+            guard Self.dayNumbers.contains(firstDay) else {
+                leftOut.append(LeftOutChallenge(id: id, reason: "its first day is day \(firstDay)"))
+                return nil
             }
             let outcomeText: String? = try row.checkedIfPresent("outcome", in: table)
             let decidedAt: Int64? = try row.checkedIfPresent("decided_at", in: table)
@@ -172,17 +210,22 @@ extension LocalStore {
             let groupText: String? =
                 row.hasColumn("group_code") ? try row.checkedIfPresent("group_code", in: table) : nil
             let reported: String? = row.hasColumn("reported") ? try row.checkedIfPresent("reported", in: table) : nil
+            let challenge = Challenge(
+                id: id, rule: rule, firstDay: LocalDate(dayNumber: firstDay), days: try row.checked("days", in: table),
+                reward: try row.checked("reward", in: table), penalty: try row.checked("penalty", in: table),
+                startsAt: startsAt.map(date(milliseconds:)))
+            if let problem = challenge.problem {
+                leftOut.append(LeftOutChallenge(id: id, reason: problem))
+                return nil
+            }
             return StoredChallenge(
-                challenge: Challenge(
-                    id: try row.checked("id", in: table), rule: rule,
-                    firstDay: LocalDate(dayNumber: try row.checked("first_day", in: table)),
-                    days: try row.checked("days", in: table), reward: try row.checked("reward", in: table),
-                    penalty: try row.checked("penalty", in: table), startsAt: startsAt.map(date(milliseconds:))),
-                createdAt: date(milliseconds: try row.checked("created_at", in: table)),
+                challenge: challenge, createdAt: date(milliseconds: try row.checked("created_at", in: table)),
                 outcome: outcomeText.flatMap(StoredChallenge.Outcome.init(rawValue:)),
-                decidedAt: decidedAt.map(date(milliseconds:)), decidedDay: decidedDay.map(LocalDate.init(dayNumber:)),
+                decidedAt: decidedAt.map(date(milliseconds:)),
+                decidedDay: decidedDay.flatMap { Self.dayNumbers.contains($0) ? LocalDate(dayNumber: $0) : nil },
                 groupCode: groupText.flatMap { try? GroupCode(validating: $0) }, reported: reported)
         }
+        return (kept, leftOut)
     }
 
     private static func ledger(_ db: Database) throws -> CoinLedger {

@@ -13,11 +13,13 @@ import ScreenMatesSQLiteRows
 /// group store has it as it stands here.
 extension LocalStore {
     /// Adds a group challenge this member takes part in. The same challenge of the same group
-    /// again changes nothing (returns false); another challenge with this id is refused.
+    /// again changes nothing (returns false); another challenge with this id, or one with a
+    /// `problem`, is refused.
     @discardableResult
     public func addGroupChallenge(_ challenge: Challenge, group: GroupCode, createdAt: Date) throws(StoreError)
         -> Bool
     {
+        if let problem = challenge.problem { throw .invalidValue(problem) }
         let rule = String(decoding: (try? JSONEncoder().encode(challenge.rule)) ?? Data(), as: UTF8.self)
         return try write { db in
             if let stored = try Self.challenges(db, undecidedOnly: false).first(where: {

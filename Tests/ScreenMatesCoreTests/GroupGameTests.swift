@@ -51,6 +51,7 @@ import Testing
                     case .notStarted: 0
                     case .running: 1
                     case .broken, .kept: 2
+                    case .refused: -1
                     }
                 #expect(next >= stage, "\(verdict) after stage \(stage)")
                 stage = next

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ScreenMatesCore
 import ScreenMatesStore
 import Testing
@@ -145,5 +146,50 @@ import Testing
         #expect(Set(notices.map(\.kind)) == Set(badges.map { Notice.Kind.badge($0.kind.rawValue) }))
         #expect(try store.settleChallenges(calendar: calendar, currentGoal: 8, now: now).isEmpty)
         #expect(try store.coinLedger().balance == badges.map { LocalStore.coins(for: $0.kind) }.reduce(0, +))
+    }
+
+    /// A group challenge copied into the home before rules read from a group store were checked
+    /// (at most −1 blocks: the issue's crash): never judged, reported nor shown, named instead;
+    /// and no such challenge is stored again.
+    @Test func aChallengeThatMakesNoSenseHeldInTheHomeIsLeftOutAndNamed() throws {
+        let directory = TemporaryDirectory()
+        let store = try Fixtures.store(in: directory, start: "2026-11-21")
+        let code = try GroupCode(validating: "K7Q2XM")
+        try store.addGroupChallenge(challenge(), group: code, createdAt: Fixtures.instant("2026-11-21T08:00"))
+        let pool = try DatabasePool(path: directory.databasePath)
+        try pool.write { db in
+            let rows: [(String, String, Int)] = [
+                ("evil", #"{"dailyBlocks":{"max":-1,"target":{"allVice":{}}}}"#, first.dayNumber),
+                ("gone", #"{"future":{}}"#, first.dayNumber),
+                ("far", #"{"streak":{}}"#, Int.max),
+            ]
+            for (id, rule, day) in rows {
+                try db.execute(
+                    sql: """
+                        INSERT INTO challenge (id, rule, first_day, days, reward, penalty, created_at, group_code)
+                        VALUES (?, ?, ?, ?, 10, 10, 0, ?)
+                        """, arguments: [id, rule, day, 3, code.value])
+            }
+        }
+        try store.record([Fixtures.event(.vice, at: "2026-11-21T10:00"), Fixtures.event(.vice, at: "2026-11-21T11:00")])
+        _ = try store.settleChallenges(calendar: calendar, currentGoal: 8, now: Fixtures.instant("2026-11-25T00:00"))
+        #expect(try store.challenges().map(\.challenge.id) == ["c1"])
+        #expect(try store.pendingReports(group: code, today: first).map(\.challenge.challenge.id) == ["c1"])
+        let leftOut = try store.challengesLeftOut()
+        #expect(
+            Set(leftOut) == [
+                LeftOutChallenge(id: "evil", reason: "At most 0 to 96 blocks a day; -1 is not."),
+                LeftOutChallenge(id: "gone", reason: "its rule cannot be read"),
+                LeftOutChallenge(id: "far", reason: "its first day is day \(Int.max)"),
+            ])
+        var evil = challenge()
+        evil.id = "evil2"
+        evil.rule = .dailyBlocks(max: -1, target: .allVice)
+        #expect(throws: StoreError.invalidValue("At most 0 to 96 blocks a day; -1 is not.")) {
+            try store.addGroupChallenge(evil, group: code, createdAt: Fixtures.instant("2026-11-21T08:00"))
+        }
+        #expect(throws: StoreError.self) {
+            try store.addChallenge(evil, createdAt: Fixtures.instant("2026-11-21T08:00"))
+        }
     }
 }

@@ -33,6 +33,26 @@ import Testing
         #expect(frame.text.contains("x clear local data"))
     }
 
+    /// Rows of the group store left out as they cannot be right, as the session names them
+    /// (`DashboardEffects.leftOutLines`): a long reason goes on under itself.
+    @Test func rowsLeftOutAreNamedUnderTheFacts() {
+        var data = Fixtures.solo()
+        data.debugLines = [
+            ("user id", "a1b2c3d4"), ("group store state", "online"),
+            ("left out", "3 rows that cannot be right, not shown"),
+            (
+                "  member",
+                "bo234567: display_name \"bo cheats\": A display name may use only letters, digits and underscores; remove space."
+            ),
+            ("  challenge", "vzxq58: At most 0 to 96 blocks a day; -1 is not."),
+            ("  day total", "cy345678 2026-11-17: vice_blocks is 9223372036854775807; a day holds 0 to 1440"),
+        ].map { DashboardData.DebugLine(label: $0.0, value: $0.1) }
+        let frame = ScreenRenderer.render(Fixtures.model(data, width: 80, height: 24, screen: .debug))
+        FrameChecks.expectFitsWidth(frame)
+        Golden.check(frame.text, named: "debug-left-out-80x24")
+        #expect(frame.text.contains("left out"))
+    }
+
     /// The session refreshes the data (without the panel's facts), then adds the facts: the
     /// place the panel was scrolled to survives that.
     @Test func theScrollSurvivesARefresh() {

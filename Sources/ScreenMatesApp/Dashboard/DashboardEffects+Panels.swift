@@ -1,5 +1,6 @@
 import Foundation
 import ScreenMatesCore
+import ScreenMatesGroupStore
 import ScreenMatesStore
 import ScreenMatesUI
 
@@ -150,6 +151,22 @@ extension DashboardEffects {
             lines.append(("desktop notices", carrier.summary))
         }
         lines += recorded.keys.sorted().map { ("  recorded", $0) }
+        var rows: [LeftOutRow] = []
+        for row in (status?.snapshot?.leftOut ?? []) + (gamesLink?.status.snapshot?.leftOut ?? [])
+        where !rows.contains(row) {
+            rows.append(row)
+        }
+        lines += Self.leftOutLines(rows, challenges: (try? store.challengesLeftOut()) ?? [])
         return lines.map { DashboardData.DebugLine(label: $0.0, value: $0.1) }
+    }
+
+    /// The debug panel's lines naming what was left out because it cannot be right: the group
+    /// store's rows, and challenges held in this home. None when nothing was.
+    static func leftOutLines(_ rows: [LeftOutRow], challenges: [LeftOutChallenge]) -> [(String, String)] {
+        let count = rows.count + challenges.count
+        guard count > 0 else { return [] }
+        return [("left out", "\(count) row\(count == 1 ? "" : "s") that cannot be right, not shown")]
+            + rows.map { ("  \($0.kind.rawValue)", "\($0.key): \($0.reason)") }
+            + challenges.map { ("  challenge", "\(SafeText.displayable($0.id)) (this home): \($0.reason)") }
     }
 }

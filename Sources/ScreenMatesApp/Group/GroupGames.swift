@@ -12,16 +12,34 @@ public struct GroupGamesSnapshot: Hashable, Sendable, Codable {
     /// Every member's results for the weeks shown (`GroupGames.weeksShown`), oldest first.
     public var weeks: [WeekResult]
     public var fetchedAt: Date
+    /// The rows the store left out of all this (and of the settlement) as they could not be right.
+    public var leftOut: [LeftOutRow]
 
     public init(
         boards: [GroupChallengeBoard], coins: [MemberCoins], rules: SettlementRules, weeks: [WeekResult],
-        fetchedAt: Date
+        fetchedAt: Date, leftOut: [LeftOutRow] = []
     ) {
         self.boards = boards
         self.coins = coins
         self.rules = rules
         self.weeks = weeks
         self.fetchedAt = fetchedAt
+        self.leftOut = leftOut
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case boards, coins, rules, weeks, fetchedAt, leftOut
+    }
+
+    /// Games cached before rows were left out have none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        boards = try container.decode([GroupChallengeBoard].self, forKey: .boards)
+        coins = try container.decode([MemberCoins].self, forKey: .coins)
+        rules = try container.decode(SettlementRules.self, forKey: .rules)
+        weeks = try container.decode([WeekResult].self, forKey: .weeks)
+        fetchedAt = try container.decode(Date.self, forKey: .fetchedAt)
+        leftOut = try container.decodeIfPresent([LeftOutRow].self, forKey: .leftOut) ?? []
     }
 }
 
@@ -61,8 +79,21 @@ public struct GroupGames: Sendable {
     // MARK: - Exchanging
 
     /// Settles and books the weeks, reports this member's challenges and standing, and reads
-    /// the games back (caching them). Returns them with the notices it recorded first.
+    /// the games back (caching them, with the rows the store left out of any of it). Returns them
+    /// with the notices it recorded first.
     public func exchange(with store: any GroupStore) async throws(GroupStoreError)
+        -> (snapshot: GroupGamesSnapshot, notices: [Notice])
+    {
+        let (outcome, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
+            try await exchangeReading(store)
+        }
+        var snapshot = outcome.snapshot
+        snapshot.leftOut = leftOut
+        save(snapshot)
+        return (snapshot, outcome.notices)
+    }
+
+    private func exchangeReading(_ store: any GroupStore) async throws(GroupStoreError)
         -> (snapshot: GroupGamesSnapshot, notices: [Notice])
     {
         let now = clock.now()
@@ -97,7 +128,6 @@ public struct GroupGames: Sendable {
         if changed {
             snapshot.boards = try await store.groupChallenges(code: code)
             snapshot.coins = try await store.memberCoins(code: code)
-            save(snapshot)
         }
         notices +=
             (try? local.claim(deliver: mateFailures(in: snapshot), countAsSent: [], at: now, toasted: false)) ?? []
@@ -123,13 +153,17 @@ public struct GroupGames: Sendable {
     public func fetch(from store: any GroupStore) async throws(GroupStoreError) -> GroupGamesSnapshot {
         let now = clock.now()
         let today = calendar.day(containing: now)
-        let rules = try await store.settlementRules(code: code)
-        let current = rules.firstDay(ofWeekContaining: today)
-        let snapshot = GroupGamesSnapshot(
-            boards: try await store.groupChallenges(code: code), coins: try await store.memberCoins(code: code),
-            rules: rules,
-            weeks: try await store.weekResults(code: code, weeks: current.adding(days: -7 * Self.weeksShown)...current),
-            fetchedAt: now)
+        var (snapshot, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
+            let rules = try await store.settlementRules(code: code)
+            let current = rules.firstDay(ofWeekContaining: today)
+            return GroupGamesSnapshot(
+                boards: try await store.groupChallenges(code: code), coins: try await store.memberCoins(code: code),
+                rules: rules,
+                weeks: try await store.weekResults(
+                    code: code, weeks: current.adding(days: -7 * Self.weeksShown)...current),
+                fetchedAt: now)
+        }
+        snapshot.leftOut = leftOut
         save(snapshot)
         return snapshot
     }

@@ -89,6 +89,7 @@ public actor GroupGamesLink {
             }
             guard let store else { return }
             let (snapshot, _) = try await games.exchange(with: store)
+            logger.leftOut(snapshot.leftOut, previously: status.snapshot?.leftOut)
             update {
                 $0.snapshot = snapshot
                 $0.offline = false

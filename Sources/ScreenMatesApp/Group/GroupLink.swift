@@ -182,6 +182,7 @@ public actor GroupLink {
             if mark != lastMark {
                 let today = wanted?.day ?? self.today()
                 let snapshot = try await reporter.snapshot(from: store, today: today)
+                logger.leftOut(snapshot.leftOut, previously: status.snapshot?.leftOut)
                 update { $0.snapshot = snapshot }
                 lastMark = mark
                 // After the screen has it: a large group takes a moment to write.

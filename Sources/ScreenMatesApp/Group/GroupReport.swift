@@ -22,6 +22,8 @@ public struct GroupReport: Encodable, Sendable {
     public var fetchedAt: String
     public var offline: Bool
     public var members: [Member]
+    /// The rows the group store held that cannot be right, left out of all this, in words.
+    public var leftOut: [String]
 
     public init(snapshot: GroupSnapshot, offline: Bool, local: LocalStore, clock: any AppClock, timeZone: TimeZone) {
         let settings = try? local.settings()
@@ -40,6 +42,7 @@ public struct GroupReport: Encodable, Sendable {
         createdAt = TimeFormat.iso8601(snapshot.group.createdAt)
         fetchedAt = TimeFormat.iso8601(snapshot.fetchedAt)
         self.offline = offline
+        leftOut = snapshot.leftOut.map(\.description)
         self.members = Leaderboard.rank(members).map { entry in
             Member(
                 id: entry.member.id, name: entry.member.name, rank: entry.rank, blocksUsed: entry.member.blocks,
@@ -64,6 +67,10 @@ public struct GroupReport: Encodable, Sendable {
             let blocks = member.blocksUsed.map { "\($0)/\(dailyGoalBlocks)" } ?? "idle"
             let name = SafeText.padded(member.name + (member.isMe ? " (you)" : ""), toCells: 26)
             lines.append("\(rank)  \(name) \(blocks.leftPadded(to: 6, with: " "))  streak \(member.streak)")
+        }
+        if !leftOut.isEmpty {
+            lines.append("Left out, as they cannot be right:")
+            lines += leftOut.map { "  \($0)" }
         }
         return lines.joined(separator: "\n")
     }

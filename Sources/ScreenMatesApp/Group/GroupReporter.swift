@@ -68,20 +68,26 @@ public struct GroupReporter: Sendable {
         try? local.markSynced(days)
     }
 
-    /// Fetches the group, its members and the sums the weekly and monthly leaderboards need.
+    /// Fetches the group, its members and the sums the weekly and monthly leaderboards need,
+    /// with the rows the store left out of them.
     public func snapshot(from store: any GroupStore, today: LocalDate) async throws(GroupStoreError) -> GroupSnapshot {
-        guard let group = try await store.group(code: membership.code, userID: userID, now: clock.now()) else {
-            throw .unknownCode(membership.code)
+        let (snapshot, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
+            guard let group = try await store.group(code: membership.code, userID: userID, now: clock.now()) else {
+                throw .unknownCode(membership.code)
+            }
+            let members = try await store.members(code: membership.code)
+            var snapshot = GroupSnapshot(group: group, members: members, day: today, fetchedAt: clock.now())
+            if let days = GroupSnapshot.finishedDays(of: .week, today: today) {
+                snapshot.weekBlocks = try await store.blockSums(code: membership.code, days: days)
+            }
+            if let days = GroupSnapshot.finishedDays(of: .month, today: today) {
+                snapshot.monthBlocks = try await store.blockSums(code: membership.code, days: days)
+            }
+            return snapshot
         }
-        let members = try await store.members(code: membership.code)
-        var snapshot = GroupSnapshot(group: group, members: members, day: today, fetchedAt: clock.now())
-        if let days = GroupSnapshot.finishedDays(of: .week, today: today) {
-            snapshot.weekBlocks = try await store.blockSums(code: membership.code, days: days)
-        }
-        if let days = GroupSnapshot.finishedDays(of: .month, today: today) {
-            snapshot.monthBlocks = try await store.blockSums(code: membership.code, days: days)
-        }
-        return snapshot
+        var complete = snapshot
+        complete.leftOut = leftOut
+        return complete
     }
 
     /// Keeps the snapshot in the local store, for the next start and for offline use.

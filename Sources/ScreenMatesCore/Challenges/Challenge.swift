@@ -35,6 +35,21 @@ public struct TimeOfDay: Hashable, Sendable, Codable, Comparable {
     public var text: String { String(format: "%02d:%02d", minutes / 60, minutes % 60) }
 
     public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool { lhs.minutes < rhs.minutes }
+
+    private enum CodingKeys: String, CodingKey {
+        case minutes
+    }
+
+    /// Decoded as it is encoded (`{"minutes": 1320}`), but only a minute of a day: a rule read
+    /// from a file or a server cannot hold 25:00.
+    public init(from decoder: any Decoder) throws {
+        let minutes = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .minutes)
+        guard let time = TimeOfDay(hour: minutes / 60, minute: minutes % 60), minutes >= 0 else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "\(minutes) is not a minute of a day"))
+        }
+        self = time
+    }
 }
 
 /// The rule a challenge holds its participant to, over each day of its span.
@@ -81,10 +96,18 @@ public struct Challenge: Hashable, Sendable, Codable, Identifiable {
 
     public var lastDay: LocalDate { firstDay.adding(days: days - 1) }
 
-    /// What is wrong with it, if anything, in words for the person who set it up.
+    /// The years a challenge's first day may fall in: every day of a span within them has a
+    /// date every store keeps, and no arithmetic on them can overflow.
+    public static let yearsRange = 1...9998
+
+    /// What is wrong with it, if anything, in words for the person who set it up. A challenge
+    /// with a problem is never stored nor judged.
     public var problem: String? {
         if !Self.daysRange.contains(days) {
             return "A challenge lasts 1 to 365 days; \(days) is not."
+        }
+        if !Self.yearsRange.contains(firstDay.year) {
+            return "A challenge starts in the years 1 to 9998; \(firstDay.year) is not one."
         }
         if !Self.coinsRange.contains(reward) || !Self.coinsRange.contains(penalty) {
             return "A reward or penalty is 0 to 10000 coins."

@@ -10,6 +10,10 @@ import Foundation
 /// kept when the span's last day ends with none. Events after `now` (a clock set back) do not
 /// count yet. Knowing more blocks can only turn "running" or "kept" into "broken", never the
 /// other way: whoever records verdicts records the first one and keeps it.
+///
+/// Whatever `Challenge` it is handed — one read from a file or a server that another member
+/// wrote — it never traps: a challenge with a `problem` (at most −1 blocks, a span of a million
+/// days) is refused, never judged.
 public struct ChallengeJudge: Sendable {
     public let calendar: DayCalendar
 
@@ -26,11 +30,13 @@ public struct ChallengeJudge: Sendable {
         case broken(at: Date, day: LocalDate)
         /// The span ended (at `at`) with the rule kept every day.
         case kept(at: Date)
+        /// The challenge makes no sense (its `problem`): it is neither kept nor broken, ever.
+        case refused(String)
 
         public var isDecided: Bool {
             switch self {
             case .broken, .kept: true
-            case .notStarted, .running: false
+            case .notStarted, .running, .refused: false
             }
         }
     }
@@ -39,6 +45,7 @@ public struct ChallengeJudge: Sendable {
     public func verdict(
         _ challenge: Challenge, events: some Sequence<UsageEvent>, goal: (LocalDate) -> Int, now: Date
     ) -> Verdict {
+        if let problem = challenge.problem { return .refused(problem) }
         let end = calendar.start(of: challenge.lastDay.adding(days: 1))
         let start = max(calendar.start(of: challenge.firstDay), min(challenge.startsAt ?? .distantPast, end))
         guard now >= start else { return .notStarted }
@@ -61,8 +68,10 @@ public struct ChallengeJudge: Sendable {
     private func breakingEvent(_ rule: ChallengeRule, ordered: [UsageEvent], goal: Int) -> UsageEvent? {
         switch rule {
         case .dailyBlocks(let max, let target):
+            // `verdict` refuses a negative maximum; held at zero here all the same.
+            let allowed = Swift.max(0, max)
             let matching = ordered.filter(target.matches)
-            return matching.count > max ? matching[max] : nil
+            return matching.count > allowed ? matching[allowed] : nil
         case .quietHours(let target, let from, let until):
             return ordered.first { event in
                 guard target.matches(event) else { return false }

@@ -21,7 +21,8 @@ public struct CoinTransaction: Hashable, Sendable, Codable {
 }
 
 /// The coin ledger's arithmetic: append-only, one entry per cause, a balance that is the sum
-/// of the entries and never goes below zero.
+/// of the entries and never goes below zero. The sum saturates: entries come from what a group
+/// store said a week was worth, and no entry can make it trap.
 public struct CoinLedger: Hashable, Sendable {
     public private(set) var transactions: [CoinTransaction]
 
@@ -29,7 +30,7 @@ public struct CoinLedger: Hashable, Sendable {
         self.transactions = transactions
     }
 
-    public var balance: Int { transactions.reduce(0) { $0 + $1.amount } }
+    public var balance: Int { transactions.lazy.map(\.amount).saturatingSum() }
 
     /// Books `asked` coins for `cause`, unless the cause was booked before (then it returns
     /// nil and changes nothing). A loss takes at most the balance.

@@ -124,7 +124,7 @@ public enum ParticipantProgress {
     public static func report(
         _ challenge: Challenge, outcome: ParticipantState?, decidedDay: LocalDate?, today: LocalDate
     ) -> (state: ParticipantState, daysKept: Int) {
-        let span = 0...challenge.days
+        let span = 0...max(0, challenge.days)
         func clamped(_ days: Int) -> Int { min(max(days, span.lowerBound), span.upperBound) }
         switch outcome {
         case .finished?:

@@ -72,9 +72,12 @@ public enum WeekSettlement {
         return .settled(tally, coins: coins(tally, keptDayCoins: keptDayCoins, overDayCoins: overDayCoins))
     }
 
-    /// Kept days earn, days over and missing days cost.
+    /// Kept days earn, days over and missing days cost. Saturates: the rates may come from a
+    /// stored result that another member wrote.
     public static func coins(_ tally: WeekTally, keptDayCoins: Int, overDayCoins: Int) -> Int {
-        tally.keptDays * keptDayCoins - (tally.overDays + tally.missingDays) * overDayCoins
+        let earned = tally.keptDays.saturatingMultiplied(by: keptDayCoins)
+        let charged = tally.overDays.saturatingAdding(tally.missingDays).saturatingMultiplied(by: overDayCoins)
+        return earned.saturatingAdding(charged.saturatingNegated)
     }
 
     /// The day a member's days count from: the later of the day the group began settling and
