@@ -18,8 +18,9 @@ extension PostgresGroupStore {
             ).collect()
         }
         var standingVersion: Int64?
+        var filter = GroupRowFilter()
         let memberships = try decode("the member's groups") {
-            try rows.map { row in
+            try rows.compactMap { row -> MemberAccount.Membership? in
                 let (
                     code, goal, count, createdAt, name, blocks, day, streak, lastActive, lastUpdated, version, joined,
                     standing
@@ -27,17 +28,14 @@ extension PostgresGroupStore {
                     (String, Int64, Int64, Int64, String, Int64, Int64, Int64, Int64?, Int64, Int64, Int64, Int64?)
                         .self)
                 standingVersion = standing
-                guard let displayName = try? DisplayName(validating: name) else {
-                    throw UnreadableValue(what: "a member name that is not a display name")
-                }
-                let group = Group(
-                    code: try Self.code(code), dailyGoalBlocks: Int(clamping: goal), memberCount: Int(clamping: count),
-                    createdAt: Self.date(milliseconds: createdAt))
-                let profile = MemberProfile(
-                    userID: userID, displayName: displayName, blocksToday: Int(clamping: blocks),
-                    day: try Self.localDate(day), streak: Int(clamping: streak),
-                    lastActive: lastActive.map(Self.date(milliseconds:)),
-                    lastUpdated: Self.date(milliseconds: lastUpdated), version: version)
+                guard
+                    let group = filter.keep(
+                        StoredGroup(code: code, dailyGoalBlocks: goal, memberCount: count, createdAt: createdAt)),
+                    let profile = filter.keep(
+                        StoredMember(
+                            userID: userID.value, displayName: name, blocksToday: blocks, day: day, streak: streak,
+                            lastActive: lastActive, lastUpdated: lastUpdated, version: version))
+                else { return nil }
                 return MemberAccount.Membership(
                     group: group, profile: profile, joinedAt: Self.date(milliseconds: joined))
             }
@@ -53,13 +51,14 @@ extension PostgresGroupStore {
             ).collect()
         }
         let totals = try decode("the member's day totals") {
-            try totalRows.map { row in
+            try totalRows.compactMap { row in
                 let (date, vice, goal, version) = try row.decode((Int64, Int64, Int64, Int64).self)
-                return DayTotal(
-                    userID: userID, date: try Self.localDate(date), viceBlocks: Int(clamping: vice),
-                    goalBlocks: Int(clamping: goal), version: version)
+                return filter.keep(
+                    StoredDayTotal(
+                        userID: userID.value, date: date, viceBlocks: vice, goalBlocks: goal, version: version))
             }
         }
+        filter.report()
         return MemberAccount(memberships: memberships, dayTotals: totals, standingVersion: standingVersion)
     }
 

@@ -67,15 +67,17 @@ extension PostgresGroupStore {
         default: throw unexpected("joining a challenge")
         }
         let (_, creator, rule, first, days, reward, penalty, startsAt, createdAt) = answer
-        return try decode("a challenge") {
-            guard let creator, let rule, let first, let days, let reward, let penalty, let createdAt,
-                let decoded = GroupStoreRules.rule(fromText: rule)
-            else { throw UnreadableValue(what: "a challenge this version cannot read") }
-            return GroupChallenge(
-                challenge: Challenge(
-                    id: id, rule: decoded, firstDay: try Self.localDate(first), days: Int(days), reward: Int(reward),
-                    penalty: Int(penalty), startsAt: startsAt.map(Self.date(milliseconds:))),
-                creatorID: try Self.userID(creator), createdAt: Self.date(milliseconds: createdAt))
+        guard let creator, let rule, let first, let days, let reward, let penalty, let createdAt else {
+            throw .unusable(location: address.description, detail: "joining a challenge answered without it")
+        }
+        // A challenge that makes no sense is never joined: it could not be judged.
+        do {
+            return try StoredGroupChallenge(
+                id: id, creatorID: creator, rule: rule, firstDay: first, days: days, reward: reward, penalty: penalty,
+                startsAt: startsAt, createdAt: createdAt
+            ).checked()
+        } catch {
+            throw .invalidValue("This challenge cannot be joined: \(error.description).")
         }
     }
 
@@ -123,35 +125,33 @@ extension PostgresGroupStore {
             ).collect()
         }
         if try firstIsUnknown(participantRows) { throw .unknownCode(code) }
-        return try decode("the group's challenges") {
+        // A challenge that makes no sense (or from a newer version) is left out and named, and
+        // its participants with it; so is any bad participant row.
+        var filter = GroupRowFilter()
+        let boards = try decode("the group's challenges") {
+            let challenges = try challengeRows.compactMap { row in
+                let (_, id, creator, rule, first, days, reward, penalty, startsAt, createdAt) = try row.decode(
+                    (Bool, String, String, String, Int64, Int64, Int64, Int64, Int64?, Int64).self)
+                return filter.keep(
+                    StoredGroupChallenge(
+                        id: id, creatorID: creator, rule: rule, firstDay: first, days: days, reward: reward,
+                        penalty: penalty, startsAt: startsAt, createdAt: createdAt))
+            }
+            let kept = Set(challenges.map(\.id))
             var participants: [String: [ParticipantStanding]] = [:]
             for row in participantRows {
                 let (_, challengeID, userID, name, state, days, joinedAt, decidedAt) = try row.decode(
                     (Bool, String, String, String, String, Int64, Int64, Int64?).self)
-                guard let state = ParticipantState(rawValue: state) else {
-                    throw UnreadableValue(what: "a participant state that is not one")
-                }
-                participants[challengeID, default: []].append(
-                    ParticipantStanding(
-                        userID: try Self.userID(userID), name: name, state: state, daysKept: Int(days),
-                        joinedAt: Self.date(milliseconds: joinedAt), decidedAt: decidedAt.map(Self.date(milliseconds:))
-                    ))
+                guard kept.contains(challengeID) else { continue }
+                let stored = StoredParticipant(
+                    challengeID: challengeID, userID: userID, displayName: name, state: state, daysKept: days,
+                    joinedAt: joinedAt, decidedAt: decidedAt)
+                if let standing = filter.keep(stored) { participants[challengeID, default: []].append(standing) }
             }
-            return try challengeRows.compactMap { row in
-                let (_, id, creator, ruleText, first, days, reward, penalty, startsAt, createdAt) = try row.decode(
-                    (Bool, String, String, String, Int64, Int64, Int64, Int64, Int64?, Int64).self)
-                // A kind of rule from a newer version is left out, not an error.
-                guard let rule = GroupStoreRules.rule(fromText: ruleText) else { return nil }
-                let challenge = Challenge(
-                    id: id, rule: rule, firstDay: try Self.localDate(first), days: Int(days), reward: Int(reward),
-                    penalty: Int(penalty), startsAt: startsAt.map(Self.date(milliseconds:)))
-                return GroupChallengeBoard(
-                    challenge: GroupChallenge(
-                        challenge: challenge, creatorID: try Self.userID(creator),
-                        createdAt: Self.date(milliseconds: createdAt)),
-                    participants: participants[id] ?? [])
-            }
+            return challenges.map { GroupChallengeBoard(challenge: $0, participants: participants[$0.id] ?? []) }
         }
+        filter.report()
+        return boards
     }
 
     // MARK: - Coins
@@ -186,14 +186,15 @@ extension PostgresGroupStore {
             ).collect()
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
-        return try decode("the members' coins") {
-            try rows.map { row in
+        var filter = GroupRowFilter()
+        let coins = try decode("the members' coins") {
+            try rows.compactMap { row in
                 let (_, user, coins, badges, updatedAt) = try row.decode((Bool, String, Int64, Int64, Int64).self)
-                return MemberCoins(
-                    userID: try Self.userID(user), coins: Int(coins), badges: Int(badges),
-                    updatedAt: Self.date(milliseconds: updatedAt))
+                return filter.keep(StoredCoins(userID: user, coins: coins, badges: badges, updatedAt: updatedAt))
             }
         }
+        filter.report()
+        return coins
     }
 
     public func publicRanking(userID: UserID, limit: Int) async throws(GroupStoreError) -> PublicRanking {
@@ -207,18 +208,21 @@ extension PostgresGroupStore {
                 """
             ).collect()
         }
-        return try decode("the public ranking") {
+        var filter = GroupRowFilter()
+        let ranking = try decode("the public ranking") {
             var total = 0
             var myRank: Int?
-            let standings = try rows.map { row in
+            let standings = try rows.compactMap { row in
                 let (name, coins, badges, isMe, count, rank) = try row.decode(
                     (String, Int64, Int64, Bool, Int64, Int64?).self)
-                total = Int(count)
-                myRank = rank.map { Int($0) }
-                return CoinStanding(userID: nil, name: name, coins: Int(coins), badges: Int(badges), isMe: isMe)
+                total = Int(clamping: max(0, count))
+                myRank = rank.map { Int(clamping: max(0, $0)) }
+                return filter.keep(StoredPublicStanding(displayName: name, coins: coins, badges: badges, isMe: isMe))
             }
             return PublicRanking(standings: standings, total: total, myRank: myRank)
         }
+        filter.report()
+        return ranking
     }
 
     // MARK: - The weekly settlement
@@ -234,15 +238,18 @@ extension PostgresGroupStore {
             ).collect()
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
-        return try decode("the settlement rules") {
+        var filter = GroupRowFilter()
+        let rules = try decode("the settlement rules") {
             guard let row = rows.first else { throw UnreadableValue(what: "no settlement rules") }
             let (_, weekStart, kept, over, missing) = try row.decode((Bool, Int32, Int64, Int64, String).self)
-            guard let rule = MissingDaysRule(rawValue: missing) else {
-                throw UnreadableValue(what: "a missing-days rule that is not one")
-            }
-            return SettlementRules(
-                weekStart: Int(weekStart), keptDayCoins: Int(kept), overDayCoins: Int(over), missingDays: rule)
+            // Rules that make no sense are left out: the standard ones show until a member sets them.
+            return filter.keep(
+                StoredSettlementRules(
+                    code: code.value, weekStart: Int64(weekStart), keptDayCoins: kept, overDayCoins: over,
+                    missingDays: missing)) ?? .standard
         }
+        filter.report()
+        return rules
     }
 
     public func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: UserID)
@@ -305,18 +312,19 @@ extension PostgresGroupStore {
             ).collect()
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
-        return try decode("the week results") {
-            try rows.map { row in
+        var filter = GroupRowFilter()
+        let results = try decode("the week results") {
+            try rows.compactMap { row in
                 let (_, user, week, status, kept, over, missing, coins, rule, settledAt) = try row.decode(
                     (Bool, String, Int64, String, Int64, Int64, Int64, Int64, String, Int64?).self)
-                guard let status = WeekResult.Status(rawValue: status), let rule = MissingDaysRule(rawValue: rule)
-                else { throw UnreadableValue(what: "a week result that is not one") }
-                return WeekResult(
-                    userID: try Self.userID(user), week: try Self.localDate(week), status: status,
-                    tally: WeekTally(keptDays: Int(kept), overDays: Int(over), missingDays: Int(missing)),
-                    coins: Int(coins), rule: rule, settledAt: settledAt.map(Self.date(milliseconds:)))
+                return filter.keep(
+                    StoredWeekResult(
+                        userID: user, week: week, status: status, keptDays: kept, overDays: over, missingDays: missing,
+                        coins: coins, rule: rule, settledAt: settledAt))
             }
         }
+        filter.report()
+        return results
     }
 
     // MARK: -

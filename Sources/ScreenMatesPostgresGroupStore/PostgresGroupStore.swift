@@ -212,20 +212,20 @@ public final class PostgresGroupStore: GroupStore {
             ).collect()
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
-        return try decode("the members") {
-            try rows.map { row in
+        // Every row is checked as it comes in: a bad one is left out and named, the rest shows.
+        var filter = GroupRowFilter()
+        let members = try decode("the members") {
+            try rows.compactMap { row in
                 let (_, userID, name, blocks, day, streak, lastActive, lastUpdated, version) = try row.decode(
                     (Bool, String, String, Int64, Int64, Int64, Int64?, Int64, Int64).self)
-                guard let displayName = try? DisplayName(validating: name) else {
-                    throw UnreadableValue(what: "a member name that is not a display name")
-                }
-                return MemberProfile(
-                    userID: try Self.userID(userID), displayName: displayName, blocksToday: Int(blocks),
-                    day: try Self.localDate(day), streak: Int(streak),
-                    lastActive: lastActive.map(Self.date(milliseconds:)),
-                    lastUpdated: Self.date(milliseconds: lastUpdated), version: version)
+                return filter.keep(
+                    StoredMember(
+                        userID: userID, displayName: name, blocksToday: blocks, day: day, streak: streak,
+                        lastActive: lastActive, lastUpdated: lastUpdated, version: version))
             }
         }
+        filter.report()
+        return members
     }
 
     /// Each member's totals go in a call of their own, proved by their secret: the server takes a
@@ -270,19 +270,21 @@ public final class PostgresGroupStore: GroupStore {
             ).collect()
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
-        return try decode("the day totals") {
-            try rows.map { row in
+        var filter = GroupRowFilter()
+        let totals = try decode("the day totals") {
+            try rows.compactMap { row in
                 let (_, userID, date, vice, goal, version) = try row.decode(
                     (Bool, String, Int64, Int64, Int64, Int64).self)
-                return DayTotal(
-                    userID: try Self.userID(userID), date: try Self.localDate(date), viceBlocks: Int(vice),
-                    goalBlocks: Int(goal),
-                    version: version)
+                return filter.keep(
+                    StoredDayTotal(userID: userID, date: date, viceBlocks: vice, goalBlocks: goal, version: version))
             }
         }
+        filter.report()
+        return totals
     }
 
-    /// Added up on the server, each sum saturating, so a fetch moves one row per member.
+    /// Added up on the server from the rows every client accepts, so a fetch moves one row per
+    /// member; a row no client accepts comes back as it is, to be left out and named.
     public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [UserID: Int]
     {
         let first = Int64(GroupStoreRules.clampedDayNumber(days.lowerBound))
@@ -291,20 +293,31 @@ public final class PostgresGroupStore: GroupStore {
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
                 """
-                SELECT known, user_id, blocks
+                SELECT known, user_id, blocks, date, vice_blocks, goal_blocks, version
                 FROM screenmates.group_block_sums(\(me.id), \(me.secret), \(code.value), \(first), \(last))
                 """
             ).collect()
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
-        return try decode("the members' block sums") {
+        var filter = GroupRowFilter()
+        let sums = try decode("the members' block sums") {
             var sums: [UserID: Int] = [:]
             for row in rows {
-                let (_, userID, blocks) = try row.decode((Bool, String, Int64).self)
-                sums[try Self.userID(userID)] = Int(clamping: blocks)
+                let (_, user, blocks, date, vice, goal, version) = try row.decode(
+                    (Bool, String, Int64?, Int64?, Int64?, Int64?, Int64?).self)
+                if let blocks, let id = try? UserID(validating: user) {
+                    sums[id] = Int(clamping: max(0, blocks))
+                } else {
+                    _ = filter.keep(
+                        StoredDayTotal(
+                            userID: user, date: date ?? .min, viceBlocks: vice ?? .min, goalBlocks: goal ?? .min,
+                            version: version ?? 0))
+                }
             }
             return sums
         }
+        filter.report()
+        return sums
     }
 
     public func changeMark(code: GroupCode) async throws(GroupStoreError) -> Int64 {
@@ -446,9 +459,14 @@ public final class PostgresGroupStore: GroupStore {
         switch LookupOutcome(rawValue: answer) {
         case .found:
             guard let goal, let count, let createdAt else { break }
-            return Group(
-                code: code, dailyGoalBlocks: Int(goal), memberCount: Int(count),
-                createdAt: Self.date(milliseconds: createdAt))
+            do {
+                return try StoredGroup(
+                    code: code.value, dailyGoalBlocks: goal, memberCount: count, createdAt: createdAt
+                )
+                .checked()
+            } catch {
+                throw .unusable(location: address.description, detail: error.description)
+            }
         case .unknown:
             return nil
         case .limited:

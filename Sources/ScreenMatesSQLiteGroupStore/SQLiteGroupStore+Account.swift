@@ -8,23 +8,35 @@ import ScreenMatesGroupStore
 // as given, as every other call does.
 extension SQLiteGroupStore {
     public func account(userID: UserID) async throws(GroupStoreError) -> MemberAccount {
-        try await read { db in
-            let records = try MemberRecord.filter(MemberRecord.Columns.userID == userID)
-                .order(MemberRecord.Columns.joinedAt.desc, MemberRecord.Columns.code).fetchAll(db)
+        try await read { db, filter in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT code, user_id, display_name, blocks_today, day, streak, last_active, last_updated, version,
+                        joined_at
+                    FROM member WHERE user_id = ? ORDER BY joined_at DESC, code
+                    """, arguments: [userID])
             var memberships: [MemberAccount.Membership] = []
-            for record in records {
-                guard let group = try GroupInfoRecord.group(db, code: try record.groupCode) else { continue }
+            for row in rows {
+                guard let text: String = try? row.checked("code", in: "member"),
+                    let code = try? GroupCode(validating: text),
+                    let group = try? GroupInfoRecord.group(db, code: code),
+                    let profile = filter.keep(row, .member, key: userID.value, decode: StoredMember.init(row:)),
+                    let joined: Int64 = try? row.checked("joined_at", in: "member")
+                else { continue }
                 memberships.append(
                     MemberAccount.Membership(
-                        group: group, profile: try record.profile,
-                        joinedAt: SQLiteInstant.date(milliseconds: record.joinedAt)))
+                        group: group, profile: profile, joinedAt: SQLiteInstant.date(milliseconds: joined)))
             }
             guard let newest = memberships.first else { return .empty }
-            let totals = try DayTotalRecord.filter(
-                DayTotalRecord.Columns.code == newest.group.code.value && DayTotalRecord.Columns.userID == userID
-            )
-            .order(DayTotalRecord.Columns.date).fetchAll(db).map { record throws in try record.dayTotal }
-            let standing = try Int64.fetchOne(
+            let totals = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT user_id, date, vice_blocks, goal_blocks, version FROM day_total
+                    WHERE code = ? AND user_id = ? ORDER BY date
+                    """, arguments: [newest.group.code.value, userID]
+            ).compactMap { row in filter.keep(row, .dayTotal, decode: StoredDayTotal.init(row:)) }
+            let standing: Int64? = try? Int64.fetchOne(
                 db, sql: "SELECT version FROM coin_standing WHERE user_id = ?", arguments: [userID])
             return MemberAccount(memberships: memberships, dayTotals: totals, standingVersion: standing)
         }

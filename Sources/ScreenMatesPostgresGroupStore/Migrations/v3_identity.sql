@@ -102,7 +102,7 @@ ALTER TABLE screenmates.day_total
 
 ALTER TABLE screenmates.coin_standing
     ADD CONSTRAINT coin_standing_ranges CHECK (
-        coins BETWEEN 0 AND 1000000000 AND badges BETWEEN 0 AND 10000
+        coins BETWEEN 0 AND 1000000000 AND badges BETWEEN 0 AND 1000
         AND version BETWEEN 0 AND 9007199254740992 AND char_length(display_name) BETWEEN 1 AND 20) NOT VALID
 ;
 
@@ -318,7 +318,7 @@ BEGIN
         RETURN false;
     END IF;
     v_app := p_target -> 'app' ->> '_0';
-    RETURN char_length(v_app) BETWEEN 1 AND 100 AND v_app !~ '[[:cntrl:]]'
+    RETURN char_length(v_app) BETWEEN 1 AND 64 AND v_app !~ '[[:cntrl:]]'
         AND v_app !~ '[\u00AD\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]';
 END $$
 ;
@@ -805,22 +805,33 @@ BEGIN
 END $$
 ;
 
--- Each member's vice blocks added up over the days (saturating: a sum never passes 2^53).
+-- Each member's vice blocks added up over the days, from the rows every client accepts (the
+-- bounds of GroupStoreRules, and a sum that never passes 2^53); a row no client would accept
+-- comes back as it is (with its date), for the client to leave out and name.
 CREATE FUNCTION screenmates.group_block_sums(p_user text, p_secret text, p_code text, p_first bigint, p_last bigint)
-RETURNS TABLE (known boolean, user_id text, blocks bigint)
+RETURNS TABLE (known boolean, user_id text, blocks bigint, date bigint, vice_blocks bigint, goal_blocks bigint,
+    version bigint)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
 #variable_conflict use_column
 DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
 BEGIN
     IF NOT screenmates.group_access(v_user, p_code) THEN
-        RETURN QUERY SELECT false, NULL::text, NULL::bigint;
+        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
         RETURN;
     END IF;
-    RETURN QUERY SELECT true, d.user_id::text,
-        least(sum(greatest(least(d.vice_blocks, 1440), 0)), 9007199254740992)::bigint
-        FROM screenmates.day_total d
-        WHERE d.code = p_code AND d.date BETWEEN p_first AND p_last GROUP BY d.user_id ORDER BY d.user_id;
+    RETURN QUERY
+    WITH rows AS (
+        SELECT d.*, (d.user_id ~ '^[A-Za-z0-9_-]{1,64}$' AND d.vice_blocks BETWEEN 0 AND 1440
+            AND d.goal_blocks BETWEEN 0 AND 96) AS accepted
+        FROM screenmates.day_total d WHERE d.code = p_code AND d.date BETWEEN p_first AND p_last
+    )
+    SELECT true, r.user_id::text, least(sum(r.vice_blocks), 9007199254740992)::bigint, NULL::bigint, NULL::bigint,
+        NULL::bigint, NULL::bigint
+        FROM rows r WHERE r.accepted GROUP BY r.user_id
+    UNION ALL
+    SELECT true, r.user_id::text, NULL::bigint, r.date, r.vice_blocks, r.goal_blocks, r.version
+        FROM rows r WHERE NOT r.accepted;
 END $$
 ;
 
@@ -1058,8 +1069,8 @@ DECLARE
     v_code text;
 BEGIN
     PERFORM screenmates.name_key(p_name);
-    IF p_coins IS NULL OR p_badges IS NULL OR p_coins NOT BETWEEN 0 AND 1000000000 OR p_badges NOT BETWEEN 0 AND 10000 THEN
-        PERFORM screenmates.refuse('Coins are 0 to 10^9 and badges 0 to 10000.');
+    IF p_coins IS NULL OR p_badges IS NULL OR p_coins NOT BETWEEN 0 AND 1000000000 OR p_badges NOT BETWEEN 0 AND 1000 THEN
+        PERFORM screenmates.refuse('Coins are 0 to 10^9 and badges 0 to 1000.');
     END IF;
     IF p_public IS NULL OR NOT screenmates.is_instant(p_now) THEN
         PERFORM screenmates.refuse('A standing says whether it is public and when it was made.');

@@ -1,0 +1,125 @@
+import Foundation
+import PostgresNIO
+import PropertyBased
+import ScreenMatesCore
+import ScreenMatesGroupStore
+import Testing
+
+@testable import ScreenMatesPostgresGroupStore
+
+/// Random and extreme rows planted in a real PostgreSQL group store past every check it makes (as
+/// a server whose checks were taken away, or a store's owner gone rogue, could hold them), then
+/// read back as a client reads them (`HostileRowsCheck`): nothing traps, the rows that cannot be
+/// right are left out and named, the right ones still come through.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipNote))
+struct PostgresHostileRowsTests {
+    private typealias Contract = GroupStoreContract
+    private typealias Server = PostgresTestServer
+
+    @Test func nothingAStoreHoldsCrashesOrPoisonsAClient() async throws {
+        let address = try await Server.newPreparedDatabase()
+        // A group per case, in one database: the quotas on groups are raised for it.
+        try await Server.execute(
+            "UPDATE screenmates.store_policy SET groups_per_member = 1000, groups_created_per_day = 1000",
+            on: address)
+        try await Self.dropChecks(address)
+        let columnTypes = try await Self.columnTypes(address)
+        let store = PostgresGroupStore(address: address, keyring: Server.keyring)
+        await propertyCheck(count: 40, input: Gen.int(in: 0...16), Gen.uint64()) { count, seed in
+            // Coins are kept per user, not per group: a case's planted users start with none.
+            try await Server.execute("DELETE FROM screenmates.coin_standing", on: address)
+            let group = try await Contract.newGroup(in: store)
+            _ = try await store.join(code: group.code, member: Contract.bo, now: Contract.start)
+            try await store.createGroupChallenge(
+                Contract.challenge(HostileRows.challengeID), code: group.code, creatorID: Contract.ana.userID,
+                now: Contract.start)
+            let rows = HostileRows.generate(count: count, today: Contract.today, looseTypes: false, seed: seed)
+            let planted = try await Self.plant(rows, code: group.code, types: columnTypes, address: address)
+            try await HostileRowsCheck.expectReadersHold(store, group: group, planted: planted, today: Contract.today)
+        }
+    }
+
+    /// Takes away every CHECK constraint of the schema's tables (keys and references stay): what
+    /// a store no longer checking its rows holds.
+    static func dropChecks(_ address: PostgresAddress) async throws {
+        let constraints = try await Server.withConnection(to: address) { connection in
+            try await connection.query(
+                """
+                SELECT c.conrelid::regclass::text, c.conname::text FROM pg_constraint c
+                JOIN pg_namespace n ON n.oid = c.connamespace
+                WHERE n.nspname = 'screenmates' AND c.contype = 'c'
+                """, logger: Logger(label: "t")
+            ).collect().map { try $0.decode((String, String).self) }
+        }
+        for (table, name) in constraints {
+            try await Server.execute("ALTER TABLE \(table) DROP CONSTRAINT \"\(name)\"", on: address)
+        }
+    }
+
+    /// Each table's columns with their types, for casting planted text into them.
+    static func columnTypes(_ address: PostgresAddress) async throws -> [String: String] {
+        try await Server.withConnection(to: address) { connection in
+            let rows = try await connection.query(
+                """
+                SELECT table_name::text || '.' || column_name::text, data_type::text FROM information_schema.columns
+                WHERE table_schema = 'screenmates'
+                """, logger: Logger(label: "t")
+            ).collect()
+            return Dictionary(
+                try rows.map { try $0.decode((String, String).self) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Writes each row as it is, every value bound as text and cast to its column's type; a row
+    /// the server cannot hold at all (a number too large for its column, a duplicate key, a
+    /// member it names who is not there) is not planted and not returned.
+    static func plant(
+        _ rows: [HostileRow], code: GroupCode, types: [String: String], address: PostgresAddress
+    ) async throws -> [HostileRow] {
+        try await Server.withConnection(to: address) { connection in
+            var planted: [HostileRow] = []
+            for row in rows {
+                var bindings = PostgresBindings()
+                bindings.append(code.value)
+                var casts: [String] = []
+                for (index, column) in row.columns.enumerated() {
+                    let type = types["\(row.table.rawValue).\(column.name)"] ?? "text"
+                    switch column.value {
+                    case .integer(let number): bindings.append(String(number))
+                    case .text(let text): bindings.append(text)
+                    case .real(let number): bindings.append(String(number))
+                    case .null: bindings.appendNull()
+                    }
+                    casts.append("$\(index + 2)::text::\(type)")
+                }
+                let names = row.columns.map(\.name)
+                let sql: String
+                switch row.table {
+                case .settlementRules:
+                    let assignments = zip(names, casts).map { "\($0) = \($1)" }.joined(separator: ", ")
+                    sql = "UPDATE screenmates.group_info SET \(assignments) WHERE code = $1"
+                case .coins:
+                    // coin_standing has no code: the first binding goes unused, cast away.
+                    sql = """
+                        INSERT INTO screenmates.coin_standing (\(names.joined(separator: ", ")))
+                        SELECT \(casts.joined(separator: ", ")) WHERE $1::text IS NOT NULL
+                        """
+                default:
+                    sql = """
+                        INSERT INTO screenmates.\(row.table.rawValue) (code, \(names.joined(separator: ", ")))
+                        VALUES ($1, \(casts.joined(separator: ", ")))
+                        """
+                }
+                do {
+                    _ = try await connection.query(
+                        PostgresQuery(unsafeSQL: sql, binds: bindings), logger: Logger(label: "t")
+                    ).collect()
+                    planted.append(row)
+                } catch is PSQLError {
+                    continue
+                }
+            }
+            return planted
+        }
+    }
+}
