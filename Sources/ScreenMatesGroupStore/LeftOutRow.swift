@@ -37,15 +37,18 @@ public struct LeftOutRow: Error, Hashable, Sendable, Codable, CustomStringConver
     /// "member bo234567: display_name is not a display name".
     public var description: String { "\(kind.rawValue) \(key): \(reason)" }
 
-    /// Text from a row, made safe to show and cut to `limit` characters (only its first scalars
-    /// are looked at: a row may hold megabytes).
+    /// Text from a row, made safe to show and cut to `limit` characters: its beginning and its
+    /// end around a "…", so two long keys that differ only at the end stay apart. Only the
+    /// scalars at either end are looked at (a row may hold megabytes).
     static func displayable(_ raw: String, limit: Int) -> String {
         let scalars = raw.unicodeScalars
         let end =
             scalars.index(scalars.startIndex, offsetBy: limit * 4, limitedBy: scalars.endIndex) ?? scalars.endIndex
         let safe = SafeText.displayable(String(scalars[..<end]))
-        let cut = safe.count > limit || end != scalars.endIndex
-        return cut ? String(safe.prefix(limit - 1)) + "…" : safe
+        guard safe.count > limit || end != scalars.endIndex else { return safe }
+        let tailLength = limit / 4
+        let tail = SafeText.displayable(String(String.UnicodeScalarView(scalars.suffix(tailLength * 4))))
+        return String(safe.prefix(limit - tailLength - 1)) + "…" + String(tail.suffix(tailLength))
     }
 
     /// Text from a row, quoted for a reason: "\"bo\u{FFFD}[2J\"".
