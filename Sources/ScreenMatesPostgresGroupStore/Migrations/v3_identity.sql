@@ -797,7 +797,7 @@ DECLARE
     v_last bigint := screenmates.last_possible_today();
     v_count bigint;
 BEGIN
-    IF cardinality(p_dates) > 1000 THEN
+    IF greatest(cardinality(p_dates), cardinality(p_vice), cardinality(p_goals), cardinality(p_versions)) > 1000 THEN
         PERFORM screenmates.refuse('At most 1000 day totals are sent at once.');
     END IF;
     IF NOT screenmates.lock_group(v_user, p_code) THEN
