@@ -173,11 +173,18 @@ LANGUAGE sql VOLATILE SET search_path = screenmates, pg_temp AS $$
 $$
 ;
 
--- The instant a call happens at: the member's when the store lets members choose their clock,
--- else the server's.
+-- An instant in milliseconds every client can keep (DisplayName's and GroupStoreRules' bounds).
+CREATE FUNCTION screenmates.is_instant(p_ms bigint) RETURNS boolean
+LANGUAGE sql IMMUTABLE SET search_path = screenmates, pg_temp AS $$
+    SELECT p_ms IS NOT NULL AND p_ms BETWEEN -3000000000000000 AND 3000000000000000
+$$
+;
+
+-- The instant a call happens at: the member's when the store lets members choose their clock
+-- (and it is one every client keeps: the rate limit subtracts from it), else the server's.
 CREATE FUNCTION screenmates.call_ms(p_now bigint) RETURNS bigint
 LANGUAGE sql VOLATILE SET search_path = screenmates, pg_temp AS $$
-    SELECT CASE WHEN screenmates.members_choose_clock() AND p_now IS NOT NULL THEN p_now
+    SELECT CASE WHEN screenmates.members_choose_clock() AND screenmates.is_instant(p_now) THEN p_now
         ELSE screenmates.server_ms() END
 $$
 ;
@@ -210,13 +217,6 @@ LANGUAGE plpgsql VOLATILE SET search_path = screenmates, pg_temp AS $$
 BEGIN
     RAISE EXCEPTION USING ERRCODE = 'SMQTA', MESSAGE = p_message;
 END $$
-;
-
--- An instant in milliseconds every client can keep (DisplayName's and GroupStoreRules' bounds).
-CREATE FUNCTION screenmates.is_instant(p_ms bigint) RETURNS boolean
-LANGUAGE sql IMMUTABLE SET search_path = screenmates, pg_temp AS $$
-    SELECT p_ms IS NOT NULL AND p_ms BETWEEN -3000000000000000 AND 3000000000000000
-$$
 ;
 
 -- A display name as every client accepts it: 1–20 letters, digits and underscores, in NFC.
