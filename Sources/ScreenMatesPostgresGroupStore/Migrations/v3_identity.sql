@@ -173,11 +173,18 @@ LANGUAGE sql VOLATILE SET search_path = screenmates, pg_temp AS $$
 $$
 ;
 
--- The instant a call happens at: the member's when the store lets members choose their clock,
--- else the server's.
+-- An instant in milliseconds every client can keep (DisplayName's and GroupStoreRules' bounds).
+CREATE FUNCTION screenmates.is_instant(p_ms bigint) RETURNS boolean
+LANGUAGE sql IMMUTABLE SET search_path = screenmates, pg_temp AS $$
+    SELECT p_ms IS NOT NULL AND p_ms BETWEEN -3000000000000000 AND 3000000000000000
+$$
+;
+
+-- The instant a call happens at: the member's when the store lets members choose their clock
+-- (and it is one every client keeps: the rate limit subtracts from it), else the server's.
 CREATE FUNCTION screenmates.call_ms(p_now bigint) RETURNS bigint
 LANGUAGE sql VOLATILE SET search_path = screenmates, pg_temp AS $$
-    SELECT CASE WHEN screenmates.members_choose_clock() AND p_now IS NOT NULL THEN p_now
+    SELECT CASE WHEN screenmates.members_choose_clock() AND screenmates.is_instant(p_now) THEN p_now
         ELSE screenmates.server_ms() END
 $$
 ;
@@ -210,13 +217,6 @@ LANGUAGE plpgsql VOLATILE SET search_path = screenmates, pg_temp AS $$
 BEGIN
     RAISE EXCEPTION USING ERRCODE = 'SMQTA', MESSAGE = p_message;
 END $$
-;
-
--- An instant in milliseconds every client can keep (DisplayName's and GroupStoreRules' bounds).
-CREATE FUNCTION screenmates.is_instant(p_ms bigint) RETURNS boolean
-LANGUAGE sql IMMUTABLE SET search_path = screenmates, pg_temp AS $$
-    SELECT p_ms IS NOT NULL AND p_ms BETWEEN -3000000000000000 AND 3000000000000000
-$$
 ;
 
 -- A display name as every client accepts it: 1–20 letters, digits and underscores, in NFC.
@@ -323,6 +323,34 @@ BEGIN
 END $$
 ;
 
+-- Whether no object in a JSON text names a key twice. jsonb keeps the last of two equal keys
+-- and the clients' decoder (Foundation's JSONDecoder) the first, so a text with both would be
+-- checked here as one value and read there as another.
+CREATE FUNCTION screenmates.json_keys_unique(p_value json) RETURNS boolean
+LANGUAGE plpgsql IMMUTABLE SET search_path = screenmates, pg_temp AS $$
+DECLARE
+    v_item json;
+BEGIN
+    IF json_typeof(p_value) = 'object' THEN
+        IF (SELECT count(*) <> count(DISTINCT k) FROM json_object_keys(p_value) k) THEN
+            RETURN false;
+        END IF;
+        FOR v_item IN SELECT e.value FROM json_each(p_value) e LOOP
+            IF NOT screenmates.json_keys_unique(v_item) THEN
+                RETURN false;
+            END IF;
+        END LOOP;
+    ELSIF json_typeof(p_value) = 'array' THEN
+        FOR v_item IN SELECT e FROM json_array_elements(p_value) e LOOP
+            IF NOT screenmates.json_keys_unique(v_item) THEN
+                RETURN false;
+            END IF;
+        END LOOP;
+    END IF;
+    RETURN true;
+END $$
+;
+
 -- A challenge's rule as the clients write it (GroupStoreRules.ruleText) and judge it
 -- (Challenge.problem): one of three kinds, every number in range.
 CREATE FUNCTION screenmates.check_rule(p_rule text) RETURNS void
@@ -339,6 +367,9 @@ BEGIN
     END IF;
     BEGIN
         v_rule := p_rule::jsonb;
+        IF NOT screenmates.json_keys_unique(p_rule::json) THEN
+            v_rule := NULL;
+        END IF;
     EXCEPTION WHEN others THEN
         PERFORM screenmates.refuse('A challenge''s rule is not one ScreenMates writes.');
     END;
@@ -691,13 +722,20 @@ END $$
 ;
 
 -- The member's day totals, challenge parts and week results go with them (ON DELETE CASCADE);
--- a group left empty goes too. Leaving a group one is not in changes nothing.
+-- a group left empty goes too. Leaving a group one is not in changes nothing; it tells whether
+-- the code names a group, so it answers only within the caller's budget of wrong codes, as
+-- find_group does.
 CREATE FUNCTION screenmates.leave_group(p_user text, p_secret text, p_code text) RETURNS boolean
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
 DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
+    v_wait bigint;
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code AND m.user_id = v_user) THEN
+        v_wait := screenmates.retry_after(v_user, screenmates.server_ms());
+        IF v_wait IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'SMLIM', MESSAGE = 'Too many wrong group codes.', DETAIL = v_wait::text;
+        END IF;
         IF EXISTS (SELECT 1 FROM screenmates.group_info g WHERE g.code = p_code) THEN
             RETURN true;
         END IF;
@@ -759,7 +797,7 @@ DECLARE
     v_last bigint := screenmates.last_possible_today();
     v_count bigint;
 BEGIN
-    IF cardinality(p_dates) > 1000 THEN
+    IF greatest(cardinality(p_dates), cardinality(p_vice), cardinality(p_goals), cardinality(p_versions)) > 1000 THEN
         PERFORM screenmates.refuse('At most 1000 day totals are sent at once.');
     END IF;
     IF NOT screenmates.lock_group(v_user, p_code) THEN
