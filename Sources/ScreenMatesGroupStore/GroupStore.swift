@@ -257,7 +257,7 @@ public enum GroupStoreError: Error, Hashable, Sendable {
     case identityRefused(String)
     /// The member's user id is from before the store checked identities, and waits for the
     /// store's owner to bind it to this login; updates are kept meanwhile.
-    case awaitingApproval(location: String, userID: UserID, role: String)
+    case awaitingApproval(location: String, userID: UserID, role: String, fingerprint: String)
 
     public var message: String {
         switch self {
@@ -287,11 +287,13 @@ public enum GroupStoreError: Error, Hashable, Sendable {
             return "Challenge \(SafeText.displayable(id)) has begun: it could be joined until its first day ended."
         case .identityRefused(let detail):
             return detail
-        case .awaitingApproval(let location, let userID, let role):
+        case .awaitingApproval(let location, let userID, let role, let fingerprint):
+            let safe = SafeText.displayable(String(fingerprint.prefix(16)))
             return
                 "You were in this group before \(location) checked who is who: it waits for its owner to confirm "
-                + "that user id \(userID) is you (`screenmates group claims --approve \(userID) --role \(role)`, run by "
-                + "the owner). Your updates are kept and sent once it is confirmed."
+                + "that user id \(userID) is you (`screenmates group claims --approve \(userID) --role \(role) "
+                + "--fingerprint \(safe)`, run by the owner; tell them your fingerprint \(safe)). Your updates are "
+                + "kept and sent once it is confirmed."
         }
     }
 

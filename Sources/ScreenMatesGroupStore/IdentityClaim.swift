@@ -12,15 +12,29 @@ public struct IdentityClaim: Hashable, Sendable {
     public var holds: String
     /// The login that claims it.
     public var role: String
+    /// The first 4 bytes of the claim's secret hash, in hexadecimal: the claimant is shown it
+    /// too, so an owner can tell two claims of one login apart.
+    public var fingerprint: String
     public var claimedAt: Date
     /// How many claims the id has: more than one means someone else claims it too.
     public var claimants: Int
 
-    public init(userID: UserID, holds: String, role: String, claimedAt: Date, claimants: Int) {
+    public init(userID: UserID, holds: String, role: String, fingerprint: String, claimedAt: Date, claimants: Int) {
         self.userID = userID
         self.holds = holds
         self.role = role
+        self.fingerprint = fingerprint
         self.claimedAt = claimedAt
         self.claimants = claimants
     }
+}
+
+/// What approving a claim did.
+public enum ClaimApproval: String, Hashable, Sendable {
+    /// The id is bound to the claim.
+    case approved
+    /// The login made no such claim.
+    case noClaim = "no-claim"
+    /// The login made claims with several secrets: a fingerprint must say which.
+    case ambiguous
 }

@@ -82,7 +82,7 @@ extension PostgresGroupStore {
         let rows = try await perform(OperationContext()) { client in
             try await client.query(
                 """
-                SELECT user_id, coalesce(names, ''), role_name,
+                SELECT user_id, coalesce(names, ''), role_name, fingerprint,
                     (extract(epoch FROM claimed_at) * 1000)::bigint, claimants
                 FROM screenmates.pending_claims()
                 """
@@ -90,20 +90,30 @@ extension PostgresGroupStore {
         }
         return try decode("the claims") {
             try rows.map { row in
-                let (user, names, role, at, count) = try row.decode((String, String, String, Int64, Int64).self)
+                let (user, names, role, fingerprint, at, count) = try row.decode(
+                    (String, String, String, String, Int64, Int64).self)
                 return IdentityClaim(
                     userID: try Self.userID(user), holds: SafeText.displayable(names), role: SafeText.displayable(role),
-                    claimedAt: Self.date(milliseconds: at), claimants: Int(clamping: count))
+                    fingerprint: fingerprint, claimedAt: Self.date(milliseconds: at), claimants: Int(clamping: count))
             }
         }
     }
 
-    /// Binds `userID` to the claim `role` made. False when that role made no claim for it.
-    public func approveClaim(userID: UserID, role: String) async throws(GroupStoreError) -> Bool {
+    /// Binds `userID` to the claim `role` made, the one with `fingerprint` when given.
+    public func approveClaim(userID: UserID, role: String, fingerprint: String?) async throws(GroupStoreError)
+        -> ClaimApproval
+    {
         let id = userID.value
         let rows = try await perform(OperationContext(userID: userID)) { client in
-            try await client.query("SELECT screenmates.approve_claim(\(id), \(role))").collect()
+            try await client.query("SELECT screenmates.approve_claim(\(id), \(role), \(fingerprint))").collect()
         }
-        return try known(rows, "approving a claim")
+        let answer = try decode("approving a claim") {
+            guard let row = rows.first else { throw UnreadableValue(what: "no answer to approving a claim") }
+            return try row.decode(String.self)
+        }
+        guard let approval = ClaimApproval(rawValue: answer) else {
+            throw .unusable(location: address.description, detail: "approving a claim answered \"\(answer)\"")
+        }
+        return approval
     }
 }

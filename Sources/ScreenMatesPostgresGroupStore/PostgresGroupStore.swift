@@ -398,21 +398,30 @@ public final class PostgresGroupStore: GroupStore {
         else {
             return .identityRefused("This home holds no secret for the member it acts as; set up a profile first.")
         }
-        let waiting = GroupStoreError.awaitingApproval(
-            location: address.description, userID: userID, role: address.user)
         let client = self.client
         let (id, hex) = (userID.value, secret.hex)
         do {
+            // The claim's fingerprint (as the owner's list shows it) comes from the server's own
+            // SHA-256 of the secret, which every call sends anyway.
             let rows = try await withDeadline(address.timeout) {
-                try await client.query("SELECT screenmates.claim_identity(\(id), \(hex))").collect()
+                try await client.query(
+                    """
+                    SELECT screenmates.claim_identity(\(id), \(hex)),
+                        encode(substr(sha256(convert_to(\(hex), 'UTF8')), 1, 4), 'hex')
+                    """
+                ).collect()
             }
-            if try rows.first?.decode(String.self) == "bound" {
+            guard let (outcome, fingerprint) = try rows.first?.decode((String, String).self) else {
+                throw UnreadableValue(what: "no answer to a claim")
+            }
+            if outcome == "bound" {
                 return .unavailable(location: address.description, detail: "this member's identity was just confirmed")
             }
+            return .awaitingApproval(
+                location: address.description, userID: userID, role: address.user, fingerprint: fingerprint)
         } catch {
             return GroupStoreError.postgres(error, location: address.description, context: context)
         }
-        return waiting
     }
 
     /// Reads rows that came back; a value that cannot be right is damage (`.unusable`).

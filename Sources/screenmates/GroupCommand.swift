@@ -76,6 +76,12 @@ struct GroupCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("The login whose claim to approve.", valueName: "role"))
         var role: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "The claim's fingerprint, when the login made several (the member is shown theirs).",
+                valueName: "hex"))
+        var fingerprint: String?
+
         func validate() throws {
             guard (approve == nil) == (role == nil) else { throw ValidationError("--approve and --role go together.") }
             if let approve, (try? UserID(validating: approve)) == nil {
@@ -90,11 +96,18 @@ struct GroupCommand: AsyncParsableCommand {
                 let location = try global.resolveGroupStore(home: home, settings: settings)
                 if let approve, let role {
                     let userID = try! UserID(validating: approve)
-                    guard try await location.approveClaim(userID: userID, role: role) else {
-                        throw AppError("The login \(SafeText.displayable(role)) has no claim on user id \(userID).")
+                    let login = SafeText.displayable(role)
+                    switch try await location.approveClaim(userID: userID, role: role, fingerprint: fingerprint) {
+                    case .approved:
+                        print("User id \(userID) is now bound to the login \(login).")
+                        return 0
+                    case .noClaim:
+                        throw AppError("The login \(login) has no such claim on user id \(userID).")
+                    case .ambiguous:
+                        throw AppError(
+                            "The login \(login) claims user id \(userID) with several secrets: ask the member for the "
+                                + "fingerprint their screen shows and add --fingerprint.")
                     }
-                    print("User id \(userID) is now bound to the login \(SafeText.displayable(role)).")
-                    return 0
                 }
                 let claims = try await location.pendingClaims()
                 if claims.isEmpty { print("No claims are waiting.") }
@@ -102,7 +115,8 @@ struct GroupCommand: AsyncParsableCommand {
                     let holds = claim.holds.isEmpty ? "" : " (\(claim.holds))"
                     let shared = claim.claimants > 1 ? " · \(claim.claimants) claims on this id" : ""
                     print(
-                        "\(claim.userID)\(holds) claimed by \(claim.role) at \(TimeFormat.iso8601(claim.claimedAt))\(shared)"
+                        "\(claim.userID)\(holds) claimed by \(claim.role) (fingerprint \(claim.fingerprint)) at "
+                            + "\(TimeFormat.iso8601(claim.claimedAt))\(shared)"
                     )
                 }
                 return 0

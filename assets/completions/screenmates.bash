@@ -464,7 +464,7 @@ _screenmates_group_claims() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --group-store --approve --role)
+    non_repeating_options=(--home --group-store --approve --role --fingerprint)
     __screenmates_offer_flags_options 0
 
     # Offer option value completions
@@ -479,6 +479,9 @@ _screenmates_group_claims() {
         return
         ;;
     '--role')
+        return
+        ;;
+    '--fingerprint')
         return
         ;;
     esac

@@ -44,7 +44,7 @@ function __screenmates_parse_tokens -S
             case 'prepare-store'
                 __screenmates_parse_subcommand 0 'home=' 'group-store=' 'version' 'h/help'
             case 'claims'
-                __screenmates_parse_subcommand 0 'home=' 'group-store=' 'approve=' 'role=' 'version' 'h/help'
+                __screenmates_parse_subcommand 0 'home=' 'group-store=' 'approve=' 'role=' 'fingerprint=' 'version' 'h/help'
             end
         case 'sync'
             __screenmates_parse_subcommand 0 'home=' 'group-store=' 'watch' 'speed=' 'start-at=' 'version' 'h/help'
@@ -280,6 +280,7 @@ complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_o
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates group claims" group-store' -l 'group-store' -d 'The group store: a SQLite file shared on this host (default: group-store.sqlite in the home), or a PostgreSQL server: postgres://user@host:port/db, or postgres://user@/db?host=/socket/dir; also SCREENMATES_GROUP_STORE.' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates group claims" approve' -l 'approve' -d 'Bind this user id to the claim of --role.' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates group claims" role' -l 'role' -d 'The login whose claim to approve.' -rfka ''
+complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates group claims" fingerprint' -l 'fingerprint' -d 'The claim\'s fingerprint, when the login made several (the member is shown theirs).' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates group claims" version' -l 'version' -d 'Show the version.'
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates group claims" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates sync" home' -l 'home' -d 'Data directory (default: $SCREENMATES_HOME, else $XDG_DATA_HOME/screenmates, else ~/.local/share/screenmates).' -rfka ''

@@ -123,9 +123,13 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
         try await asOwner { store throws(GroupStoreError) in try await store.pendingClaims() }
     }
 
-    /// Binds `userID` to the claim `role` made; false when that role made none.
-    public func approveClaim(userID: UserID, role: String) async throws(AppError) -> Bool {
-        try await asOwner { store throws(GroupStoreError) in try await store.approveClaim(userID: userID, role: role) }
+    /// Binds `userID` to the claim `role` made (the one with `fingerprint`, when given).
+    public func approveClaim(userID: UserID, role: String, fingerprint: String?) async throws(AppError)
+        -> ClaimApproval
+    {
+        try await asOwner { store throws(GroupStoreError) in
+            try await store.approveClaim(userID: userID, role: role, fingerprint: fingerprint)
+        }
     }
 
     private func asOwner<T>(_ body: (PostgresGroupStore) async throws(GroupStoreError) -> T) async throws(AppError)

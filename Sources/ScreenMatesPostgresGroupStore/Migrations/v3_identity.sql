@@ -262,12 +262,18 @@ END $$
 -- on the server's clock a day that is today somewhere on Earth.
 CREATE FUNCTION screenmates.check_today(p_day bigint) RETURNS void
 LANGUAGE plpgsql VOLATILE SET search_path = screenmates, pg_temp AS $$
+DECLARE
+    v_today bigint;
 BEGIN
     IF p_day IS NULL OR p_day NOT BETWEEN -719162 AND 2932896 THEN
         PERFORM screenmates.refuse('A date is in the years 1 to 9999.');
     END IF;
-    IF p_day < screenmates.first_possible_today() OR p_day > screenmates.last_possible_today() THEN
-        PERFORM screenmates.refuse('That day is not today anywhere by the group store''s clock; check this machine''s clock.');
+    IF NOT screenmates.members_choose_clock() THEN
+        v_today := floor(extract(epoch FROM clock_timestamp()) / 86400)::bigint;
+        IF p_day NOT BETWEEN v_today - 2 AND v_today + 1 THEN
+            PERFORM screenmates.refuse(
+                'That day is not today anywhere by the group store''s clock; check this machine''s clock.');
+        END IF;
     END IF;
 END $$
 ;
@@ -1442,34 +1448,40 @@ END $$
 
 -- == For the store's owner only (not granted) ==
 -- Claims waiting for a decision: the user id, the groups and names it holds, who claims it and
--- when, and how many roles or secrets claim the same id (more than one: ask the members).
+-- when, the claim's fingerprint (the first 4 bytes of its secret's hash, which the claimant is
+-- shown too), and how many claims the id has (more than one: ask the members who is who).
 CREATE FUNCTION screenmates.pending_claims()
-RETURNS TABLE (user_id text, names text, role_name text, claimed_at timestamptz, claimants bigint)
+RETURNS TABLE (user_id text, names text, role_name text, fingerprint text, claimed_at timestamptz, claimants bigint)
 LANGUAGE sql STABLE SET search_path = screenmates, pg_temp AS $$
     SELECT c.user_id::text,
         (SELECT string_agg(m.display_name || ' in ' || m.code, ', ' ORDER BY m.code)
             FROM screenmates.member m WHERE m.user_id = c.user_id),
-        c.role_name::text, c.claimed_at,
+        c.role_name::text, encode(substr(c.secret_hash, 1, 4), 'hex'), c.claimed_at,
         (SELECT count(*) FROM screenmates.identity_claim x WHERE x.user_id = c.user_id)
     FROM screenmates.identity_claim c ORDER BY c.user_id, c.claimed_at
 $$
 ;
 
--- Binds the id to the claim `p_role` made (its latest, when it made several); the other claims
--- go. Returns whether there was such a claim.
-CREATE FUNCTION screenmates.approve_claim(p_user text, p_role text) RETURNS boolean
+-- Binds the id to the claim `p_role` made, the one with `p_fingerprint` when given; the other
+-- claims go. Answers 'approved', 'no-claim', or 'ambiguous' when the role made claims with
+-- several secrets and no fingerprint says which (on a shared login, another member's).
+CREATE FUNCTION screenmates.approve_claim(p_user text, p_role text, p_fingerprint text DEFAULT NULL) RETURNS text
 LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
 DECLARE
-    v_hash bytea;
+    v_hashes bytea[];
 BEGIN
-    SELECT c.secret_hash INTO v_hash FROM screenmates.identity_claim c
-        WHERE c.user_id = p_user AND c.role_name = p_role ORDER BY c.claimed_at DESC LIMIT 1;
-    IF NOT FOUND THEN
-        RETURN false;
+    SELECT coalesce(array_agg(c.secret_hash), '{}') INTO v_hashes FROM screenmates.identity_claim c
+        WHERE c.user_id = p_user AND c.role_name = p_role
+            AND (p_fingerprint IS NULL OR encode(substr(c.secret_hash, 1, 4), 'hex') = lower(p_fingerprint));
+    IF cardinality(v_hashes) = 0 THEN
+        RETURN 'no-claim';
     END IF;
-    INSERT INTO screenmates.identity (user_id, role_name, secret_hash) VALUES (p_user, p_role, v_hash);
+    IF cardinality(v_hashes) > 1 THEN
+        RETURN 'ambiguous';
+    END IF;
+    INSERT INTO screenmates.identity (user_id, role_name, secret_hash) VALUES (p_user, p_role, v_hashes[1]);
     DELETE FROM screenmates.legacy_user l WHERE l.user_id = p_user;
-    RETURN true;
+    RETURN 'approved';
 END $$
 ;
 
