@@ -151,21 +151,24 @@ public actor GroupLink {
             guard let store else { return }
             let wanted = draft.withLock { $0 }
             // A report the store refuses (a name, a day its clock does not have) is said on the
-            // screen, and the group is still fetched: one member's refused numbers must not
-            // freeze everyone else's.
+            // screen, and one it cannot take now (a member's open transaction holding the group
+            // past the lock timeout) is tried again later; either way the group is still
+            // fetched: one member's numbers must not freeze everyone else's board.
+            var problem: String?
+            var waiting: GroupStoreError?
             if let wanted, wanted != reported {
                 do {
                     let version = try await reporter.upload(wanted, to: store)
                     gate.pass { reporter.recordSent(version: version) }
-                    update {
-                        $0.problem = nil
-                        $0.lastSyncedAt = self.clock.now()
-                    }
+                    update { $0.lastSyncedAt = self.clock.now() }
+                    reported = wanted
                 } catch let error where !error.isTransient {
                     logger.error("group store refused the profile: \(error.message)")
-                    update { $0.problem = error.message }
+                    problem = Self.problem(error)
+                    reported = wanted
+                } catch {
+                    waiting = error
                 }
-                reported = wanted
             }
             do {
                 let days = try await reporter.uploadDays(to: store)
@@ -175,7 +178,9 @@ public actor GroupLink {
                 }
             } catch let error where !error.isTransient {
                 logger.error("group store refused the finished days: \(error.message)")
-                update { $0.problem = error.message }
+                problem = problem ?? Self.problem(error)
+            } catch {
+                waiting = waiting ?? error
             }
             let mark = try await store.changeMark(code: membership.code)
             logger.debug("group link: \(next) handled", metadata: ["mark": "\(mark)", "seen": "\(lastMark ?? -1)"])
@@ -188,10 +193,16 @@ public actor GroupLink {
                 // After the screen has it: a large group takes a moment to write.
                 gate.pass { reporter.cache(snapshot) }
             }
-            retryDelay = 1
             update {
                 $0.offline = false
-                $0.problem = nil
+                $0.problem = problem
+            }
+            if let waiting {
+                logger.warning("group store took no report now, trying again: \(waiting.message)")
+                scheduleRetry(after: retryDelay)
+                retryDelay = min(retryDelay * 2, Self.maximumRetryDelay)
+            } else {
+                retryDelay = 1
             }
         } catch {
             if error.isTransient {

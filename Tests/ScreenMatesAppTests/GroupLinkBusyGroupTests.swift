@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import ScreenMatesApp
+import ScreenMatesCore
+import ScreenMatesGroupStore
+import ScreenMatesStore
+import ScreenMatesTestSupport
+import Synchronization
+import Testing
+
+/// A member who leaves a transaction open on a PostgreSQL group store (`psql`: `BEGIN`, a write,
+/// and nothing more) holds the group's row: the others' reports give up after the lock timeout.
+/// Their dashboards must not go offline for it: the board is still read (reads take no lock), and
+/// the report is sent once the row is free.
+@Suite(
+    .enabled(
+        if: ProcessInfo.processInfo.environment["SCREENMATES_TEST_POSTGRES"] != nil,
+        "needs PostgreSQL: export SCREENMATES_TEST_POSTGRES=\"$(.ci/postgres start)\""))
+struct GroupLinkBusyGroupTests {
+    @Test func aGroupHeldByAnOpenTransactionKeepsTheBoardLiveAndTheReportWaits() async throws {
+        let server = try #require(ProcessInfo.processInfo.environment["SCREENMATES_TEST_POSTGRES"])
+        let path = NSTemporaryDirectory() + "screenmates-busy-group-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let database = "screenmates_busy_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        #expect(try Self.psql(server, "CREATE DATABASE \(database)").status == 0)
+        let url = server.replacingOccurrences(of: "/postgres?", with: "/\(database)?")
+
+        // ana, on the server's own clock and day (a strict store).
+        let utc = TimeZone(identifier: "UTC")!
+        let clock = ManualClock(Date())
+        let local = try LocalStore.open(at: path + "/local.sqlite")
+        var settings = try local.createProfileIfNeeded(
+            userID: UserID("ana23456"), trackingStart: DayCalendar(timeZone: utc).day(containing: clock.now()),
+            apps: [], now: clock.now())
+        settings.displayName = try DisplayName(validating: "ana")
+        try local.updateSettings(settings)
+        let location = try GroupStoreLocation.postgres(
+            url: url, keyring: MemberIdentityFile(path: path + "/member-identity").keyring)
+        let group = try await GroupActions(local: local, location: location, clock: clock, timeZone: .fixed(utc))
+            .create(goal: 8)
+        let membership = try #require(try local.settings()?.group)
+
+        let wentOffline = Atomic<Bool>(false)
+        let link = GroupLink(
+            local: local, location: location, membership: membership, userID: settings.userID, clock: clock,
+            timeZone: .fixed(utc), logger: Logger(label: "test"),
+            onChange: { status in if status.offline { wentOffline.store(true, ordering: .relaxed) } })
+        let running = Task { await link.run() }
+        try await Self.waitFor { link.status.snapshot != nil }
+
+        // Someone holds the group's row for 8 s; ana's next report comes meanwhile.
+        let holder = try Self.psqlInBackground(
+            url,
+            "BEGIN; SELECT 1 FROM screenmates.group_info WHERE code = '\(group.code.value)' FOR UPDATE; "
+                + "SELECT pg_sleep(8); COMMIT;")
+        try await Task.sleep(for: .milliseconds(500))
+        let draft = ProfileDraft(
+            displayName: settings.displayName!, blocksToday: 3,
+            day: DayCalendar(timeZone: utc).day(containing: clock.now()),
+            streak: 0, lastActive: clock.now())
+        link.report(draft)
+        holder.waitUntilExit()
+        #expect(holder.terminationStatus == 0)
+        try await Self.waitFor { link.status.snapshot?.members.first?.blocksToday == 3 }
+        #expect(link.status.lastSyncedAt != nil, "the report went once the row was free")
+        let offline = wentOffline.load(ordering: .relaxed)
+        #expect(!offline, "the board stayed live while the report waited")
+        #expect(link.status.snapshot?.members.first?.blocksToday == 3, "and shows it")
+        link.stop()
+        await running.value
+    }
+
+    private static func waitFor(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+    }
+
+    private static func psql(_ url: String, _ sql: String) throws -> Process {
+        let process = try psqlInBackground(url, sql)
+        process.waitUntilExit()
+        return process
+    }
+
+    private static func psqlInBackground(_ url: String, _ sql: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}
+
+extension Process {
+    fileprivate var status: Int32 { terminationStatus }
+}
