@@ -58,12 +58,13 @@ public enum DashboardDataBuilder {
         return result
     }
 
-    /// "synced just now", "2 days not synced", "offline · cached 5m ago".
+    /// "synced just now", "2 days not synced", "offline · cached 5m ago", "store busy · not sent".
     public static func syncNote(_ status: GroupLink.Status, now: Date) -> String? {
         if status.offline {
             guard let fetched = status.snapshot?.fetchedAt else { return "offline" }
             return "offline · cached " + TimeFormat.relative(fetched, now: now)
         }
+        if status.busy { return "store busy · not sent" }
         if status.unsyncedDays > 0 {
             return "\(status.unsyncedDays) day\(status.unsyncedDays == 1 ? "" : "s") not synced"
         }

@@ -42,10 +42,14 @@ struct GroupLinkBusyGroupTests {
         let membership = try #require(try local.settings()?.group)
 
         let wentOffline = Atomic<Bool>(false)
+        let wasBusy = Atomic<Bool>(false)
         let link = GroupLink(
             local: local, location: location, membership: membership, userID: settings.userID, clock: clock,
             timeZone: .fixed(utc), logger: Logger(label: "test"),
-            onChange: { status in if status.offline { wentOffline.store(true, ordering: .relaxed) } })
+            onChange: { status in
+                if status.offline { wentOffline.store(true, ordering: .relaxed) }
+                if status.busy { wasBusy.store(true, ordering: .relaxed) }
+            })
         let running = Task { await link.run() }
         try await Self.waitFor { link.status.snapshot != nil }
 
@@ -64,8 +68,10 @@ struct GroupLinkBusyGroupTests {
         #expect(holder.terminationStatus == 0)
         try await Self.waitFor { link.status.snapshot?.members.first?.blocksToday == 3 }
         #expect(link.status.lastSyncedAt != nil, "the report went once the row was free")
-        let offline = wentOffline.load(ordering: .relaxed)
+        let (offline, busy) = (wentOffline.load(ordering: .relaxed), wasBusy.load(ordering: .relaxed))
         #expect(!offline, "the board stayed live while the report waited")
+        #expect(busy, "the screen said the report waited")
+        #expect(!link.status.busy, "and no longer once it went")
         #expect(link.status.snapshot?.members.first?.blocksToday == 3, "and shows it")
         link.stop()
         await running.value

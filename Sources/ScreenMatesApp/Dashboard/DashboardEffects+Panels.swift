@@ -142,7 +142,7 @@ extension DashboardEffects {
             ("events applied", "\(feed.eventsApplied)"),
             ("last sync", status?.lastSyncedAt.map(TimeFormat.iso8601) ?? "never"),
             ("days not synced", "\(status?.unsyncedDays ?? feed.history.filter { !$0.synced }.count)"),
-            ("group store state", status.map { $0.offline ? "offline" : "online" } ?? "-"),
+            ("group store state", status.map { $0.offline ? "offline" : $0.busy ? "busy" : "online" } ?? "-"),
             ("notices today", "\(recorded.shown) shown, \(recorded.keys.count - recorded.shown) counted as sent"),
             ("next notice due", nextNoticeDue.map(TimeFormat.iso8601) ?? "-"),
         ]

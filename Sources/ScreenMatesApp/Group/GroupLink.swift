@@ -29,15 +29,20 @@ public actor GroupLink {
         public var problem: String?
         public var lastSyncedAt: Date?
         public var unsyncedDays: Int
+        /// The group was read, but the last report could not be written now (a file another
+        /// program holds locked, a group a member's open transaction holds): it is tried again.
+        public var busy: Bool
 
         public init(
-            snapshot: GroupSnapshot?, offline: Bool, problem: String?, lastSyncedAt: Date?, unsyncedDays: Int
+            snapshot: GroupSnapshot?, offline: Bool, problem: String?, lastSyncedAt: Date?, unsyncedDays: Int,
+            busy: Bool = false
         ) {
             self.snapshot = snapshot
             self.offline = offline
             self.problem = problem
             self.lastSyncedAt = lastSyncedAt
             self.unsyncedDays = unsyncedDays
+            self.busy = busy
         }
     }
 
@@ -195,6 +200,7 @@ public actor GroupLink {
             }
             update {
                 $0.offline = false
+                $0.busy = waiting != nil
                 $0.problem = problem
             }
             if let waiting {
