@@ -79,7 +79,7 @@ extension PostgresGroupStore {
 // may call these (the server grants them to nobody else).
 extension PostgresGroupStore {
     public func pendingClaims() async throws(GroupStoreError) -> [IdentityClaim] {
-        let rows = try await perform(OperationContext()) { client in
+        let rows = try await performAsOwner { client in
             try await client.query(
                 """
                 SELECT user_id, coalesce(names, ''), role_name, fingerprint,
@@ -104,7 +104,7 @@ extension PostgresGroupStore {
         -> ClaimApproval
     {
         let id = userID.value
-        let rows = try await perform(OperationContext(userID: userID)) { client in
+        let rows = try await performAsOwner { client in
             try await client.query("SELECT screenmates.approve_claim(\(id), \(role), \(fingerprint))").collect()
         }
         let answer = try decode("approving a claim") {
@@ -115,5 +115,22 @@ extension PostgresGroupStore {
             throw .unusable(location: address.description, detail: "approving a claim answered \"\(answer)\"")
         }
         return approval
+    }
+
+    /// Runs a call only the store's owner may make (the server grants its functions to nobody
+    /// else): any other login is told so, whatever language the server speaks.
+    private func performAsOwner<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T)
+        async throws(GroupStoreError) -> T
+    {
+        let location = address.description
+        return try await perform(OperationContext()) { client in
+            do {
+                return try await body(client)
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42501" {
+                throw GroupStoreError.identityRefused(
+                    "Only the group store's owner may see and approve claims: connect as the role that owns the "
+                        + "database (\(location)).")
+            }
+        }
     }
 }

@@ -47,7 +47,7 @@ struct PostgresGroupStoreTests {
             "SELECT screenmates.approve_claim('ana23456', current_user)",
             "SELECT * FROM screenmates.pending_claims()",
             "UPDATE screenmates.store_policy SET members_choose_clock = true",
-            "SELECT screenmates.apply_profile(ARRAY['\(group.code.value)'], 'ana23456', 'eve', 0, 0, 0, NULL, 0, 99)",
+            "SELECT screenmates.apply_profile(ARRAY['\(group.code.value)'], 'ana23456', 'eve', 'eve', 0, 0, 0, NULL, 0, 99)",
         ]
         for statement in refused {
             let state = try await Server.withConnection(to: member) { connection -> String? in

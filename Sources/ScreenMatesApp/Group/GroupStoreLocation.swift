@@ -142,11 +142,6 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
         do {
             return try await body(server.opened)
         } catch {
-            if case .unavailable(_, let detail) = error, detail.contains("permission denied") {
-                throw AppError(
-                    "Only the group store's owner may see and approve claims: connect as the role that owns the "
-                        + "database (\(description)).")
-            }
             throw AppError(error.message)
         }
     }

@@ -542,14 +542,15 @@ END $$
 
 -- Stores the profile in each of `p_codes` where the user is a member with an older version;
 -- all or nothing (a name taken in one of them changes none). Returns in how many it was stored.
--- The caller holds the groups' rows locked and checked the values.
+-- The caller holds the groups' rows locked and checked the values (`p_key` is the name's
+-- `name_key`).
 CREATE FUNCTION screenmates.apply_profile(
-    p_codes text[], p_user text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint,
+    p_codes text[], p_user text, p_name text, p_key text, p_blocks bigint, p_day bigint, p_streak bigint,
     p_last_active bigint, p_last_updated bigint, p_version bigint
 ) RETURNS bigint
 LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
 DECLARE
-    v_key text := screenmates.name_key(p_name);
+    v_key text := p_key;
     v_code text;
     v_count bigint := 0;
 BEGIN
@@ -716,7 +717,7 @@ BEGIN
         RETURN;
     END IF;
     IF EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code AND m.user_id = v_user) THEN
-        PERFORM screenmates.apply_profile(ARRAY[p_code], v_user, p_name, p_blocks, p_day, p_streak,
+        PERFORM screenmates.apply_profile(ARRAY[p_code], v_user, p_name, v_key, p_blocks, p_day, p_streak,
             p_last_active, p_last_updated, p_version);
     ELSE
         IF EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code AND m.name_key = v_key) THEN
@@ -778,10 +779,10 @@ CREATE FUNCTION screenmates.upsert_profile(
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
 DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
+    v_key text := screenmates.name_key(p_name);
 BEGIN
-    PERFORM screenmates.name_key(p_name);
     PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
-    RETURN screenmates.apply_profile(screenmates.lock_my_groups(v_user), v_user, p_name, p_blocks, p_day,
+    RETURN screenmates.apply_profile(screenmates.lock_my_groups(v_user), v_user, p_name, v_key, p_blocks, p_day,
         p_streak, p_last_active, p_last_updated, p_version) > 0;
 END $$
 ;
