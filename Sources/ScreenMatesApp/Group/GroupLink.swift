@@ -145,6 +145,9 @@ public actor GroupLink {
             lastMark = nil
             reported = nil
         }
+        // What this look changed, told to the screen at once at the end (never half of it).
+        var synced: Date?
+        var daysSent = false
         do {
             if store == nil {
                 let opened = try location.open()
@@ -165,7 +168,7 @@ public actor GroupLink {
                 do {
                     let version = try await reporter.upload(wanted, to: store)
                     gate.pass { reporter.recordSent(version: version) }
-                    update { $0.lastSyncedAt = self.clock.now() }
+                    synced = clock.now()
                     reported = wanted
                 } catch let error where !error.isTransient {
                     logger.error("group store refused the profile: \(error.message)")
@@ -179,7 +182,7 @@ public actor GroupLink {
                 let days = try await reporter.uploadDays(to: store)
                 if !days.isEmpty {
                     gate.pass { reporter.markSent(days) }
-                    update { $0.unsyncedDays = 0 }
+                    daysSent = true
                 }
             } catch let error where !error.isTransient {
                 logger.error("group store refused the finished days: \(error.message)")
@@ -189,20 +192,24 @@ public actor GroupLink {
             }
             let mark = try await store.changeMark(code: membership.code)
             logger.debug("group link: \(next) handled", metadata: ["mark": "\(mark)", "seen": "\(lastMark ?? -1)"])
+            var fresh: GroupSnapshot?
             if mark != lastMark {
                 let today = wanted?.day ?? self.today()
                 let snapshot = try await reporter.snapshot(from: store, today: today)
                 logger.leftOut(snapshot.leftOut, previously: status.snapshot?.leftOut)
-                update { $0.snapshot = snapshot }
+                fresh = snapshot
                 lastMark = mark
-                // After the screen has it: a large group takes a moment to write.
-                gate.pass { reporter.cache(snapshot) }
             }
             update {
+                if let fresh { $0.snapshot = fresh }
+                if let synced { $0.lastSyncedAt = synced }
+                if daysSent { $0.unsyncedDays = 0 }
                 $0.offline = false
                 $0.busy = waiting != nil
                 $0.problem = problem
             }
+            // After the screen has it: a large group takes a moment to write.
+            if let fresh { gate.pass { reporter.cache(fresh) } }
             if let waiting {
                 logger.warning("group store took no report now, trying again: \(waiting.message)")
                 scheduleRetry(after: retryDelay)
@@ -215,6 +222,8 @@ public actor GroupLink {
                 if !status.offline { logger.warning("group store unreachable: \(error.message)") }
                 store = nil
                 update {
+                    if let synced { $0.lastSyncedAt = synced }
+                    if daysSent { $0.unsyncedDays = 0 }
                     $0.offline = true
                     // Waiting for the store's owner is not the network: the screen says so.
                     if case .awaitingApproval = error { $0.problem = error.message }
@@ -226,6 +235,8 @@ public actor GroupLink {
                 // refused…). The update stays; the next change tries again.
                 logger.error("group store: \(error.message)")
                 update {
+                    if let synced { $0.lastSyncedAt = synced }
+                    if daysSent { $0.unsyncedDays = 0 }
                     $0.offline = false
                     $0.problem = Self.problem(error)
                 }
