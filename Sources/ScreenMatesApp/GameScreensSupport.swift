@@ -6,7 +6,7 @@ import ScreenMatesUI
 
 /// What the challenges, profile and week screens need from the application, ready for the
 /// dashboard's runtime: the data they draw (`gamesData`), and the effects they ask for carried
-/// out (`perform`). Each reads the home's store and the group's games as `GroupGamesLink` last
+/// out (`perform`). Each reads the home's store and the group's games as `GroupLink` last
 /// saw them; nothing here draws or reads a key.
 public struct GameScreensSupport: Sendable {
     public let local: LocalStore

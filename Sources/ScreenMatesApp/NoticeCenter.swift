@@ -7,7 +7,7 @@ import ScreenMatesUI
 /// the local store, which makes each notice once, across restarts and open dashboards. What it
 /// shows goes back to the dashboard as a value (`Outcome`); the toasts are the dashboard's
 /// (`ToastQueue`).
-final class NoticeCenter {
+struct NoticeCenter {
     /// Notices listed in the pane and the log.
     static let listed = 200
 
@@ -26,9 +26,11 @@ final class NoticeCenter {
     /// Notices sent from the command line since this moment are this dashboard's to show.
     private let started: Date
 
-    init(store: LocalStore, now: Date) {
+    /// `since`: notices sent from the command line since then are this dashboard's to show (the
+    /// dashboard's start, less a minute).
+    init(store: LocalStore, since: Date) {
         self.store = store
-        self.started = now.addingTimeInterval(-60)
+        self.started = since
     }
 
     /// Every notice shown so far, newest first.

@@ -163,8 +163,8 @@ import Testing
         #expect(!bos.contains { if case .mateChallenge = $0.kind { true } else { false } }, "not for one's own part")
     }
 
-    /// The link is live: another member's report reaches it through the group's change signal,
-    /// without a poke.
+    /// The group link's games are live: another member's report reaches it through the group's
+    /// change signal, without a poke.
     @Test func theLinkSeesAnotherMembersReportLive() async throws {
         let group = try await TwoHomes(createdAt: TimeFormat.parseInstant("2026-11-21T08:00", timeZone: .gmt)!)
         let shared = try await group.games(group.ana).create(
@@ -172,13 +172,15 @@ import Testing
                 id: "", rule: .dailyBlocks(max: 0, target: .allVice), firstDay: LocalDate(iso8601: "2026-11-22")!,
                 days: 1, reward: 5, penalty: 5), in: group.store)
         _ = try await group.games(group.bo).join(id: shared.id, in: group.store)
-        let link = GroupGamesLink(
-            games: try group.games(group.ana), location: .sqlite(path: group.directory + "/group-store.sqlite"),
-            logger: Logger(label: "test"), onChange: { _ in })
+        let games = try group.games(group.ana)
+        let link = GroupLink(
+            local: group.ana, location: .sqlite(path: group.directory + "/group-store.sqlite"),
+            membership: games.membership, userID: games.userID, clock: group.clock,
+            timeZone: .fixed(TimeZone(identifier: "UTC")!), logger: Logger(label: "test"), onChange: { _ in })
         let running = Task { await link.run() }
         defer { link.stop() }
         func boState() -> ParticipantState? {
-            link.status.snapshot?.boards.first?.participants.first { $0.name == "bo" }?.state
+            link.status.games?.boards.first?.participants.first { $0.name == "bo" }?.state
         }
         func waitFor(_ state: ParticipantState) async throws -> Bool {
             let deadline = ContinuousClock.now + .seconds(30)

@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func theDebugPanelNamesWhatWasLeftOut() {
-        let lines = DashboardEffects.leftOutLines(
+        let lines = DashboardEffectRunner.leftOutLines(
             [
                 LeftOutRow(.member, key: "bo234567", reason: "blocks_today is -1; a day holds 0 to 1440"),
                 LeftOutRow(.challenge, key: "vzxq58", reason: "At most 0 to 96 blocks a day; -1 is not."),
@@ -115,7 +115,7 @@ import Testing
                 "3 rows that cannot be right, not shown", "bo234567: blocks_today is -1; a day holds 0 to 1440",
                 "vzxq58: At most 0 to 96 blocks a day; -1 is not.", "ab12 (this home): its rule cannot be read",
             ])
-        #expect(DashboardEffects.leftOutLines([], challenges: []).isEmpty, "nothing said when nothing was")
+        #expect(DashboardEffectRunner.leftOutLines([], challenges: []).isEmpty, "nothing said when nothing was")
     }
 
     /// A forged week worth 2^63−1 coins for ana and a challenge of at most −1 blocks: both left

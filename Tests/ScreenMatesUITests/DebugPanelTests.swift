@@ -34,7 +34,7 @@ import Testing
     }
 
     /// Rows of the group store left out as they cannot be right, as the session names them
-    /// (`DashboardEffects.leftOutLines`): a long reason goes on under itself.
+    /// (`DashboardEffectRunner.leftOutLines`): a long reason goes on under itself.
     @Test func rowsLeftOutAreNamedUnderTheFacts() {
         var data = Fixtures.solo()
         data.debugLines = [

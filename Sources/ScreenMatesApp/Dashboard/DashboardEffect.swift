@@ -3,22 +3,31 @@ import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesUI
 
-/// Something the dashboard must do outside its state: a value that `DashboardProgram.update`
-/// returns and `DashboardEffects` performs, posting what came of it back as an event.
+/// Something the dashboard must do outside its state: a value that `DashboardUpdate.update`
+/// returns and `DashboardEffectRunner` performs, reporting what came of it as events. The runner
+/// takes what an effect needs of the user's setup (settings, calendar, group) from the state it
+/// is handed with the effect, and decides nothing.
 enum DashboardEffect: Hashable, Sendable {
     /// Read the figures again (new events, a new day, new settings); `checkTimeZone` asks the
     /// system for its time zone again.
     case refresh(checkTimeZone: Bool)
+    /// Decide what the stored blocks decide (challenges, badges), at most once a second.
+    case settleChallenges
     /// Decide and record the notices due now; `mates` are the group's other members' figures.
     case lookAtNotices(mates: [NotificationScheduler.Mate]?)
     /// Ring the bell and send notices to the desktop (the toasts are the state's).
     case deliver([Notice], bell: Bool, desktop: Bool)
     /// Write every cell again (something else wrote on the terminal).
     case repaintAll
+    /// Draw in the theme the settings name from now on.
+    case applyTheme(ThemeChoice)
     /// Hand the group link the user's current profile (it sends it if it changed).
     case reportProfile(ProfileDraft)
-    /// Connect to the user's group as the settings now name it (or disconnect, without one).
+    /// Connect to the user's group as the state's settings name it (leaving the link there
+    /// was), or to none without a group.
     case connectGroup
+    /// Leave the group link: nothing it has in hand lands in the local store after this.
+    case disconnectGroup
     /// Report to the group store and fetch the group now.
     case syncNow
     case startGroupAction(GroupActionRequest)
@@ -30,12 +39,16 @@ enum DashboardEffect: Hashable, Sendable {
     case endDay
     /// Forget this home's data (confirmed) and start from a fresh profile.
     case clearLocalData
-    /// Start the simulated monitor (a demo).
+    /// Open the store again (it was opened read-only and may now be written).
+    case reopenStore
+    /// Start the simulated monitor (a demo) from the app clock's now.
     case startDemo
+    /// Stop the simulated monitor: nothing it has in hand lands in the store after this.
+    case stopDemo
     /// The first-run screens are done: let a held clock run.
     case releaseClock
     /// Gather what the debug panel shows.
-    case gatherDebugFacts(nextNoticeDue: Date?)
+    case gatherDebugFacts
     /// Gather the applications a usage source saw that match none of the apps.
     case gatherSeenApps
     /// Read coins, challenges, badges and the group's weeks.
@@ -46,37 +59,67 @@ enum DashboardEffect: Hashable, Sendable {
     case gameAction(GameScreensSupport.Action)
     /// Hand back the pages of code and data only start-up touched (`StartupPages`).
     case releaseStartupPages
+    /// Write a line to the log.
+    case log(DashboardLogLine)
 
-    /// The same effects with the refreshes asked for by one batch of events merged into the
-    /// first of them (one read of the store covers them all).
+    /// The effects of one batch of events in the order they are performed: first what changes
+    /// something (a write, the background work started or stopped), in the order asked; then one
+    /// read of the figures for all the refreshes asked for, so it sees every write before it;
+    /// then what reads or hands on, in the order asked. Repeats of an effect that is the same
+    /// done once are dropped.
     static func coalesced(_ effects: [DashboardEffect]) -> [DashboardEffect] {
-        var result: [DashboardEffect] = []
-        var refreshAt: Int?
+        var changes: [DashboardEffect] = []
+        var refresh: DashboardEffect?
+        var reads: [DashboardEffect] = []
         for effect in effects {
-            if case .refresh(let checkZone) = effect {
-                if let index = refreshAt {
-                    if checkZone { result[index] = .refresh(checkTimeZone: true) }
-                } else {
-                    refreshAt = result.count
-                    result.append(effect)
-                }
-            } else if !result.contains(effect) || !effect.isIdempotent {
-                result.append(effect)
+            switch effect.phase {
+            case .change:
+                if !effect.isIdempotent || !changes.contains(effect) { changes.append(effect) }
+            case .refresh:
+                if case .refresh(true) = effect { refresh = effect } else if refresh == nil { refresh = effect }
+            case .read:
+                if !effect.isIdempotent || !reads.contains(effect) { reads.append(effect) }
             }
         }
-        return result
+        return changes + (refresh.map { [$0] } ?? []) + reads
+    }
+
+    private enum Phase {
+        case change, refresh, read
+    }
+
+    private var phase: Phase {
+        switch self {
+        case .refresh:
+            .refresh
+        case .gatherDebugFacts, .gatherSeenApps, .gatherGames, .deliver, .repaintAll, .reportProfile, .syncNow,
+            .pokeGames, .startGroupAction, .gameAction, .releaseStartupPages:
+            .read
+        default:
+            .change
+        }
     }
 
     /// Whether doing it twice in a row is the same as doing it once.
     private var isIdempotent: Bool {
         switch self {
-        case .lookAtNotices, .repaintAll, .connectGroup, .syncNow, .gatherDebugFacts, .gatherSeenApps,
-            .reportProfile, .gatherGames, .pokeGames:
+        case .lookAtNotices, .repaintAll, .connectGroup, .disconnectGroup, .syncNow, .gatherDebugFacts,
+            .gatherSeenApps, .reportProfile, .gatherGames, .pokeGames, .settleChallenges, .stopDemo, .applyTheme:
             return true
         default:
             return false
         }
     }
+}
+
+/// A line for the log, decided by the update (a failure logged once, not on every refresh).
+struct DashboardLogLine: Hashable, Sendable {
+    enum Level: Hashable, Sendable {
+        case notice, warning, error
+    }
+
+    var level: Level
+    var message: String
 }
 
 /// A group action asked for by a key.

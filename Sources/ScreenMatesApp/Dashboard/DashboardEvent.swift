@@ -1,12 +1,11 @@
 import Foundation
 import ScreenMatesCore
 import ScreenMatesGroupStore
-import ScreenMatesTerminal
 import ScreenMatesUI
 
 /// Everything that can happen to a running dashboard. Each arrives through one inbox — keys and
-/// signals from the terminal, time from the loop, writes and results from background work, and
-/// the outcome of every effect — and `DashboardProgram.update` alone decides what it changes.
+/// signals from the screen, time from the loop, writes and results from background work, and
+/// the outcome of every effect — and `DashboardUpdate.update` alone decides what it changes.
 enum DashboardEvent: Hashable, Sendable {
     // The terminal.
     case key(KeyInput)
@@ -14,8 +13,8 @@ enum DashboardEvent: Hashable, Sendable {
     case resized(width: Int, height: Int)
     /// The program was suspended (Ctrl-Z) and resumed: time may have passed.
     case resumed
-    /// A signal asks the program to end.
-    case ended(Terminal.Ending)
+    /// A signal asks the program to end, with the exit status it calls for (128 + the signal).
+    case ended(exitStatus: Int32)
 
     // Time.
     /// The loop woke at `moment`; `timedOut` when nothing but time woke it (a minute turned, the
@@ -29,23 +28,21 @@ enum DashboardEvent: Hashable, Sendable {
     case demoRecorded
     /// The demo monitor cannot write (and retries), or can again (nil).
     case demoProblem(String?)
-    /// The group link's status changed: a new snapshot, offline, a problem.
+    /// The group link's status changed: a new snapshot, new games, offline, a problem.
     case groupChanged(GroupLink.Status)
     /// The dashboard connected to the user's group (its status as it starts: the cached
     /// snapshot), or to none.
     case groupConnected(GroupLink.Status?)
     /// A group action (create, join, leave) ended.
     case groupActionFinished(GroupActionOutcome)
-    /// The group's games changed (an exchange read them back, or the store went out of reach).
-    case gamesChanged
 
     // The outcomes of effects.
     /// Coins, challenges, badges and the group's weeks, read for the screens and the header.
     case gamesRead(GamesData)
     /// What the challenges screen asked for was done (or refused), with the words to show.
     case gameActionFinished(message: String, error: Bool)
-    /// The figures were read again; `warning` says why new usage waits, if it does.
-    case numbersRead(UsageNumbers, warning: String?)
+    /// The figures were read again (`read`), or the store could not be read.
+    case numbersRead(UsageNumbers, StoreReading)
     /// The notices were looked at: what was shown just now, the log, the next due time.
     case noticesLooked(NoticeCenter.Outcome)
     /// The facts a panel shows, gathered while it is open.
@@ -53,17 +50,32 @@ enum DashboardEvent: Hashable, Sendable {
     case seenApps([SettingsScreenState.SeenApp])
     /// A store write asked for by a key failed; the footer says so.
     case writeFailed(warning: String)
-    /// A test notice was recorded; the next look at the notices shows it.
+    /// A test notice was recorded; the next look at the notices shows it. Or it could not be.
     case testNoticeSent
+    case testNoticeFailed(String)
+    /// The screen draws in the theme the settings name (or, with a problem, could not load it).
+    case themeApplied(ThemeChoice, problem: String?)
+    /// The store was opened again (it had been opened read-only).
+    case storeReopened
     /// The settings screen's change was saved (with a message to show, if any), or refused.
     case settingsSaved(message: String?)
     case settingsRefused(String)
-    /// The simulated day ended (the panel's message), or the clock could not be moved.
-    case dayEnded(message: String)
+    /// The simulated day ended: the app clock moved to `clock`; or it could not be moved.
+    case dayEnded(clock: Date)
     case dayNotEnded(String)
     /// Local data was cleared: the fresh figures and the config file's problems; or nothing was.
     case localDataCleared(UsageNumbers, configProblems: [String])
     case localDataKept(String)
+}
+
+/// How a read of the figures went, beside the figures themselves.
+struct StoreReading: Hashable, Sendable {
+    /// Why the numbers may be stale or new usage waits (the database busy, the disk full…).
+    var warning: String?
+    /// The read failed: the error's words, for the log (the numbers are the last ones read).
+    var failure: String?
+    /// The store was opened read-only and nothing stops writes now: it may be opened again.
+    var reopenable = false
 }
 
 /// The time when the loop woke: the app clock's, for what the screen says, and the monotonic

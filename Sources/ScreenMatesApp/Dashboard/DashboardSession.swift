@@ -7,14 +7,9 @@ import ScreenMatesTerminal
 import ScreenMatesUI
 import ScreenMatesWatch
 
-/// One run of the dashboard: the loop that owns the terminal.
-///
-/// Shaped like Bubble Tea: every input — a key, a resize, a signal, time passing, another
-/// process's write, what the background work reports, the outcome of an effect — is a
-/// `DashboardEvent`; `DashboardProgram.update` decides from the state and the event alone, and
-/// returns effects; `DashboardEffects` performs them and turns what came of them into events
-/// again. The loop sleeps in `poll` until there is something to do, and draws only when the
-/// screen changed (the terminal then writes only the cells that differ).
+/// One run of the dashboard: everything that can fail with a plain message is prepared before
+/// the screen starts (`init`); `run` opens the terminal, runs the loop (`DashboardLoop`) on it,
+/// and returns once everything it started has ended and the terminal is restored.
 public final class DashboardSession {
     private let dependencies: DashboardDependencies
     private let feed: UsageFeed
@@ -79,72 +74,31 @@ public final class DashboardSession {
             throw AppError(error)
         }
         let tasks = BackgroundTasks()
-        let wake = terminal.wake
-        let inbox = DashboardInbox(wake: { wake.wake() })
-        let effects = DashboardEffects(
-            dependencies, feed: feed, theme: theme, screen: terminal, inbox: inbox, tasks: tasks)
+        let inbox = DashboardInbox(wake: terminal.wakeUp)
+        let runner = DashboardEffectRunner(dependencies, feed: feed, screen: terminal, inbox: inbox, tasks: tasks)
         dependencies.logger.info(
             "dashboard started", metadata: ["home": "\(dependencies.home.path)", "speed": "\(clock.clock.speed)"])
-        let status = loop(terminal: terminal, effects: effects, inbox: inbox)
-        effects.stopBackground()
+        let options = dependencies.options
+        let home = dependencies.home
+        var state = DashboardState(
+            setting: .init(
+                clockSpeed: clock.clock.speed, demo: options.demo, bell: options.bell, desktop: options.desktop,
+                catalogue: dependencies.catalogue.apps, themeFollowsSettings: options.theme == nil && options.useColor),
+            numbers: feed.numbers, moment: DashboardMoment(now: clock.clock.now(), instant: .now),
+            width: terminal.width, height: terminal.height, configProblems: configProblems)
+        state.noticeLines = NoticeCenter(store: store, since: state.noticesSince).lines()
+        let loop = DashboardLoop(
+            screen: terminal, runner: runner, inbox: inbox,
+            watcher: FileNotices(directory: home.path, prefix: home.databaseFileName), clock: clock.clock,
+            instant: { .now }, logger: dependencies.logger)
+        let status = loop.run(&state)
+        runner.stopBackground()
         terminal.stop()
         await tasks.finish()
         if clock.published { ClockSource.withdraw(from: store) }
         return status
     }
 
-    /// The loop: decide and do until nothing follows, draw what changed, wait for what comes.
-    private func loop(terminal: Terminal, effects: DashboardEffects, inbox: DashboardInbox) -> Int32 {
-        let options = dependencies.options
-        var state = DashboardState(
-            setting: .init(
-                clockSpeed: dependencies.clock.clock.speed, demo: options.demo, bell: options.bell,
-                desktop: options.desktop, catalogue: dependencies.catalogue.apps),
-            numbers: feed.numbers, moment: moment(), width: terminal.width, height: terminal.height,
-            configProblems: configProblems)
-        state.noticeLines = effects.notices.lines()
-        let home = dependencies.home
-        let watcher = FileNotices(directory: home.path, prefix: home.databaseFileName)
-        var pending = DashboardProgram.start(&state)
-        var shown: (model: DashboardModel, repaints: Int)?
-        while true {
-            while !pending.isEmpty {
-                let outcomes = DashboardEffect.coalesced(pending).flatMap(effects.perform)
-                pending = outcomes.flatMap { DashboardProgram.update(&state, $0) }
-            }
-            if let status = state.exitStatus {
-                dependencies.logger.info("dashboard ended", metadata: ["status": "\(status)"])
-                return status
-            }
-            if shown?.model != state.model || shown?.repaints != state.repaints {
-                terminal.draw(ScreenRenderer.render(state.model, glyphs: terminal.glyphs))
-                shown = (state.model, state.repaints)
-            }
-            let woke = terminal.waitForEvents(
-                timeout: DashboardProgram.secondsUntilWake(state, at: moment()),
-                extraDescriptors: watcher.map { [$0.descriptor] } ?? [])
-            let written = watcher?.drain() == true
-            let posted = inbox.take()
-            let keys = woke.keys.filter { $0 != .resize }
-            var events: [DashboardEvent] = [
-                .tick(moment(), timedOut: keys.isEmpty && !woke.resumed && !written && posted.isEmpty)
-            ]
-            if let ending = woke.ending { events.append(.ended(ending)) }
-            if woke.needsFullRedraw {
-                events.append(.resized(width: terminal.width, height: terminal.height))
-                shown = nil
-            }
-            if woke.resumed { events.append(.resumed) }
-            if written { events.append(.databaseWritten) }
-            events += keys.map(DashboardEvent.key) + posted
-            pending = events.flatMap { DashboardProgram.update(&state, $0) }
-        }
-    }
-
     /// The demo monitor's seed for a user, when none is given: the same user sees the same day.
-    static func seed(for userID: UserID) -> UInt64 { DashboardEffects.seed(for: userID) }
-
-    private func moment() -> DashboardMoment {
-        DashboardMoment(now: dependencies.clock.clock.now(), instant: .now)
-    }
+    static func seed(for userID: UserID) -> UInt64 { DashboardEffectRunner.seed(for: userID) }
 }

@@ -4,9 +4,10 @@ import ScreenMatesUI
 import ScreenMatesWatch
 
 /// Everything the running dashboard knows, as a value: the screens' own state, the figures as
-/// last read, the group as last seen, the notices, and what is under way. Only
-/// `DashboardProgram.update` changes it; the screen is drawn from `model`, which `present`
-/// keeps in step with the rest.
+/// last read, the group as last seen, the notices, the theme on screen, and what is under way
+/// (the demo's monitor, a reopen of the store due). Only `DashboardUpdate.update` changes it; the
+/// screen is drawn from `model`, which `present` keeps in step with the rest; the effect runner
+/// reads the user's setup from it and keeps nothing of its own.
 struct DashboardState: Hashable, Sendable {
     /// What stays the same for the whole run.
     struct Setting: Hashable, Sendable {
@@ -19,6 +20,8 @@ struct DashboardState: Hashable, Sendable {
         var desktop: Bool
         /// The apps the first-run screens offer.
         var catalogue: [TrackedApp]
+        /// The theme follows the settings (none was named on the command line, colour is on).
+        var themeFollowsSettings = false
     }
 
     var setting: Setting
@@ -33,6 +36,14 @@ struct DashboardState: Hashable, Sendable {
     var storeWarning: String?
     /// The demo monitor cannot write.
     var demoProblem: String?
+    /// The demo monitor runs (or is to run again once the store is back or the day moved).
+    var demoRunning = false
+    /// The theme on screen, while it follows the settings.
+    var themeShown: ThemeChoice?
+    /// When a store opened read-only may next be opened again (`DashboardUpdate.reopenInterval`).
+    var nextReopen: ContinuousClock.Instant
+    /// Notices sent from the command line since this moment are this dashboard's to show.
+    var noticesSince: Date
     /// Lines of the config file that could not be used.
     var configProblems: [String]
     var toasts = ToastQueue()
@@ -48,7 +59,7 @@ struct DashboardState: Hashable, Sendable {
     /// When the system was last asked for its time zone.
     var lastZoneCheck: ContinuousClock.Instant
     /// When the pages only start-up touched are to be handed back (once, `StartupPages.delay`
-    /// after the start; the loop wakes at least every `DashboardProgram.safetyInterval`).
+    /// after the start; the loop wakes at least every `DashboardUpdate.safetyInterval`).
     var startupPagesDue: ContinuousClock.Instant?
     /// Coins, challenges, badges and the group's weeks, as last read.
     var games: GamesData?
@@ -98,6 +109,9 @@ struct DashboardState: Hashable, Sendable {
         self.numbers = numbers
         self.moment = moment
         self.lastZoneCheck = moment.instant
+        self.nextReopen = moment.instant
+        self.noticesSince = moment.now.addingTimeInterval(-60)
+        self.themeShown = setting.themeFollowsSettings ? numbers.settings.theme : nil
         self.startupPagesDue = moment.instant + StartupPages.delay
         self.configProblems = configProblems
         model = DashboardModel(screen: .dashboard, width: width, height: height)

@@ -5,8 +5,9 @@ import ScreenMatesGroupStore
 import ScreenMatesStore
 import Synchronization
 
-/// The user's connection to their group, working in the background so the screen never waits
-/// for the group store.
+/// The user's one connection to their group, working in the background so the screen never
+/// waits for the group store: one store opened, one change watch, one retry schedule, for the
+/// leaderboard and the games alike.
 ///
 /// It reports the user's profile whenever the dashboard's numbers change, and every finished day
 /// not yet synced, in one batch; it keeps the group's snapshot fresh, waking on the store's
@@ -15,10 +16,16 @@ import Synchronization
 /// the newest profile when the store is back: a profile is never queued stale, it is made from
 /// the current numbers with a new, higher version.
 ///
+/// The group's games (challenges, coins, weeks) are exchanged in the same looks
+/// (`GroupGames.exchange`): when `poke` says the member's numbers changed, and when the group's
+/// change mark moved (another member's report, a week settled). An exchange that writes nothing
+/// moves no change mark, so two members' links settle down after one round.
+///
 /// An actor: its worker (`run`) and the tasks it starts (the store's change stream, a retry)
 /// live inside it and end with it; whoever starts `run` awaits it. `stop()` may be called from
 /// any thread and returns at once: from then on the link writes nothing more to the local store
-/// (a write in hand ends first), even while a call to the group store is still on its way back.
+/// (a write in hand ends first) and starts no exchange, even while a call to the group store is
+/// still on its way back.
 public actor GroupLink {
     /// What the dashboard shows about the group.
     public struct Status: Hashable, Sendable {
@@ -32,10 +39,12 @@ public actor GroupLink {
         /// The group was read, but the last report could not be written now (a file another
         /// program holds locked, a group a member's open transaction holds): it is tried again.
         public var busy: Bool
+        /// The group's challenges, coins and weeks, as last exchanged (or cached).
+        public var games: GroupGamesSnapshot?
 
         public init(
             snapshot: GroupSnapshot?, offline: Bool, problem: String?, lastSyncedAt: Date?, unsyncedDays: Int,
-            busy: Bool = false
+            busy: Bool = false, games: GroupGamesSnapshot? = nil
         ) {
             self.snapshot = snapshot
             self.offline = offline
@@ -43,16 +52,32 @@ public actor GroupLink {
             self.lastSyncedAt = lastSyncedAt
             self.unsyncedDays = unsyncedDays
             self.busy = busy
+            self.games = games
+        }
+
+        /// The rows the store left out of the group and of its games, each named once.
+        public var leftOut: [LeftOutRow] {
+            var rows: [LeftOutRow] = []
+            for row in (snapshot?.leftOut ?? []) + (games?.leftOut ?? []) where !rows.contains(row) {
+                rows.append(row)
+            }
+            return rows
         }
     }
 
     private enum Trigger: Sendable {
+        /// The profile to report changed.
         case report
+        /// The member's numbers changed: their games are exchanged.
+        case poke
+        /// The store's change signal: another member (or this one) wrote.
         case changed
         case retry
         case sync
     }
 
+    /// This member's side of the group's games, exchanged by the link.
+    public nonisolated let games: GroupGames
     private let location: GroupStoreLocation
     private let membership: GroupMembership
     private let local: LocalStore
@@ -72,18 +97,25 @@ public actor GroupLink {
     private var watcher: Task<Void, Never>?
     private var retry: Task<Void, Never>?
     private var lastMark: Int64?
+    /// The change mark at the last exchange of the games.
+    private var exchangedMark: Int64?
     private var reported: ProfileDraft?
     private var retryDelay = 1.0
 
     /// How long to wait before trying an unreachable store again, at most.
     static let maximumRetryDelay = 30.0
 
-    /// `onChange` is told each new status (from the link's own task).
+    /// `onChange` is told each new status (from the link's own task). The games are kept on
+    /// the user's calendar as the local store's settings have it now.
     public init(
         local: LocalStore, location: GroupStoreLocation, membership: GroupMembership, userID: UserID,
         clock: any AppClock, timeZone: TimeZoneSource, logger: Logger,
         onChange: @escaping @Sendable (Status) -> Void
     ) {
+        let dayStartHour = ((try? local.settings()) ?? nil)?.dayStartHour ?? 0
+        games = GroupGames(
+            local: local, membership: membership, userID: userID, clock: clock,
+            calendar: DayCalendar(timeZone: timeZone.current(), dayStartHour: dayStartHour))
         self.location = location
         self.membership = membership
         self.local = local
@@ -97,7 +129,7 @@ public actor GroupLink {
         state = Mutex(
             Status(
                 snapshot: cached, offline: false, problem: nil, lastSyncedAt: sync?.lastSyncedAt,
-                unsyncedDays: sync?.unsyncedDays ?? 0))
+                unsyncedDays: sync?.unsyncedDays ?? 0, games: games.cached()))
         (triggers, trigger) = AsyncStream.makeStream(of: Trigger.self, bufferingPolicy: .bufferingNewest(8))
     }
 
@@ -110,6 +142,11 @@ public actor GroupLink {
             return current != newDraft
         }
         if changed { trigger.yield(.report) }
+    }
+
+    /// Asks for the games to be exchanged soon (the member's numbers changed). Never blocks.
+    public nonisolated func poke() {
+        trigger.yield(.poke)
     }
 
     /// Reports and fetches the group now, whether or not anything seems to have changed.
@@ -143,6 +180,7 @@ public actor GroupLink {
     private func handle(_ next: Trigger) async {
         if next == .sync {
             lastMark = nil
+            exchangedMark = nil
             reported = nil
         }
         // What this look changed, told to the screen at once at the end (never half of it).
@@ -155,6 +193,7 @@ public actor GroupLink {
                 watcher?.cancel()
                 watcher = watch(opened)
                 lastMark = nil
+                exchangedMark = nil
             }
             guard let store else { return }
             let wanted = draft.withLock { $0 }
@@ -200,8 +239,21 @@ public actor GroupLink {
                 fresh = snapshot
                 lastMark = mark
             }
+            // The games follow the same mark; a poke exchanges them whatever it says.
+            var games: GroupGamesSnapshot?
+            if next == .poke || mark != exchangedMark, gate.isOpen {
+                do {
+                    games = try await exchangeGames(with: store)
+                    exchangedMark = mark
+                } catch {
+                    // The group was just read: a store that cannot take the exchange now (a
+                    // file locked, a group held) is busy, and the exchange is tried again.
+                    waiting = waiting ?? error
+                }
+            }
             update {
                 if let fresh { $0.snapshot = fresh }
+                if let games { $0.games = games }
                 if let synced { $0.lastSyncedAt = synced }
                 if daysSent { $0.unsyncedDays = 0 }
                 $0.offline = false
@@ -241,6 +293,19 @@ public actor GroupLink {
                     $0.problem = Self.problem(error)
                 }
             }
+        }
+    }
+
+    /// One exchange of the games; a refusal is logged (the group itself was read: it stays on
+    /// screen), a store out of reach ends the look as offline.
+    private func exchangeGames(with store: any GroupStore) async throws(GroupStoreError) -> GroupGamesSnapshot? {
+        do {
+            let (snapshot, _) = try await games.exchange(with: store)
+            logger.leftOut(snapshot.leftOut, previously: status.games?.leftOut)
+            return snapshot
+        } catch let error where !error.isTransient {
+            logger.error("group games: \(error.message)")
+            return nil
         }
     }
 

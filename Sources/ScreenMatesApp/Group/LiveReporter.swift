@@ -16,9 +16,8 @@ import ScreenMatesWatch
 public struct LiveReporter: Sendable {
     let home: HomeDirectory
     let store: LocalStore
+    /// The group, and its games (weeks, challenges, coins), exchanged whenever the numbers change.
     let link: GroupLink
-    /// The group's games (weeks, challenges, coins), exchanged whenever the numbers change.
-    let games: GroupGamesLink
     let clock: any AppClock
     let timeZone: TimeZoneSource
 
@@ -36,56 +35,58 @@ public struct LiveReporter: Sendable {
         link = GroupLink(
             local: store, location: location, membership: membership, userID: userID, clock: clock,
             timeZone: timeZone, logger: logger, onChange: { _ in })
-        let dayStartHour = ((try? store.settings()) ?? nil)?.dayStartHour ?? 0
-        games = GroupGamesLink(
-            games: GroupGames(
-                local: store, membership: membership, userID: userID, clock: clock,
-                calendar: DayCalendar(timeZone: timeZone.current(), dayStartHour: dayStartHour)),
-            location: location, logger: logger, onChange: { _ in })
     }
 
     /// What the group has seen of this home: when it last reported, and the finished days not
     /// sent yet.
     public var status: GroupLink.Status { link.status }
 
-    /// Reports until `stop` gives a status, returning within a second of it, once the group
-    /// link and the games link have stopped too. The home is watched on a thread of its own (it sleeps in `poll`),
-    /// which this call owns and awaits.
+    /// Reports until `stop` gives a status (looked at once a second, and whenever the home
+    /// changes) or the task is cancelled (which wakes the watch at once), returning once the
+    /// group link has stopped too. The home is watched on a thread of its own (it sleeps in
+    /// `poll`), which this call owns and awaits.
     public func run(until stop: @escaping @Sendable () -> Int32?) async {
+        let cancelled = WakePipe()
         await withDiscardingTaskGroup { tasks in
             tasks.addTask { await link.run() }
-            tasks.addTask { await games.run() }
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                Thread.detachNewThread {
-                    watchHome(until: stop)
-                    done.resume()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    Thread.detachNewThread {
+                        watchHome(until: stop, cancelled: cancelled)
+                        done.resume()
+                    }
                 }
+            } onCancel: {
+                cancelled.wake()
             }
             link.stop()
-            games.stop()
         }
     }
 
-    /// Reads the home's numbers whenever its database changes, and hands them to the link.
-    private func watchHome(until stop: @escaping @Sendable () -> Int32?) {
+    /// Reads the home's numbers whenever its database changes, and hands them to the link, until
+    /// `stop` gives a status or `cancelled` is woken.
+    private func watchHome(until stop: @escaping @Sendable () -> Int32?, cancelled: WakePipe) {
         guard let feed = try? UsageFeed(store: store, clock: clock, timeZone: timeZone),
             let watcher = FileNotices(directory: home.path, prefix: home.databaseFileName)
         else { return }
         var seen = ""
-        while stop() == nil {
+        var descriptors = [
+            pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: cancelled.readFD, events: Int16(POLLIN), revents: 0),
+        ]
+        while stop() == nil, descriptors[1].revents == 0 {
             if (try? feed.refresh(checkTimeZone: false)) != nil, let name = feed.settings.displayName {
                 let now = "\(feed.eventsApplied) \(feed.today)"
                 if now != seen {
                     seen = now
-                    games.poke()
+                    link.poke()
                 }
                 link.report(
                     ProfileDraft(
                         displayName: name, blocksToday: feed.ledger.viceBlocks, day: feed.today,
                         streak: feed.summary.streak.current, lastActive: feed.lastActive))
             }
-            var descriptor = pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Self.wakeInterval)
+            _ = poll(&descriptors, 2, Self.wakeInterval)
             _ = watcher.drain()
         }
     }

@@ -3,13 +3,15 @@ import ScreenMatesCore
 import ScreenMatesUI
 import ScreenMatesWatch
 
-/// The dashboard's decisions: how each event changes the state, and which effects it asks for.
+/// The dashboard's decisions: how each event changes the state, and which effects it asks for
+/// (the update of an Elm- or Bubble Tea-shaped program; `DashboardLoop` is its runtime).
 /// Pure — no store, clock, terminal or thread — so every flow (setup, group actions, settings,
-/// notices, clearing local data) is tested without a terminal.
+/// notices, clearing local data, the theme, the demo stopped and started around a change of the
+/// store or the clock) is tested without a terminal.
 ///
 /// One rule it keeps: the screen (`state.model.data`) is derived from the rest of the state by
 /// `present` after every event, so nothing on screen can disagree with what the state holds.
-enum DashboardProgram {
+enum DashboardUpdate {
     /// Longest sleep without a reason to wake, as a safety net should a change notification be
     /// missed (a network file system).
     static let safetyInterval = 5.0
@@ -17,6 +19,8 @@ enum DashboardProgram {
     static let minimumInterval = 0.1
     /// How often the system is asked again for its time zone.
     static let timeZoneCheckInterval: Duration = .seconds(60)
+    /// How often a store opened read-only is opened again while nothing seems to stop writes.
+    static let reopenInterval: Duration = .seconds(5)
 
     /// The first screen and what to do before the first wait: the first-run screens for a home
     /// without a name, else the dashboard (and the demo's monitor); the group, the figures and
@@ -26,6 +30,7 @@ enum DashboardProgram {
         if state.numbers.settings.displayName == nil {
             beginSetup(&state)
         } else if state.setting.demo {
+            state.demoRunning = true
             effects.append(.startDemo)
         }
         present(&state)
@@ -50,8 +55,8 @@ enum DashboardProgram {
         case .resumed:
             state.lastZoneCheck = state.moment.instant
             return [.refresh(checkTimeZone: true)]
-        case .ended(let ending):
-            state.exitStatus = ending.exitStatus
+        case .ended(let exitStatus):
+            state.exitStatus = exitStatus
             return []
         case .tick(let moment, let timedOut):
             return tick(moment, timedOut: timedOut, &state)
@@ -66,34 +71,26 @@ enum DashboardProgram {
             state.demoProblem = problem
             return [.refresh(checkTimeZone: false)]
         case .groupChanged(let status):
+            let gamesMoved =
+                state.group.map { status.games != $0.games || status.offline != $0.offline } ?? (status.games != nil)
             state.group = status
-            return [.refresh(checkTimeZone: false)]
+            // An exchange may have booked a week or decided a challenge: its notices wait.
+            return [.refresh(checkTimeZone: false)] + (gamesMoved ? gamesChanged(state) : [])
         case .groupConnected(let status):
             state.group = status
-            return status != nil ? state.numbers.profileDraft.map { [.reportProfile($0)] } ?? [] : []
+            guard let status else { return [] }
+            return (state.numbers.profileDraft.map { [.reportProfile($0)] } ?? [])
+                + (status.games != nil ? [.gatherGames] : [])
         case .groupActionFinished(let outcome):
             return groupActionFinished(outcome, &state)
-        case .gamesChanged:
-            // An exchange may have booked a week or decided a challenge: its notices wait.
-            return [.gatherGames] + (state.model.screen != .setup ? [.lookAtNotices(mates: state.mates)] : [])
         case .gamesRead(let games):
             state.games = games
             return []
         case .gameActionFinished(let message, let error):
             state.model.games.challenges.finished(message, error: error)
             return [.gatherGames, .pokeGames, .refresh(checkTimeZone: false)]
-        case .numbersRead(let numbers, let warning):
-            state.numbers = numbers
-            state.storeWarning = warning
-            var effects: [DashboardEffect] = []
-            if state.group != nil, let draft = numbers.profileDraft { effects.append(.reportProfile(draft)) }
-            let basis = DashboardState.GamesBasis(eventsApplied: numbers.eventsApplied, today: numbers.today)
-            if basis != state.gamesBasis {
-                state.gamesBasis = basis
-                effects += [.pokeGames, .gatherGames]
-            }
-            if state.model.screen != .setup { effects.append(.lookAtNotices(mates: state.mates)) }
-            return effects
+        case .numbersRead(let numbers, let reading):
+            return numbersRead(numbers, reading, &state)
         case .noticesLooked(let outcome):
             return noticesLooked(outcome, &state)
         case .debugFacts(let lines):
@@ -108,19 +105,34 @@ enum DashboardProgram {
         case .testNoticeSent:
             state.model.debugPanel.finished("Sent a test notice: it shows on the dashboard (esc).", error: false)
             return [.refresh(checkTimeZone: false)] + panelFacts(state)
+        case .testNoticeFailed(let message):
+            state.model.debugPanel.finished("No test notice: \(message)", error: true)
+            return panelFacts(state)
+        case .themeApplied(let choice, let problem):
+            state.themeShown = choice
+            if let problem { state.model.settingsScreen?.finished(problem, error: true) }
+            return []
+        case .storeReopened:
+            // What was stopped while it reopened starts again, on the store as it is now.
+            return [.refresh(checkTimeZone: false)] + restartBackground(state)
         case .settingsSaved(let message):
             if let message { state.model.settingsScreen?.finished(message, error: false) }
             return [.refresh(checkTimeZone: false)]
         case .settingsRefused(let message):
             state.model.settingsScreen?.finished(message, error: true)
             return []
-        case .dayEnded(let message):
-            state.model.debugPanel.finished(message, error: false)
-            // The panel's facts follow in the same frame as its message: the day it names.
-            return [.refresh(checkTimeZone: false)] + panelFacts(state)
+        case .dayEnded(let clock):
+            let calendar = state.numbers.calendar
+            let (hour, minute) = calendar.hourAndMinute(of: clock)
+            state.model.debugPanel.finished(
+                "The day is over: the clock moved to \(TimeFormat.clock(hour: hour, minute: minute)) and \(calendar.day(containing: clock)) has begun. Its notices show on the dashboard (esc).",
+                error: false)
+            // The demo goes on from the new day's start; the panel's facts follow in the same
+            // frame as its message: the day it names.
+            return [.refresh(checkTimeZone: false)] + (state.demoRunning ? [.startDemo] : []) + panelFacts(state)
         case .dayNotEnded(let message):
             state.model.debugPanel.finished(message, error: true)
-            return panelFacts(state)
+            return (state.demoRunning ? [.startDemo] : []) + panelFacts(state)
         case .localDataCleared(let numbers, let configProblems):
             state.numbers = numbers
             state.configProblems = configProblems
@@ -131,13 +143,62 @@ enum DashboardProgram {
             state.nextNoticeDue = nil
             state.games = nil
             state.gamesBasis = nil
+            state.demoRunning = false
+            state.noticesSince = state.moment.now.addingTimeInterval(-60)
             state.model.debugPanel = DebugPanelState()
             beginSetup(&state)
             return [.refresh(checkTimeZone: false)]
         case .localDataKept(let message):
             state.model.debugPanel.finished(message, error: true)
-            return [.refresh(checkTimeZone: false)] + panelFacts(state)
+            return [.log(.init(level: .error, message: "clearing local data failed: \(message)"))]
+                + restartBackground(state) + [.refresh(checkTimeZone: false)] + panelFacts(state)
         }
+    }
+
+    /// The figures were read: the screen, the group, the games and the notices follow; a store
+    /// opened read-only that may be written again is opened again (the demo and the group link
+    /// stopped meanwhile); a theme changed in the settings is drawn in.
+    private static func numbersRead(_ numbers: UsageNumbers, _ reading: StoreReading, _ state: inout DashboardState)
+        -> [DashboardEffect]
+    {
+        var effects: [DashboardEffect] = []
+        if let failure = reading.failure, state.storeWarning == nil {
+            effects.append(.log(.init(level: .error, message: "refresh failed: \(failure)")))
+        }
+        if numbers != state.numbers { effects.append(.settleChallenges) }
+        state.numbers = numbers
+        state.storeWarning = reading.warning
+        if reading.reopenable, state.moment.instant >= state.nextReopen {
+            state.nextReopen = state.moment.instant + reopenInterval
+            return effects + stopBackground(state) + [.reopenStore]
+        }
+        if let shown = state.themeShown, numbers.settings.theme != shown {
+            effects.append(.applyTheme(numbers.settings.theme))
+        }
+        if state.group != nil, let draft = numbers.profileDraft { effects.append(.reportProfile(draft)) }
+        let basis = DashboardState.GamesBasis(eventsApplied: numbers.eventsApplied, today: numbers.today)
+        if basis != state.gamesBasis {
+            state.gamesBasis = basis
+            effects += [.pokeGames, .gatherGames]
+        }
+        if state.model.screen != .setup { effects.append(.lookAtNotices(mates: state.mates)) }
+        return effects
+    }
+
+    /// The group's games moved: read them for the screens, and look at the notices an exchange
+    /// may have recorded.
+    private static func gamesChanged(_ state: DashboardState) -> [DashboardEffect] {
+        [.gatherGames] + (state.model.screen != .setup ? [.lookAtNotices(mates: state.mates)] : [])
+    }
+
+    /// Stops what writes to the store in the background (the demo, the group link) before the
+    /// store or the clock changes under it; `restartBackground` starts it again.
+    private static func stopBackground(_ state: DashboardState) -> [DashboardEffect] {
+        (state.demoRunning ? [.stopDemo] : []) + (state.group != nil ? [.disconnectGroup] : [])
+    }
+
+    private static func restartBackground(_ state: DashboardState) -> [DashboardEffect] {
+        (state.demoRunning ? [.startDemo] : []) + (state.group != nil ? [.connectGroup] : [])
     }
 
     /// Time passed: the toasts move on; the figures are read again when nothing but time woke
@@ -162,7 +223,7 @@ enum DashboardProgram {
     /// What the open panel shows is gathered on every wake while it is open.
     private static func panelFacts(_ state: DashboardState) -> [DashboardEffect] {
         switch state.model.screen {
-        case .debug: [.gatherDebugFacts(nextNoticeDue: state.nextNoticeDue)]
+        case .debug: [.gatherDebugFacts]
         case .settings: [.gatherSeenApps]
         default: []
         }
@@ -196,7 +257,10 @@ enum DashboardProgram {
             effects.append(.startGroupAction(.leave))
         case .finishSetup:
             effects += [.releaseClock, .refresh(checkTimeZone: false), .connectGroup]
-            if state.setting.demo { effects.append(.startDemo) }
+            if state.setting.demo {
+                state.demoRunning = true
+                effects.append(.startDemo)
+            }
         case .changeSettings(let change):
             effects.append(.changeSettings(change))
         case .sendTestNotice:
@@ -204,7 +268,8 @@ enum DashboardProgram {
         case .syncNow:
             effects.append(.syncNow)
         case .simulateEndOfDay:
-            effects.append(.endDay)
+            // The demo stops first: none of its blocks lands on the day that is ending.
+            effects += (state.demoRunning ? [.stopDemo] : []) + [.endDay]
         case .createChallenge(let request):
             effects.append(.gameAction(.create(request)))
         case .joinChallenge(let id):
@@ -217,7 +282,8 @@ enum DashboardProgram {
                 state.model.debugPanel.finished(
                     "A group action is still running; nothing was cleared. Try again in a moment.", error: true)
             } else {
-                effects.append(.clearLocalData)
+                // Nothing the demo or the group link has in hand lands in the cleared home.
+                effects += stopBackground(state) + [.clearLocalData]
             }
         }
         return effects

@@ -20,31 +20,30 @@ struct DashboardDependencies {
     let logger: Logger
 }
 
-/// Performs the dashboard's effects: the only part of the dashboard that reads and writes the
-/// store and the config file, starts background work and talks to the screen beyond drawing.
-/// Each effect's outcome comes back as events, either at once (the returned ones) or, for work
-/// in the background, through the inbox.
+/// Performs the dashboard's effects — the only part of the dashboard that reads and writes the
+/// store and the config file, starts and stops background work and talks to the screen beyond
+/// drawing — and reports what came of each as events, either at once (the returned ones) or,
+/// for work in the background, through the inbox.
+///
+/// It decides nothing and keeps nothing the update could need: what an effect needs of the
+/// user's setup (settings, calendar, group, what the panels show) it reads from the state handed
+/// with the effect. What it holds are the handles of what it runs — the store's reader (which
+/// reads only what changed since its last read), the demo monitor, the group link — and the
+/// desktop-notice carrier found at the first notice.
 ///
 /// It lives on the loop's thread; the work it starts belongs to `tasks`, which the session
 /// awaits before it returns.
-final class DashboardEffects {
+final class DashboardEffectRunner {
     let dependencies: DashboardDependencies
     let screen: any DashboardScreen
     let inbox: DashboardInbox
     let tasks: BackgroundTasks
     let settingsFile: SettingsFile
-    /// The figures, read from the store (only what changed).
+    /// The store's reader: the figures, read incrementally (only what changed).
     var feed: UsageFeed
-    var notices: NoticeCenter
     let demo = DemoMonitor()
+    /// The one link to the user's group (the leaderboard and the games), while in one.
     var groupLink: GroupLink?
-    /// The group's games (challenges, coins, weeks), exchanged beside the group link.
-    var gamesLink: GroupGamesLink?
-    var theme: Theme
-    /// The last store warning, so that a failure is logged once, not on every refresh.
-    private var warning: String?
-    /// When a store opened read-only may next be opened again (see `reopenIfWritable`).
-    private var nextReopen = ContinuousClock.now
     let referee: ChallengeReferee
     /// How desktop notices reach the desktop from this terminal; found out at the first notice
     /// sent there (inside tmux that asks tmux once).
@@ -56,21 +55,16 @@ final class DashboardEffects {
         return found
     }()
 
-    /// How often a store opened read-only is opened again while nothing seems to stop writes.
-    static let reopenInterval: Duration = .seconds(5)
-
     init(
-        _ dependencies: DashboardDependencies, feed: UsageFeed, theme: Theme, screen: any DashboardScreen,
-        inbox: DashboardInbox, tasks: BackgroundTasks
+        _ dependencies: DashboardDependencies, feed: UsageFeed, screen: any DashboardScreen, inbox: DashboardInbox,
+        tasks: BackgroundTasks
     ) {
         self.dependencies = dependencies
         self.feed = feed
-        self.theme = theme
         self.screen = screen
         self.inbox = inbox
         self.tasks = tasks
         settingsFile = SettingsFile(home: dependencies.home)
-        notices = NoticeCenter(store: dependencies.store, now: dependencies.clock.clock.now())
         referee = ChallengeReferee(
             clock: dependencies.clock.clock, timeZone: dependencies.timeZone, logger: dependencies.logger)
     }
@@ -83,18 +77,21 @@ final class DashboardEffects {
     /// awaits `tasks`), and nothing more of it reaches the store.
     func stopBackground() {
         demo.stop()
-        groupLink?.stop()
-        groupLink = nil
-        gamesLink?.stop()
-        gamesLink = nil
+        disconnectGroup()
     }
 
-    func perform(_ effect: DashboardEffect) -> [DashboardEvent] {
+    /// Performs `effect` for a dashboard whose state is `state`; the events it returns are what
+    /// came of it at once.
+    func perform(_ effect: DashboardEffect, in state: DashboardState) -> [DashboardEvent] {
         switch effect {
         case .refresh(let checkTimeZone):
-            return refresh(checkTimeZone: checkTimeZone)
+            return [refresh(checkTimeZone: checkTimeZone)]
+        case .settleChallenges:
+            referee.settleSoon(store)
+            return []
         case .lookAtNotices(let mates):
-            let outcome = notices.evaluate(numbers: feed.numbers, mates: mates, now: clock.now())
+            let outcome = NoticeCenter(store: store, since: state.noticesSince)
+                .evaluate(numbers: state.numbers, mates: mates, now: clock.now())
             for record in outcome.shown { logger.info("notice shown", metadata: ["key": "\(record.notice.key)"]) }
             return [.noticesLooked(outcome)]
         case .deliver(let delivered, let bell, let desktop):
@@ -110,16 +107,21 @@ final class DashboardEffects {
         case .repaintAll:
             screen.invalidate()
             return []
+        case .applyTheme(let choice):
+            return [applyTheme(choice)]
         case .reportProfile(let draft):
             groupLink?.report(draft)
             return []
         case .connectGroup:
-            return [connectGroup()]
+            return [connectGroup(state.numbers.settings)]
+        case .disconnectGroup:
+            disconnectGroup()
+            return []
         case .syncNow:
             groupLink?.syncNow()
             return []
         case .startGroupAction(let request):
-            startGroupAction(request)
+            startGroupAction(request, remembered: state.numbers.settings.group?.store)
             return []
         case .saveApps(let apps):
             return saveApps(apps)
@@ -128,15 +130,25 @@ final class DashboardEffects {
         case .changeSettings(let change):
             return [changeSettings(change)]
         case .sendTestNotice:
-            let notice = NotificationScheduler.test(now: clock.now(), calendar: feed.calendar)
-            _ = try? store.claim(deliver: [notice], countAsSent: [], at: clock.now(), toasted: false)
-            return [.testNoticeSent]
+            let notice = NotificationScheduler.test(now: clock.now(), calendar: state.numbers.calendar)
+            do {
+                _ = try store.claim(deliver: [notice], countAsSent: [], at: clock.now(), toasted: false)
+                return [.testNoticeSent]
+            } catch {
+                logger.error("recording a test notice failed: \(error.message)")
+                return [.testNoticeFailed(error.message)]
+            }
         case .endDay:
-            return endDay()
+            return [endDay(at: state.numbers.todayInterval.upperBound)]
         case .clearLocalData:
-            return [clearLocalData()]
+            return [clearLocalData(calendar: state.numbers.calendar)]
+        case .reopenStore:
+            return [reopenStore()]
         case .startDemo:
-            startDemo()
+            startDemo(settings: state.numbers.settings, calendar: state.numbers.calendar)
+            return []
+        case .stopDemo:
+            demo.stop()
             return []
         case .releaseClock:
             ClockSource.release(dependencies.clock, store: store)
@@ -148,60 +160,58 @@ final class DashboardEffects {
             let kilobytes = StartupPages.release()
             dependencies.logger.debug("start-up pages handed back", metadata: ["KiB": "\(kilobytes)"])
             return []
-        case .gatherDebugFacts(let nextNoticeDue):
-            return [.debugFacts(debugLines(nextNoticeDue: nextNoticeDue))]
+        case .gatherDebugFacts:
+            return [.debugFacts(debugLines(state))]
         case .gatherGames:
-            let status = gamesLink?.status
+            let group = state.group
             return [
                 .gamesRead(
-                    gamesSupport.gamesData(
-                        settings: feed.settings, snapshot: status?.snapshot, offline: status?.offline ?? false,
-                        names: memberNames))
+                    gamesSupport(state).gamesData(
+                        settings: state.numbers.settings, snapshot: group?.games, offline: group?.offline ?? false,
+                        names: Self.memberNames(group)))
             ]
         case .pokeGames:
-            gamesLink?.poke()
+            groupLink?.poke()
             return []
         case .gameAction(let action):
-            startGameAction(action)
+            startGameAction(action, support: gamesSupport(state))
             return []
         case .gatherSeenApps:
             let seen = AppFiling.unplacedSeenApps(
-                store: store, settings: feed.settings, catalogue: dependencies.catalogue)
+                store: store, settings: state.numbers.settings, catalogue: dependencies.catalogue)
             return [.seenApps(seen.map { SettingsScreenState.SeenApp(name: $0.name, seconds: $0.seconds) })]
+        case .log(let line):
+            switch line.level {
+            case .notice: logger.notice("\(line.message)")
+            case .warning: logger.warning("\(line.message)")
+            case .error: logger.error("\(line.message)")
+            }
+            return []
         }
     }
 
     // MARK: - The figures
 
-    /// Reads the figures again (what new blocks, or a new day, decided: challenges and badges
-    /// are settled; the notices wait for their own look).
-    func refresh(checkTimeZone: Bool) -> [DashboardEvent] {
-        let reopened = reopenIfWritable()
+    /// Reads the figures again. Reading works on a full disk or a read-only file system; the
+    /// reading says why new usage waits, and whether a store opened read-only may be opened again.
+    func refresh(checkTimeZone: Bool) -> DashboardEvent {
+        let problem = WriteProblem.find(forDatabaseAt: dependencies.home.databasePath)
+        var reading = StoreReading(reopenable: store.isReadOnly && problem == nil)
         do {
-            if try feed.refresh(checkTimeZone: checkTimeZone) { referee.settleSoon(store) }
-            // Reading works on a full disk or a read-only file system; say why new usage waits.
-            warning =
-                WriteProblem.find(forDatabaseAt: dependencies.home.databasePath).flatMap(Self.shortWarning)
+            _ = try feed.refresh(checkTimeZone: checkTimeZone)
+            reading.warning =
+                problem.flatMap(Self.shortWarning)
                 ?? feed.notWritable.map { _ in "database read-only - numbers are not saved" }
         } catch {
-            if warning == nil { logger.error("refresh failed: \(error.message)") }
-            warning = Self.shortWarning(for: error)
+            reading.failure = error.message
+            reading.warning = Self.shortWarning(for: error)
         }
-        return reopened + [.numbersRead(feed.numbers, warning: warning)]
+        return .numbersRead(feed.numbers, reading)
     }
 
-    /// A store opened while the data directory could not be written (a file system mounted
-    /// read-only) stays read-only in this process until it is opened again: once nothing stops
-    /// writes, it is, with the demo monitor and the group link stopped meanwhile, and the
-    /// numbers are read afresh (the daily reset and the notices can be recorded again).
-    private func reopenIfWritable() -> [DashboardEvent] {
-        guard store.isReadOnly, ContinuousClock.now >= nextReopen,
-            WriteProblem.find(forDatabaseAt: dependencies.home.databasePath) == nil
-        else { return [] }
-        nextReopen = ContinuousClock.now + Self.reopenInterval
-        let demoRan = demo.isRunning
-        let linked = groupLink != nil
-        stopBackground()
+    /// Opens the store again (it was opened while the data directory could not be written, and
+    /// stays read-only in this process until then); the figures are read afresh from it.
+    private func reopenStore() -> DashboardEvent {
         do {
             try store.reopen()
             feed = try UsageFeed(store: store, clock: clock, timeZone: dependencies.timeZone)
@@ -209,65 +219,75 @@ final class DashboardEffects {
         } catch {
             logger.error("opening the database again failed: \(error.message)")
         }
-        if demoRan { startDemo() }
-        return linked ? [connectGroup()] : []
+        return .storeReopened
+    }
+
+    /// Loads the theme the settings name and draws in it from now on.
+    private func applyTheme(_ choice: ThemeChoice) -> DashboardEvent {
+        do throws(AppError) {
+            screen.setTheme(try dependencies.assets.theme(named: choice.rawValue))
+            return .themeApplied(choice, problem: nil)
+        } catch {
+            logger.error("loading the theme \(choice.rawValue) failed: \(error.message)")
+            return .themeApplied(choice, problem: error.message)
+        }
     }
 
     // MARK: - The group
 
     /// Where the group lives: the store named for this run, else the one the group was joined
-    /// through, else the home's default file.
-    var groupStore: GroupStoreLocation {
+    /// through (`remembered`), else the home's default file.
+    func groupStore(remembered: String?) -> GroupStoreLocation {
         let home = dependencies.home
         return dependencies.options.groupStore
             ?? (try? GroupStoreLocation.resolve(
-                option: nil, environment: dependencies.options.environment, home: home,
-                remembered: feed.settings.group?.store, named: false))
+                option: nil, environment: dependencies.options.environment, home: home, remembered: remembered,
+                named: false))
             ?? .sqlite(path: home.path + "/group-store.sqlite")
     }
 
-    /// Connects to the user's group, if they are in one (after leaving the links it had): the
-    /// group link and the games link, each owned by the session's tasks.
-    func connectGroup() -> DashboardEvent {
-        groupLink?.stop()
-        groupLink = nil
-        gamesLink?.stop()
-        gamesLink = nil
-        guard let membership = feed.settings.group else { return .groupConnected(nil) }
+    /// Connects to the group `settings` name, if any (after leaving the link there was): one
+    /// link, owned by the session's tasks.
+    private func connectGroup(_ settings: UserSettings) -> DashboardEvent {
+        disconnectGroup()
+        guard let membership = settings.group else { return .groupConnected(nil) }
         let inbox = self.inbox
         let link = GroupLink(
-            local: store, location: groupStore, membership: membership, userID: feed.settings.userID, clock: clock,
-            timeZone: dependencies.timeZone, logger: logger, onChange: { inbox.post(.groupChanged($0)) })
+            local: store, location: groupStore(remembered: membership.store), membership: membership,
+            userID: settings.userID, clock: clock, timeZone: dependencies.timeZone, logger: logger,
+            onChange: { inbox.post(.groupChanged($0)) })
         tasks.start { await link.run() }
         groupLink = link
-        let games = GroupGamesLink(
-            games: GroupGames(
-                local: store, membership: membership, userID: feed.settings.userID, clock: clock,
-                calendar: feed.calendar),
-            location: groupStore, logger: logger, onChange: { _ in inbox.post(.gamesChanged) })
-        tasks.start { await games.run() }
-        gamesLink = games
         return .groupConnected(link.status)
     }
 
+    private func disconnectGroup() {
+        groupLink?.stop()
+        groupLink = nil
+    }
+
     /// What the game screens need: the store, the clock, the day, the group's games.
-    var gamesSupport: GameScreensSupport {
-        GameScreensSupport(
-            local: store, clock: clock, calendar: feed.calendar, games: gamesLink?.games,
-            location: feed.settings.group != nil ? groupStore : nil)
+    func gamesSupport(_ state: DashboardState) -> GameScreensSupport {
+        let settings = state.numbers.settings
+        let calendar = state.numbers.calendar
+        return GameScreensSupport(
+            local: store, clock: clock, calendar: calendar,
+            games: settings.group.map {
+                GroupGames(local: store, membership: $0, userID: settings.userID, clock: clock, calendar: calendar)
+            },
+            location: settings.group.map { groupStore(remembered: $0.store) })
     }
 
     /// The group's members' names by user id, as the group link last saw them.
-    private var memberNames: [UserID: String] {
+    private static func memberNames(_ group: GroupLink.Status?) -> [UserID: String] {
         Dictionary(
-            (groupLink?.status.snapshot?.members ?? []).map { ($0.userID, $0.displayName.value) },
+            (group?.snapshot?.members ?? []).map { ($0.userID, $0.displayName.value) },
             uniquingKeysWith: { first, _ in first })
     }
 
     /// Does what the challenges screen asked for in the background (it may ask the group store);
     /// then decides what the user's blocks decide now, and says how it went through the inbox.
-    private func startGameAction(_ action: GameScreensSupport.Action) {
-        let support = gamesSupport
+    private func startGameAction(_ action: GameScreensSupport.Action, support: GameScreensSupport) {
         let referee = self.referee
         let store = self.store
         let inbox = self.inbox
@@ -282,8 +302,9 @@ final class DashboardEffects {
 
     /// Runs a group action in the background (the group store may be slow or away); its outcome
     /// comes back through the inbox.
-    private func startGroupAction(_ request: GroupActionRequest) {
-        let actions = GroupActions(local: store, location: groupStore, clock: clock, timeZone: dependencies.timeZone)
+    private func startGroupAction(_ request: GroupActionRequest, remembered: String?) {
+        let actions = GroupActions(
+            local: store, location: groupStore(remembered: remembered), clock: clock, timeZone: dependencies.timeZone)
         let inbox = self.inbox
         let logger = self.logger
         tasks.start {
@@ -324,14 +345,14 @@ final class DashboardEffects {
 
     // MARK: - The demo
 
-    func startDemo() {
+    /// Starts the simulated monitor for `settings` (it writes from the app clock's now on).
+    private func startDemo(settings: UserSettings, calendar: DayCalendar) {
         guard let scenario = dependencies.scenario else { return }
-        let seed = dependencies.options.seed ?? Self.seed(for: feed.settings.userID)
+        let seed = dependencies.options.seed ?? Self.seed(for: settings.userID)
         let inbox = self.inbox
         demo.start(
-            store: store, clock: clock, settings: feed.settings, scenario: scenario, seed: seed,
-            calendar: feed.calendar, owner: tasks, onRecorded: { inbox.post(.demoRecorded) },
-            onProblem: { inbox.post(.demoProblem($0)) })
+            store: store, clock: clock, settings: settings, scenario: scenario, seed: seed, calendar: calendar,
+            owner: tasks, onRecorded: { inbox.post(.demoRecorded) }, onProblem: { inbox.post(.demoProblem($0)) })
         logger.info("demo monitor started", metadata: ["seed": "\(seed)", "scenario": "\(scenario.name)"])
     }
 
@@ -343,7 +364,14 @@ final class DashboardEffects {
 
     private func saveApps(_ apps: [TrackedApp]) -> [DashboardEvent] {
         let events = write("apps saved") { () throws(StoreError) in try store.setApps(apps) }
-        var settings = feed.settings
+        var settings: UserSettings
+        do {
+            guard let stored = try store.settings() else { return events }
+            settings = stored
+        } catch {
+            logger.error("reading the settings failed: \(error.message)")
+            return events
+        }
         settings.apps = apps
         do {
             try settingsFile.save(settings, keys: [.viceApps, .productiveApps, .hiddenApps])

@@ -12,14 +12,18 @@ import Testing
 /// The dashboard's decisions, event by event, without a terminal: the flows that only the tmux
 /// tests drove before (setup, group actions, settings, notices, clearing local data) and the
 /// rules for time.
-@Suite struct DashboardProgramTests {
+@Suite struct DashboardUpdateTests {
     /// A dashboard state on a real home's figures (a named user, no group), at a fixed moment.
-    static func state(named: Bool = true, demo: Bool = false, bell: Bool = false) throws -> DashboardState {
+    static func state(named: Bool = true, demo: Bool = false, bell: Bool = false, themeFollowsSettings: Bool = false)
+        throws -> DashboardState
+    {
         let scenario = try Scenario(timeZone: "UTC", start: "2026-11-21T12:00:30", trackingStart: "2026-11-21")
         var numbers = scenario.feed.numbers
         if !named { numbers.settings.displayName = nil }
         return DashboardState(
-            setting: .init(clockSpeed: 1, demo: demo, bell: bell, desktop: false, catalogue: numbers.settings.apps),
+            setting: .init(
+                clockSpeed: 1, demo: demo, bell: bell, desktop: false, catalogue: numbers.settings.apps,
+                themeFollowsSettings: themeFollowsSettings),
             numbers: numbers, moment: moment(0), width: 120, height: 40, configProblems: [])
     }
 
@@ -34,7 +38,7 @@ import Testing
     }
 
     static func keys(_ keys: [KeyInput], _ state: inout DashboardState) -> [DashboardEffect] {
-        keys.flatMap { DashboardProgram.update(&state, .key($0)) }
+        keys.flatMap { DashboardUpdate.update(&state, .key($0)) }
     }
 
     static let group = Group(
@@ -45,7 +49,7 @@ import Testing
 
     @Test func aHomeWithoutANameStartsOnTheFirstRunScreensAndReadsTheFiguresAtOnce() throws {
         var state = try Self.state(named: false, demo: true)
-        let effects = DashboardProgram.start(&state)
+        let effects = DashboardUpdate.start(&state)
         #expect(state.model.screen == .setup)
         #expect(effects.contains(.refresh(checkTimeZone: false)), "a notice due at launch is not left for later")
         #expect(!effects.contains(.startDemo), "the demo waits for the first run to finish")
@@ -53,7 +57,7 @@ import Testing
 
     @Test func aDemoStartsItsMonitorOnTheDashboard() throws {
         var state = try Self.state(demo: true)
-        let effects = DashboardProgram.start(&state)
+        let effects = DashboardUpdate.start(&state)
         #expect(state.model.screen == .dashboard)
         #expect(effects == [.connectGroup, .refresh(checkTimeZone: false), .startDemo])
         #expect(state.model.data?.source == "demo monitor")
@@ -61,7 +65,7 @@ import Testing
 
     @Test func finishingTheFirstRunReleasesTheClockThenConnectsAndStartsTheDemo() throws {
         var state = try Self.state(named: false, demo: true)
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         state.model.setup?.step = .done(code: "K7Q2XM", created: true, memberCount: 1)
         let effects = Self.keys([.enter], &state)
         #expect(state.model.screen == .dashboard)
@@ -72,9 +76,9 @@ import Testing
 
     @Test func clearingIsAskedOnlyAfterTheConfirmation() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         #expect(
-            Self.keys([.character("D"), .character("x")], &state) == [.gatherDebugFacts(nextNoticeDue: nil)],
+            Self.keys([.character("D"), .character("x")], &state) == [.gatherDebugFacts],
             "opening the panel gathers its facts; x only asks")
         #expect(state.model.debugPanel.confirmingClear)
         #expect(Self.keys([.character("n")], &state).isEmpty, "any other key keeps everything")
@@ -84,7 +88,7 @@ import Testing
 
     @Test func clearingIsRefusedWhileAGroupActionRuns() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         state.groupActionsRunning = 1
         let effects = Self.keys([.character("D"), .character("x"), .character("y")], &state)
         #expect(!effects.contains(.clearLocalData))
@@ -94,13 +98,13 @@ import Testing
 
     @Test func aClearedHomeStartsTheFirstRunWithNothingOfTheOldOne() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         state.group = GroupLink.Status(snapshot: nil, offline: false, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)
         state.noticeLines = [.init(at: Self.moment(0).now, title: "old", body: "notice", severity: .warning)]
         state.toasts.add(state.noticeLines)
         var fresh = state.numbers
         fresh.settings.displayName = nil
-        let effects = DashboardProgram.update(&state, .localDataCleared(fresh, configProblems: []))
+        let effects = DashboardUpdate.update(&state, .localDataCleared(fresh, configProblems: []))
         #expect(state.model.screen == .setup)
         #expect(state.model.setup?.step == .apps)
         #expect(state.group == nil)
@@ -111,9 +115,9 @@ import Testing
 
     @Test func aRefusedClearKeepsEverythingAndSaysWhy() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         _ = Self.keys([.character("D")], &state)
-        _ = DashboardProgram.update(&state, .localDataKept("Nothing was cleared: disk full."))
+        _ = DashboardUpdate.update(&state, .localDataKept("Nothing was cleared: disk full."))
         #expect(state.model.screen == .debug)
         #expect(state.model.debugPanel.message == "Nothing was cleared: disk full.")
         #expect(state.model.debugPanel.messageIsError)
@@ -123,11 +127,11 @@ import Testing
 
     @Test func creatingAGroupRunsInTheBackgroundAndItsOutcomeShowsOnTheGroupScreen() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         let effects = Self.keys([.character("g"), .character("c"), .enter], &state)
         #expect(effects == [.startGroupAction(.create(goal: 8))])
         #expect(state.groupActionsRunning == 1)
-        let after = DashboardProgram.update(&state, .groupActionFinished(.created(Self.group)))
+        let after = DashboardUpdate.update(&state, .groupActionFinished(.created(Self.group)))
         #expect(state.groupActionsRunning == 0)
         #expect(after == [.refresh(checkTimeZone: false), .connectGroup])
         #expect(state.model.groupScreen.message == "Created group K7Q2XM. Share the code.")
@@ -136,10 +140,10 @@ import Testing
 
     @Test func aNameTakenInTheGroupSendsTheFirstRunBackToTheName() throws {
         var state = try Self.state(named: false)
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         state.model.setup?.step = .group
         state.groupActionsRunning = 1
-        let effects = DashboardProgram.update(
+        let effects = DashboardUpdate.update(
             &state, .groupActionFinished(.failed(message: "The name ana is taken in this group.", nameTaken: true)))
         #expect(effects.isEmpty)
         #expect(state.model.setup?.step == .name)
@@ -148,10 +152,10 @@ import Testing
 
     @Test func aRefusedJoinIsAnErrorOnTheGroupScreen() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         _ = Self.keys([.character("g")], &state)
         state.groupActionsRunning = 1
-        _ = DashboardProgram.update(
+        _ = DashboardUpdate.update(
             &state, .groupActionFinished(.failed(message: "No group has that code.", nameTaken: false)))
         #expect(state.model.groupScreen.message == "No group has that code.")
         #expect(state.model.groupScreen.messageIsError)
@@ -159,24 +163,24 @@ import Testing
 
     @Test func leavingConnectsToNoGroupAndTheHeaderForgetsIt() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         state.group = GroupLink.Status(snapshot: nil, offline: true, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)
-        let effects = DashboardProgram.update(&state, .groupActionFinished(.left(Self.group.code)))
+        let effects = DashboardUpdate.update(&state, .groupActionFinished(.left(Self.group.code)))
         #expect(effects == [.refresh(checkTimeZone: false), .connectGroup])
-        _ = DashboardProgram.update(&state, .groupConnected(nil))
+        _ = DashboardUpdate.update(&state, .groupConnected(nil))
         #expect(state.group == nil)
         #expect(state.model.data?.source == nil, "no sync note without a group")
     }
 
     @Test func newFiguresAreReportedToTheGroupOnlyWhileConnected() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
-        let alone = DashboardProgram.update(&state, .numbersRead(state.numbers, warning: nil))
+        _ = DashboardUpdate.start(&state)
+        let alone = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
         #expect(!alone.contains { if case .reportProfile = $0 { true } else { false } })
-        _ = DashboardProgram.update(
+        _ = DashboardUpdate.update(
             &state,
             .groupConnected(.init(snapshot: nil, offline: false, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)))
-        let linked = DashboardProgram.update(&state, .numbersRead(state.numbers, warning: nil))
+        let linked = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
         #expect(linked.contains(.reportProfile(state.numbers.profileDraft!)))
     }
 
@@ -184,27 +188,27 @@ import Testing
 
     @Test func aSettingsChangeIsSavedAndItsOutcomeShown() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         _ = Self.keys([.character("s")], &state)
         #expect(state.model.screen == .settings)
         let effects = Self.keys([.enter], &state)
         #expect(effects.contains { if case .changeSettings = $0 { true } else { false } }, "\(effects)")
         #expect(
-            DashboardProgram.update(&state, .settingsSaved(message: "Added Chess.")) == [.refresh(checkTimeZone: false)]
+            DashboardUpdate.update(&state, .settingsSaved(message: "Added Chess.")) == [.refresh(checkTimeZone: false)]
         )
         #expect(state.model.settingsScreen?.message == "Added Chess.")
-        _ = DashboardProgram.update(&state, .settingsRefused("Chess is already on your lists."))
+        _ = DashboardUpdate.update(&state, .settingsRefused("Chess is already on your lists."))
         #expect(state.model.settingsScreen?.message == "Chess is already on your lists.")
         #expect(state.model.settingsScreen?.messageIsError == true)
     }
 
     @Test func theSettingsScreenGathersTheAppsSeenWhenItOpensAndOnEveryWake() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         #expect(Self.keys([.character("s")], &state) == [.gatherSeenApps])
-        _ = DashboardProgram.update(&state, .seenApps([.init(name: "Zed", seconds: 600)]))
+        _ = DashboardUpdate.update(&state, .seenApps([.init(name: "Zed", seconds: 600)]))
         #expect(state.model.settingsScreen?.seen == [.init(name: "Zed", seconds: 600)])
-        #expect(DashboardProgram.update(&state, .tick(Self.moment(1), timedOut: false)) == [.gatherSeenApps])
+        #expect(DashboardUpdate.update(&state, .tick(Self.moment(1), timedOut: false)) == [.gatherSeenApps])
     }
 
     // MARK: - Notices
@@ -221,25 +225,25 @@ import Testing
 
     @Test func aNoticeShowsAsAToastThatFadesAndGoes() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
-        _ = DashboardProgram.update(&state, .noticesLooked(Self.outcome(["threshold75"], at: 0)))
+        _ = DashboardUpdate.start(&state)
+        _ = DashboardUpdate.update(&state, .noticesLooked(Self.outcome(["threshold75"], at: 0)))
         #expect(state.model.data?.toast?.notice.title == "threshold75")
         #expect(state.model.data?.toast?.fading == false)
         #expect(state.model.data?.notices.count == 1)
-        _ = DashboardProgram.update(&state, .tick(Self.moment(4.5), timedOut: true))
+        _ = DashboardUpdate.update(&state, .tick(Self.moment(4.5), timedOut: true))
         #expect(state.model.data?.toast?.fading == true)
-        _ = DashboardProgram.update(&state, .tick(Self.moment(5), timedOut: true))
+        _ = DashboardUpdate.update(&state, .tick(Self.moment(5), timedOut: true))
         #expect(state.model.data?.toast == nil)
     }
 
     @Test func toastsWaitWhileAnotherScreenIsOpenButTheBellDoesNot() throws {
         var state = try Self.state(bell: true)
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         _ = Self.keys([.character("h")], &state)
-        let effects = DashboardProgram.update(&state, .noticesLooked(Self.outcome(["threshold90"], at: 0)))
+        let effects = DashboardUpdate.update(&state, .noticesLooked(Self.outcome(["threshold90"], at: 0)))
         #expect(effects.contains { if case .deliver(_, true, false) = $0 { true } else { false } })
         #expect(state.model.data?.toast == nil)
-        _ = DashboardProgram.update(&state, .tick(Self.moment(30), timedOut: true))
+        _ = DashboardUpdate.update(&state, .tick(Self.moment(30), timedOut: true))
         #expect(state.model.data?.toast == nil, "still on the history screen")
         _ = Self.keys([.escape], &state)
         #expect(state.model.data?.toast?.notice.title == "threshold90", "shown, whole, on coming back")
@@ -247,29 +251,29 @@ import Testing
 
     @Test func withoutBellOrDesktopNothingIsDeliveredBeyondTheScreen() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
-        #expect(DashboardProgram.update(&state, .noticesLooked(Self.outcome(["threshold75"], at: 0))).isEmpty)
+        _ = DashboardUpdate.start(&state)
+        #expect(DashboardUpdate.update(&state, .noticesLooked(Self.outcome(["threshold75"], at: 0))).isEmpty)
     }
 
     @Test func theFiguresBringALookAtTheNoticesExceptDuringTheFirstRun() throws {
         var named = try Self.state()
-        _ = DashboardProgram.start(&named)
+        _ = DashboardUpdate.start(&named)
         #expect(
-            DashboardProgram.update(&named, .numbersRead(named.numbers, warning: nil)).contains(
+            DashboardUpdate.update(&named, .numbersRead(named.numbers, StoreReading())).contains(
                 .lookAtNotices(mates: nil)))
         var unnamed = try Self.state(named: false)
-        _ = DashboardProgram.start(&unnamed)
-        let effects = DashboardProgram.update(&unnamed, .numbersRead(unnamed.numbers, warning: nil))
+        _ = DashboardUpdate.start(&unnamed)
+        let effects = DashboardUpdate.update(&unnamed, .numbersRead(unnamed.numbers, StoreReading()))
         #expect(!effects.contains { if case .lookAtNotices = $0 { true } else { false } }, "\(effects)")
     }
 
     @Test func aTestNoticeIsConfirmedOnThePanelAndLookedFor() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         #expect(Self.keys([.character("D"), .character("t")], &state).last == .sendTestNotice)
         #expect(
-            DashboardProgram.update(&state, .testNoticeSent) == [
-                .refresh(checkTimeZone: false), .gatherDebugFacts(nextNoticeDue: nil),
+            DashboardUpdate.update(&state, .testNoticeSent) == [
+                .refresh(checkTimeZone: false), .gatherDebugFacts,
             ])
         #expect(state.model.debugPanel.message == "Sent a test notice: it shows on the dashboard (esc).")
     }
@@ -278,34 +282,73 @@ import Testing
     /// frame: the facts are gathered again before the loop draws, not at the next tick.
     @Test func theEndOfTheDayIsConfirmedWithThePanelsFactsGatheredAgain() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         #expect(Self.keys([.character("D"), .character("e")], &state).last == .endDay)
+        let midnight = TimeFormat.parseInstant("2026-11-22T00:00", timeZone: TimeZone(identifier: "UTC")!)!
         #expect(
-            DashboardProgram.update(&state, .dayEnded(message: "The day is over.")) == [
-                .refresh(checkTimeZone: false), .gatherDebugFacts(nextNoticeDue: nil),
+            DashboardUpdate.update(&state, .dayEnded(clock: midnight)) == [
+                .refresh(checkTimeZone: false), .gatherDebugFacts,
             ])
-        #expect(state.model.debugPanel.message == "The day is over.")
-        #expect(DashboardProgram.update(&state, .dayNotEnded("No.")) == [.gatherDebugFacts(nextNoticeDue: nil)])
+        #expect(
+            state.model.debugPanel.message
+                == "The day is over: the clock moved to 00:00 and 2026-11-22 has begun. Its notices show on the dashboard (esc)."
+        )
+        #expect(DashboardUpdate.update(&state, .dayNotEnded("No.")) == [.gatherDebugFacts])
+    }
+
+    /// The demo's monitor writes nothing on a day that is ending: it stops before the clock
+    /// moves and starts again on the new day, or where it was when the clock could not move.
+    @Test func theDemoStopsWhileTheDayEndsAndGoesOnAfter() throws {
+        var state = try Self.state(demo: true)
+        _ = DashboardUpdate.start(&state)
+        #expect(state.demoRunning)
+        #expect(Self.keys([.character("D"), .character("e")], &state).suffix(2) == [.stopDemo, .endDay])
+        let midnight = TimeFormat.parseInstant("2026-11-22T00:00", timeZone: TimeZone(identifier: "UTC")!)!
+        #expect(
+            DashboardUpdate.update(&state, .dayEnded(clock: midnight)) == [
+                .refresh(checkTimeZone: false), .startDemo, .gatherDebugFacts,
+            ])
+        #expect(DashboardUpdate.update(&state, .dayNotEnded("No.")) == [.startDemo, .gatherDebugFacts])
+    }
+
+    /// Clearing stops what writes in the background first; kept data gets it back.
+    @Test func clearingStopsTheDemoAndTheGroupLinkAndAFailedClearStartsThemAgain() throws {
+        var state = try Self.state(demo: true)
+        _ = DashboardUpdate.start(&state)
+        state.group = GroupLink.Status(snapshot: nil, offline: false, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)
+        let effects = Self.keys([.character("D"), .character("x"), .character("y")], &state)
+        #expect(effects.suffix(3) == [.stopDemo, .disconnectGroup, .clearLocalData], "\(effects)")
+        let kept = DashboardUpdate.update(&state, .localDataKept("Nothing was cleared: disk full"))
+        #expect(kept.contains(.startDemo) && kept.contains(.connectGroup), "\(kept)")
+        #expect(state.model.debugPanel.message == "Nothing was cleared: disk full")
+    }
+
+    @Test func aTestNoticeThatCannotBeRecordedIsSaidOnThePanel() throws {
+        var state = try Self.state()
+        _ = DashboardUpdate.start(&state)
+        _ = Self.keys([.character("D")], &state)
+        _ = DashboardUpdate.update(&state, .testNoticeFailed("database busy"))
+        #expect(state.model.debugPanel.message == "No test notice: database busy")
     }
 
     // MARK: - Time
 
     @Test func onlyTimeWakingTheLoopReadsTheFiguresAgain() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         #expect(
-            DashboardProgram.update(&state, .tick(Self.moment(1), timedOut: true)) == [.refresh(checkTimeZone: false)])
-        #expect(DashboardProgram.update(&state, .tick(Self.moment(2), timedOut: false)).isEmpty)
+            DashboardUpdate.update(&state, .tick(Self.moment(1), timedOut: true)) == [.refresh(checkTimeZone: false)])
+        #expect(DashboardUpdate.update(&state, .tick(Self.moment(2), timedOut: false)).isEmpty)
     }
 
     @Test func anotherProcessesWriteIsLookedAtAgainAMomentLater() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
-        #expect(DashboardProgram.update(&state, .databaseWritten) == [.refresh(checkTimeZone: false)])
+        _ = DashboardUpdate.start(&state)
+        #expect(DashboardUpdate.update(&state, .databaseWritten) == [.refresh(checkTimeZone: false)])
         #expect(state.rechecks.count == Rechecks.afterNotice.count - 1, "the first look is the one just asked for")
-        #expect(DashboardProgram.secondsUntilWake(state, at: Self.moment(0)) == 0.02)
+        #expect(DashboardUpdate.secondsUntilWake(state, at: Self.moment(0)) == 0.02)
         #expect(
-            DashboardProgram.update(&state, .tick(Self.moment(0.02), timedOut: false)) == [
+            DashboardUpdate.update(&state, .tick(Self.moment(0.02), timedOut: false)) == [
                 .refresh(checkTimeZone: false)
             ])
         #expect(state.rechecks.count == Rechecks.afterNotice.count - 2)
@@ -313,36 +356,36 @@ import Testing
 
     @Test func theTimeZoneIsAskedForAgainEveryMinute() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         #expect(
-            DashboardProgram.update(&state, .tick(Self.moment(59), timedOut: false)) == [.releaseStartupPages],
+            DashboardUpdate.update(&state, .tick(Self.moment(59), timedOut: false)) == [.releaseStartupPages],
             "no zone yet (the start-up pages are handed back at the first wake past three seconds)")
         #expect(
-            DashboardProgram.update(&state, .tick(Self.moment(60), timedOut: false)) == [.refresh(checkTimeZone: true)])
-        #expect(DashboardProgram.update(&state, .tick(Self.moment(61), timedOut: false)).isEmpty)
+            DashboardUpdate.update(&state, .tick(Self.moment(60), timedOut: false)) == [.refresh(checkTimeZone: true)])
+        #expect(DashboardUpdate.update(&state, .tick(Self.moment(61), timedOut: false)).isEmpty)
     }
 
     @Test func theStartUpPagesAreHandedBackOnceAFewSecondsAfterTheStart() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
-        #expect(DashboardProgram.update(&state, .tick(Self.moment(2.9), timedOut: false)).isEmpty)
-        #expect(DashboardProgram.update(&state, .tick(Self.moment(3), timedOut: false)) == [.releaseStartupPages])
-        #expect(DashboardProgram.update(&state, .tick(Self.moment(8), timedOut: false)).isEmpty, "once")
+        _ = DashboardUpdate.start(&state)
+        #expect(DashboardUpdate.update(&state, .tick(Self.moment(2.9), timedOut: false)).isEmpty)
+        #expect(DashboardUpdate.update(&state, .tick(Self.moment(3), timedOut: false)) == [.releaseStartupPages])
+        #expect(DashboardUpdate.update(&state, .tick(Self.moment(8), timedOut: false)).isEmpty, "once")
     }
 
     @Test func theLoopSleepsUntilTheNextMinuteAtMostFiveSecondsAndNeverSpins() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         // 12:00:30 + 27 s: 3 s to the next minute.
-        #expect(abs(DashboardProgram.secondsUntilWake(state, at: Self.moment(27)) - 3) < 1e-9)
-        #expect(DashboardProgram.secondsUntilWake(state, at: Self.moment(0)) == DashboardProgram.safetyInterval)
+        #expect(abs(DashboardUpdate.secondsUntilWake(state, at: Self.moment(27)) - 3) < 1e-9)
+        #expect(DashboardUpdate.secondsUntilWake(state, at: Self.moment(0)) == DashboardUpdate.safetyInterval)
         state.setting.clockSpeed = 6000
-        #expect(DashboardProgram.secondsUntilWake(state, at: Self.moment(0)) == DashboardProgram.minimumInterval)
+        #expect(DashboardUpdate.secondsUntilWake(state, at: Self.moment(0)) == DashboardUpdate.minimumInterval)
     }
 
     @Test func rRepaintsEveryCellAndReadsTheFiguresWithTheTimeZone() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         let model = state.model
         #expect(Self.keys([.character("r")], &state) == [.repaintAll, .refresh(checkTimeZone: true)])
         #expect(state.repaints == 1, "drawn whole although nothing on it changed")
@@ -353,8 +396,8 @@ import Testing
 
     @Test func theChallengesScreenOpensWithCAndItsRequestsAreDoneInTheBackground() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
-        _ = DashboardProgram.update(&state, .gamesRead(GamesData(coins: 40, inGroup: false)))
+        _ = DashboardUpdate.start(&state)
+        _ = DashboardUpdate.update(&state, .gamesRead(GamesData(coins: 40, inGroup: false)))
         #expect(Self.keys([.character("c")], &state).isEmpty)
         #expect(state.model.screen == .challenges)
         let effects = Self.keys([.character("c"), .enter], &state)
@@ -364,7 +407,7 @@ import Testing
         }
         #expect(!request.shared, "outside a group a challenge is the user's own")
         #expect(state.model.games.challenges.busy)
-        let after = DashboardProgram.update(
+        let after = DashboardUpdate.update(
             &state, .gameActionFinished(message: "Challenge k2m9 starts tomorrow.", error: false))
         #expect(after == [.gatherGames, .pokeGames, .refresh(checkTimeZone: false)])
         #expect(state.model.games.challenges.message == "Challenge k2m9 starts tomorrow.")
@@ -373,9 +416,9 @@ import Testing
 
     @Test func theCoinsShowInTheHeaderOnceRead() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         #expect(state.model.data?.games == nil)
-        _ = DashboardProgram.update(&state, .gamesRead(GamesData(coins: 40)))
+        _ = DashboardUpdate.update(&state, .gamesRead(GamesData(coins: 40)))
         #expect(state.model.data?.games?.coins == 40)
         let frame = ScreenRenderer.render(state.model)
         #expect(frame.line(0).contains("40 coins"), "\(frame.line(0))")
@@ -383,32 +426,93 @@ import Testing
 
     @Test func newBlocksOrANewDayAskTheGamesToBeExchangedAndReadAgain() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
-        let first = DashboardProgram.update(&state, .numbersRead(state.numbers, warning: nil))
+        _ = DashboardUpdate.start(&state)
+        let first = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
         #expect(first.contains(.pokeGames) && first.contains(.gatherGames))
-        let same = DashboardProgram.update(&state, .numbersRead(state.numbers, warning: nil))
+        let same = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
         #expect(!same.contains(.pokeGames) && !same.contains(.gatherGames), "nothing changed")
         var more = state.numbers
         more.eventsApplied += 1
-        #expect(DashboardProgram.update(&state, .numbersRead(more, warning: nil)).contains(.gatherGames))
+        #expect(DashboardUpdate.update(&state, .numbersRead(more, StoreReading())).contains(.gatherGames))
     }
 
     @Test func anExchangeBringsALookAtTheNotices() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
-        #expect(DashboardProgram.update(&state, .gamesChanged) == [.gatherGames, .lookAtNotices(mates: nil)])
+        _ = DashboardUpdate.start(&state)
+        var status = GroupLink.Status(snapshot: nil, offline: false, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)
+        #expect(DashboardUpdate.update(&state, .groupChanged(status)) == [.refresh(checkTimeZone: false)])
+        status.games = GroupGamesSnapshot(
+            boards: [], coins: [], rules: .standard, weeks: [], fetchedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(
+            DashboardUpdate.update(&state, .groupChanged(status)) == [
+                .refresh(checkTimeZone: false), .gatherGames, .lookAtNotices(mates: nil),
+            ])
+        status.offline = true
+        #expect(DashboardUpdate.update(&state, .groupChanged(status)).contains(.gatherGames), "offline is shown")
+    }
+
+    // MARK: - The store, the theme
+
+    /// A store opened read-only is opened again once nothing stops writes, at most every five
+    /// seconds, with the demo and the group link stopped meanwhile and started again after.
+    @Test func aStoreThatCanBeWrittenAgainIsReopenedWithTheBackgroundStoppedMeanwhile() throws {
+        var state = try Self.state(demo: true)
+        _ = DashboardUpdate.start(&state)
+        state.group = GroupLink.Status(snapshot: nil, offline: false, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)
+        let reopenable = StoreReading(warning: nil, failure: nil, reopenable: true)
+        #expect(
+            DashboardUpdate.update(&state, .numbersRead(state.numbers, reopenable)) == [
+                .stopDemo, .disconnectGroup, .reopenStore,
+            ])
+        _ = DashboardUpdate.update(&state, .tick(Self.moment(4), timedOut: false))
+        #expect(!DashboardUpdate.update(&state, .numbersRead(state.numbers, reopenable)).contains(.reopenStore))
+        #expect(
+            DashboardUpdate.update(&state, .storeReopened) == [
+                .refresh(checkTimeZone: false), .startDemo, .connectGroup,
+            ])
+        _ = DashboardUpdate.update(&state, .tick(Self.moment(5), timedOut: false))
+        #expect(DashboardUpdate.update(&state, .numbersRead(state.numbers, reopenable)).contains(.reopenStore))
+    }
+
+    @Test func aReadThatFailsIsLoggedOnceAndItsWarningShown() throws {
+        var state = try Self.state()
+        _ = DashboardUpdate.start(&state)
+        let failed = StoreReading(warning: "database busy - showing last saved numbers", failure: "locked")
+        #expect(
+            DashboardUpdate.update(&state, .numbersRead(state.numbers, failed)).contains(
+                .log(.init(level: .error, message: "refresh failed: locked"))))
+        #expect(state.model.data?.warning == "database busy - showing last saved numbers")
+        #expect(
+            !DashboardUpdate.update(&state, .numbersRead(state.numbers, failed)).contains { effect in
+                if case .log = effect { true } else { false }
+            })
+    }
+
+    /// A theme chosen in the settings (here, or by another program in the config file) is drawn
+    /// in once the figures show it; one named on the command line stays.
+    @Test func theThemeFollowsTheSettingsUnlessOneWasNamed() throws {
+        var following = try Self.state(themeFollowsSettings: true)
+        _ = DashboardUpdate.start(&following)
+        var numbers = following.numbers
+        numbers.settings.theme = .dark
+        #expect(DashboardUpdate.update(&following, .numbersRead(numbers, StoreReading())).contains(.applyTheme(.dark)))
+        _ = DashboardUpdate.update(&following, .themeApplied(.dark, problem: nil))
+        #expect(!DashboardUpdate.update(&following, .numbersRead(numbers, StoreReading())).contains(.applyTheme(.dark)))
+        var named = try Self.state()
+        _ = DashboardUpdate.start(&named)
+        #expect(!DashboardUpdate.update(&named, .numbersRead(numbers, StoreReading())).contains(.applyTheme(.dark)))
     }
 
     @Test func aWeekAboutToCloseWithDaysNotSentIsSaidOnTheDashboard() throws {
         var state = try Self.state()
-        _ = DashboardProgram.start(&state)
+        _ = DashboardUpdate.start(&state)
         var games = GamesData(coins: 0, inGroup: true)
         games.week = .init(
             rules: .standard, current: LocalDate(iso8601: "2026-11-16")!,
             reminder: "2 days not sent: sync before the week closes", weeks: [])
-        _ = DashboardProgram.update(&state, .gamesRead(games))
+        _ = DashboardUpdate.update(&state, .gamesRead(games))
         #expect(state.model.data?.warning == "2 days not sent: sync before the week closes")
-        _ = DashboardProgram.update(&state, .writeFailed(warning: "disk full - showing last saved numbers"))
+        _ = DashboardUpdate.update(&state, .writeFailed(warning: "disk full - showing last saved numbers"))
         #expect(state.model.data?.warning == "disk full - showing last saved numbers", "a store problem comes first")
     }
 
@@ -416,12 +520,12 @@ import Testing
 
     @Test func qQuitsAndASignalEndsWithItsStatusAndNothingHappensAfter() throws {
         var quitting = try Self.state()
-        _ = DashboardProgram.start(&quitting)
+        _ = DashboardUpdate.start(&quitting)
         _ = Self.keys([.character("q")], &quitting)
         #expect(quitting.exitStatus == 0)
         var ended = try Self.state()
-        _ = DashboardProgram.start(&ended)
-        _ = DashboardProgram.update(&ended, .ended(.terminated))
+        _ = DashboardUpdate.start(&ended)
+        _ = DashboardUpdate.update(&ended, .ended(exitStatus: 143))
         #expect(ended.exitStatus == 143)
         #expect(Self.keys([.character("D"), .character("x"), .character("y")], &ended).isEmpty)
         #expect(ended.model.screen == .dashboard)
@@ -436,8 +540,17 @@ import Testing
         ]
         #expect(
             DashboardEffect.coalesced(effects) == [
-                .refresh(checkTimeZone: true), .startDemo, .lookAtNotices(mates: nil), .startGroupAction(.leave),
+                .startDemo, .lookAtNotices(mates: nil), .refresh(checkTimeZone: true), .startGroupAction(.leave),
                 .startGroupAction(.leave),
             ])
+    }
+
+    /// A tick's refresh and a save asked for by a key in the same batch: the save comes first,
+    /// so the one read sees it; what reads for a panel comes after the read.
+    @Test func writesInABatchComeBeforeTheRefreshThatReadsThem() {
+        let effects: [DashboardEffect] = [
+            .refresh(checkTimeZone: false), .gatherSeenApps, .saveApps([]), .refresh(checkTimeZone: false),
+        ]
+        #expect(DashboardEffect.coalesced(effects) == [.saveApps([]), .refresh(checkTimeZone: false), .gatherSeenApps])
     }
 }

@@ -6,11 +6,10 @@ import ScreenMatesUI
 
 /// The effects of the settings screen and the debug panel: saving a setting, ending the
 /// simulated day, clearing local data, and the panel's facts.
-extension DashboardEffects {
+extension DashboardEffectRunner {
     /// Saves a change from the settings screen in the database and the config file (its own
-    /// line only); a new theme applies at once unless one was named on the command line.
+    /// line only). A new theme is drawn in once the figures read show it (`DashboardUpdate`).
     func changeSettings(_ change: SettingsChange) -> DashboardEvent {
-        let options = dependencies.options
         do {
             guard var settings = try store.settings() else { return .settingsRefused("There is no profile yet.") }
             if case .addApp(let name, let category) = change {
@@ -25,10 +24,6 @@ extension DashboardEffects {
             try store.updateSettings(settings)
             try settingsFile.save(settings, keys: change.keys)
             logger.info("settings changed", metadata: ["key": "\(change.key.rawValue)"])
-            if case .theme(let choice) = change, options.theme == nil, options.useColor {
-                theme = try dependencies.assets.theme(named: choice.rawValue)
-                screen.setTheme(theme)
-            }
             if case .addApp(let name, _) = change {
                 return .settingsSaved(message: "Added \(SafeText.displayable(name)).")
             }
@@ -43,55 +38,36 @@ extension DashboardEffects {
         }
     }
 
-    /// Moves the simulated clock to the day's reset: the day ends as it would at its end, its
-    /// notices follow, and the demo monitor (started again) goes on from the new day's start;
-    /// the usage the rest of the day would have brought never happens.
-    func endDay() -> [DashboardEvent] {
+    /// Moves the simulated clock to the day's reset (`end`): the day ends as it would at its
+    /// end, and its notices follow; the usage the rest of the day would have brought never
+    /// happens. The demo's monitor was stopped first (and starts again after: `DashboardUpdate`).
+    func endDay(at end: Date) -> DashboardEvent {
         do throws(AppError) {
             let adjustable = try ClockSource.adjustable(dependencies.clock)
-            let demoRan = demo.isRunning
-            demo.stop()
-            defer { if demoRan { startDemo() } }
-            let now = try ClockSource.jump(adjustable, to: feed.todayInterval.upperBound, store: store)
-            let numbers = refresh(checkTimeZone: false)
+            let now = try ClockSource.jump(adjustable, to: end, store: store)
             logger.info("simulated the end of the day", metadata: ["clock": "\(TimeFormat.iso8601(now))"])
-            let (hour, minute) = feed.calendar.hourAndMinute(of: now)
-            return numbers + [
-                .dayEnded(
-                    message:
-                        "The day is over: the clock moved to \(TimeFormat.clock(hour: hour, minute: minute)) and \(feed.today) has begun. Its notices show on the dashboard (esc)."
-                )
-            ]
+            return .dayEnded(clock: now)
         } catch {
-            return [.dayNotEnded(error.message)]
+            return .dayNotEnded(error.message)
         }
     }
 
     /// Forgets this home's data (the user confirmed it on the debug panel); the first run starts
     /// again. The config file is moved aside first and put back should the database refuse, so
-    /// either both are cleared or neither is; the demo and the group link are stopped first, so
-    /// nothing they have in hand lands in the cleared store.
-    func clearLocalData() -> DashboardEvent {
-        let demoRan = demo.isRunning
-        let linked = groupLink != nil
-        stopBackground()
+    /// either both are cleared or neither is. The demo and the group link were stopped first
+    /// (`DashboardUpdate`), so nothing they had in hand lands in the cleared store.
+    func clearLocalData(calendar: DayCalendar) -> DashboardEvent {
         let now = clock.now()
-        func keepEverything(_ message: String) -> DashboardEvent {
-            logger.error("clearing local data failed: \(message)")
-            if linked { inbox.post(connectGroup()) }
-            if demoRan { startDemo() }
-            return .localDataKept(message)
-        }
         let movedAside: String?
         do {
             movedAside = try settingsFile.setAside()
         } catch {
-            return keepEverything(error.message)
+            return .localDataKept(error.message)
         }
         do {
             let catalogue = dependencies.catalogue
             _ = try store.clearLocalData(
-                trackingStart: feed.calendar.day(containing: now),
+                trackingStart: calendar.day(containing: now),
                 apps: catalogue.defaultVice + catalogue.defaultProductive, now: now)
         } catch {
             var message = "Nothing was cleared: \(error.message)"
@@ -102,7 +78,7 @@ extension DashboardEffects {
                     message += " \(SettingsFile.fileName) could not be put back; it is at \(movedAside)."
                 }
             }
-            return keepEverything(message)
+            return .localDataKept(message)
         }
         logger.notice("local data cleared", metadata: ["config moved to": "\(movedAside ?? "-")"])
         // A fresh config file with every key, from the new profile's settings.
@@ -113,50 +89,39 @@ extension DashboardEffects {
             logger.error("reading the cleared data failed: \(error.message)")
             _ = refresh(checkTimeZone: false)
         }
-        let options = dependencies.options
-        if options.theme == nil, options.useColor,
-            let fresh = try? dependencies.assets.theme(named: feed.settings.theme.rawValue)
-        {
-            theme = fresh
-            screen.setTheme(fresh)
-        }
-        notices = NoticeCenter(store: store, now: now)
         return .localDataCleared(feed.numbers, configProblems: configProblems)
     }
 
     /// What the debug panel shows.
-    func debugLines(nextNoticeDue: Date?) -> [DashboardData.DebugLine] {
+    func debugLines(_ state: DashboardState) -> [DashboardData.DebugLine] {
         let home = dependencies.home
-        let status = groupLink?.status
-        let recorded = (try? store.noticeKeys(day: feed.today)) ?? (keys: [], shown: 0)
+        let status = state.group
+        let numbers = state.numbers
+        let settings = numbers.settings
+        let recorded = (try? store.noticeKeys(day: numbers.today)) ?? (keys: [], shown: 0)
         var lines: [(String, String)] = [
-            ("user id", feed.settings.userID.value),
-            ("name", feed.settings.displayName?.value ?? "(none)"),
+            ("user id", settings.userID.value),
+            ("name", settings.displayName?.value ?? "(none)"),
             ("data directory", home.path),
             ("database", home.databasePath),
             ("log", home.path + "/screenmates.log"),
-            ("group store", groupStore.description),
-            ("group", feed.settings.group.map { "\($0.code) · goal \($0.dailyGoalBlocks)" } ?? "(none)"),
+            ("group store", groupStore(remembered: settings.group?.store).description),
+            ("group", settings.group.map { "\($0.code) · goal \($0.dailyGoalBlocks)" } ?? "(none)"),
             ("app clock", "\(TimeFormat.iso8601(clock.now())) · ×\(clock.speed)"),
-            ("today", "\(feed.today) · resets \(TimeFormat.iso8601(feed.todayInterval.upperBound))"),
-            ("events applied", "\(feed.eventsApplied)"),
+            ("today", "\(numbers.today) · resets \(TimeFormat.iso8601(numbers.todayInterval.upperBound))"),
+            ("events applied", "\(numbers.eventsApplied)"),
             ("last sync", status?.lastSyncedAt.map(TimeFormat.iso8601) ?? "never"),
-            ("days not synced", "\(status?.unsyncedDays ?? feed.history.filter { !$0.synced }.count)"),
+            ("days not synced", "\(status?.unsyncedDays ?? numbers.history.filter { !$0.synced }.count)"),
             ("group store state", status.map { $0.offline ? "offline" : $0.busy ? "busy" : "online" } ?? "-"),
             ("notices today", "\(recorded.shown) shown, \(recorded.keys.count - recorded.shown) counted as sent"),
-            ("next notice due", nextNoticeDue.map(TimeFormat.iso8601) ?? "-"),
+            ("next notice due", state.nextNoticeDue.map(TimeFormat.iso8601) ?? "-"),
         ]
-        if dependencies.options.desktop || feed.settings.notificationDesktop {
+        if dependencies.options.desktop || settings.notificationDesktop {
             let carrier = noticeTerminal
             lines.append(("desktop notices", carrier.summary))
         }
         lines += recorded.keys.sorted().map { ("  recorded", $0) }
-        var rows: [LeftOutRow] = []
-        for row in (status?.snapshot?.leftOut ?? []) + (gamesLink?.status.snapshot?.leftOut ?? [])
-        where !rows.contains(row) {
-            rows.append(row)
-        }
-        lines += Self.leftOutLines(rows, challenges: (try? store.challengesLeftOut()) ?? [])
+        lines += Self.leftOutLines(status?.leftOut ?? [], challenges: (try? store.challengesLeftOut()) ?? [])
         return lines.map { DashboardData.DebugLine(label: $0.0, value: $0.1) }
     }
 

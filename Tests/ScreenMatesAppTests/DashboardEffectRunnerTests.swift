@@ -7,34 +7,16 @@ import Testing
 
 @testable import ScreenMatesApp
 
-/// A screen that keeps what the dashboard did to it, for the effect runner's tests.
-final class RecordingScreen: DashboardScreen {
-    let glyphs = Glyphs.unicode
-    var frames: [Frame] = []
-    var bells = 0
-    var sequences: [String] = []
-    var invalidations = 0
-    var themes: [Theme] = []
-
-    func draw(_ frame: Frame) -> Int {
-        frames.append(frame)
-        return 1
-    }
-
-    func bell() { bells += 1 }
-    func writeSequence(_ sequence: String) { sequences.append(sequence) }
-    func invalidate() { invalidations += 1 }
-    func setTheme(_ theme: Theme) { themes.append(theme) }
-}
-
 /// The effect runner on a real home (a store and a config file in a temporary directory), with a
 /// fixed time zone and a screen that records.
-@Suite struct DashboardEffectsTests {
+@Suite struct DashboardEffectRunnerTests {
     final class Fixture {
         let home: HomeDirectory
-        let effects: DashboardEffects
-        let screen = RecordingScreen()
+        let effects: DashboardEffectRunner
+        let screen = ScriptedScreen()
         let tasks = BackgroundTasks()
+        /// The dashboard's state the effects are performed in (the user's setup, the group).
+        var state: DashboardState
 
         init(clock: any AppClock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))) throws {
             home = HomeDirectory(path: NSTemporaryDirectory() + "screenmates-effects-" + UUID().uuidString)
@@ -52,9 +34,28 @@ final class RecordingScreen: DashboardScreen {
                 options: DashboardOptions(), assets: assets, catalogue: catalogue, scenario: nil,
                 logger: Logger(label: "test"))
             let feed = try UsageFeed(store: store, clock: clock, timeZone: zone)
-            effects = DashboardEffects(
-                dependencies, feed: feed, theme: .monochrome, screen: screen, inbox: DashboardInbox(wake: {}),
-                tasks: tasks)
+            effects = DashboardEffectRunner(
+                dependencies, feed: feed, screen: screen, inbox: DashboardInbox(wake: {}), tasks: tasks)
+            state = DashboardState(
+                setting: .init(
+                    clockSpeed: 1, demo: false, bell: false, desktop: false, catalogue: catalogue.apps,
+                    themeFollowsSettings: true),
+                numbers: feed.numbers, moment: DashboardMoment(now: clock.now(), instant: .now), width: 120,
+                height: 40, configProblems: [])
+        }
+
+        /// Performs `effect` in the fixture's state.
+        func perform(_ effect: DashboardEffect) -> [DashboardEvent] { effects.perform(effect, in: state) }
+
+        /// Performs `effect`, then hands what came of it to the update and performs what that
+        /// asks for, until nothing follows (what the loop does between two waits).
+        func run(_ effect: DashboardEffect) {
+            var pending = [effect]
+            while !pending.isEmpty {
+                let batch = state
+                let outcomes = DashboardEffect.coalesced(pending).flatMap { effects.perform($0, in: batch) }
+                pending = outcomes.flatMap { DashboardUpdate.update(&state, $0) }
+            }
         }
 
         deinit { try? FileManager.default.removeItem(atPath: home.path) }
@@ -70,13 +71,13 @@ final class RecordingScreen: DashboardScreen {
     @Test func aRefreshFindsWhatAnotherWriterRecorded() throws {
         let fixture = try Fixture()
         let app = try #require(try fixture.store.settings()?.viceApps.first)
-        let before = try #require(Self.numbers(fixture.effects.perform(.refresh(checkTimeZone: false))))
+        let before = try #require(Self.numbers(fixture.perform(.refresh(checkTimeZone: false))))
         try fixture.store.record([
             UsageEvent(
                 id: UUID(), appID: app.id, category: .vice, seconds: 900,
                 occurredAt: fixture.effects.clock.now().addingTimeInterval(-60))
         ])
-        let after = try #require(Self.numbers(fixture.effects.perform(.refresh(checkTimeZone: false))))
+        let after = try #require(Self.numbers(fixture.perform(.refresh(checkTimeZone: false))))
         #expect(after.ledger.viceBlocks == before.ledger.viceBlocks + 1)
         #expect(after.eventsApplied == before.eventsApplied + 1)
     }
@@ -90,7 +91,7 @@ final class RecordingScreen: DashboardScreen {
                 occurredAt: fixture.effects.clock.now().addingTimeInterval(-60))
         ])
         let userID = try #require(try fixture.store.settings()?.userID)
-        let events = fixture.effects.perform(.clearLocalData)
+        let events = fixture.perform(.clearLocalData)
         guard case .localDataCleared(let numbers, _) = events.first else {
             Issue.record("not cleared: \(events)")
             return
@@ -105,7 +106,7 @@ final class RecordingScreen: DashboardScreen {
 
     @Test func theRealClockCannotJumpToTheEndOfTheDay() throws {
         let fixture = try Fixture(clock: SystemClock())
-        let events = fixture.effects.perform(.endDay)
+        let events = fixture.perform(.endDay)
         guard case .dayNotEnded(let message) = events.first else {
             Issue.record("the day ended: \(events)")
             return
@@ -115,8 +116,9 @@ final class RecordingScreen: DashboardScreen {
 
     @Test func aNewThemeIsSavedAndAppliesToTheScreenAtOnce() throws {
         let fixture = try Fixture()
-        #expect(fixture.effects.perform(.changeSettings(.theme(.dark))) == [.settingsSaved(message: nil)])
-        #expect(fixture.screen.themes.count == 1)
+        fixture.run(.changeSettings(.theme(.dark)))
+        #expect(fixture.screen.themes.count == 1, "the figures read after the save show the new theme")
+        #expect(fixture.state.themeShown == .dark)
         #expect(try fixture.store.settings()?.theme == .dark)
         let config = try String(contentsOfFile: fixture.home.path + "/config.toml", encoding: .utf8)
         #expect(config.contains("theme = \"dark\""), "\(config)")
@@ -125,14 +127,14 @@ final class RecordingScreen: DashboardScreen {
     @Test func anAppAlreadyOnTheListsIsRefused() throws {
         let fixture = try Fixture()
         let app = try #require(try fixture.store.settings()?.viceApps.first)
-        let events = fixture.effects.perform(.changeSettings(.addApp(name: app.name, category: .vice)))
+        let events = fixture.perform(.changeSettings(.addApp(name: app.name, category: .vice)))
         #expect(events == [.settingsRefused("\(app.name) is already on your lists.")])
     }
 
     @Test func aTestNoticeIsShownByTheNextLookAtTheNotices() throws {
         let fixture = try Fixture()
-        #expect(fixture.effects.perform(.sendTestNotice) == [.testNoticeSent])
-        let looked = fixture.effects.perform(.lookAtNotices(mates: nil))
+        #expect(fixture.perform(.sendTestNotice) == [.testNoticeSent])
+        let looked = fixture.perform(.lookAtNotices(mates: nil))
         guard case .noticesLooked(let outcome) = looked.first else {
             Issue.record("\(looked)")
             return
@@ -144,16 +146,16 @@ final class RecordingScreen: DashboardScreen {
     @Test func theBellRingsOnlyWhenAsked() throws {
         let fixture = try Fixture()
         let notice = Notice(kind: .test, day: LocalDate(iso8601: "2026-11-21")!, title: "Test", body: "body")
-        _ = fixture.effects.perform(.deliver([notice], bell: false, desktop: false))
+        _ = fixture.perform(.deliver([notice], bell: false, desktop: false))
         #expect(fixture.screen.bells == 0)
-        _ = fixture.effects.perform(.deliver([notice], bell: true, desktop: false))
+        _ = fixture.perform(.deliver([notice], bell: true, desktop: false))
         #expect(fixture.screen.bells == 1)
         #expect(fixture.screen.sequences.isEmpty)
     }
 
     @Test func withoutAGroupThereIsNoLink() throws {
         let fixture = try Fixture()
-        #expect(fixture.effects.perform(.connectGroup) == [.groupConnected(nil)])
+        #expect(fixture.perform(.connectGroup) == [.groupConnected(nil)])
         #expect(fixture.tasks.count == 0)
     }
 }
