@@ -84,110 +84,38 @@ final class DashboardEffectRunner {
     /// came of it at once.
     func perform(_ effect: DashboardEffect, in state: DashboardState) -> [DashboardEvent] {
         switch effect {
-        case .refresh(let checkTimeZone):
-            return [refresh(checkTimeZone: checkTimeZone)]
-        case .settleChallenges:
-            referee.settleSoon(store)
-            return []
-        case .lookAtNotices(let mates):
-            let outcome = NoticeCenter(store: store, since: state.noticesSince)
-                .evaluate(numbers: state.numbers, mates: mates, now: clock.now())
-            for record in outcome.shown { logger.info("notice shown", metadata: ["key": "\(record.notice.key)"]) }
-            return [.noticesLooked(outcome)]
-        case .deliver(let delivered, let bell, let desktop):
-            if bell { screen.bell() }
-            if desktop {
-                let carrier = noticeTerminal
-                let ascii = screen.glyphs.asciiOnly
-                screen.writeSequence(
-                    delivered.map { DesktopNotifier.sequences(for: $0, terminal: carrier, asciiOnly: ascii) }.joined())
-                DesktopNotifier.notifySend(delivered)
-            }
-            return []
-        case .repaintAll:
-            screen.invalidate()
-            return []
-        case .applyTheme(let choice):
-            return [applyTheme(choice)]
-        case .reportProfile(let draft):
-            groupLink?.report(draft)
-            return []
-        case .connectGroup:
-            return [connectGroup(state.numbers.settings)]
-        case .disconnectGroup:
-            disconnectGroup()
-            return []
-        case .syncNow:
-            groupLink?.syncNow()
-            return []
+        case .refresh(let checkTimeZone): return [refresh(checkTimeZone: checkTimeZone)]
+        case .settleChallenges: referee.settleSoon(store)
+        case .lookAtNotices(let mates): return [lookAtNotices(mates: mates, state)]
+        case .deliver(let notices, let bell, let desktop): deliver(notices, bell: bell, desktop: desktop)
+        case .repaintAll: screen.invalidate()
+        case .applyTheme(let choice): return [applyTheme(choice)]
+        case .reportProfile(let draft): groupLink?.report(draft)
+        case .connectGroup: return [connectGroup(state.numbers.settings)]
+        case .disconnectGroup: disconnectGroup()
+        case .syncNow: groupLink?.syncNow()
         case .startGroupAction(let request):
             startGroupAction(request, remembered: state.numbers.settings.group?.store)
-            return []
-        case .saveApps(let apps):
-            return saveApps(apps)
+        case .saveApps(let apps): return saveApps(apps)
         case .saveName(let name):
             return write("display name saved") { () throws(StoreError) in try store.setDisplayName(name) }
-        case .changeSettings(let change):
-            return [changeSettings(change)]
-        case .sendTestNotice:
-            let notice = NotificationScheduler.test(now: clock.now(), calendar: state.numbers.calendar)
-            do {
-                _ = try store.claim(deliver: [notice], countAsSent: [], at: clock.now(), toasted: false)
-                return [.testNoticeSent]
-            } catch {
-                logger.error("recording a test notice failed: \(error.message)")
-                return [.testNoticeFailed(error.message)]
-            }
-        case .endDay:
-            return [endDay(at: state.numbers.todayInterval.upperBound)]
-        case .clearLocalData:
-            return [clearLocalData(calendar: state.numbers.calendar)]
-        case .reopenStore:
-            return [reopenStore()]
-        case .startDemo:
-            startDemo(settings: state.numbers.settings, calendar: state.numbers.calendar)
-            return []
-        case .stopDemo:
-            demo.stop()
-            return []
-        case .releaseClock:
-            ClockSource.release(dependencies.clock, store: store)
-            return []
-        case .releaseStartupPages:
-            // The statements start-up prepared and the pages it read first: the idle dashboard
-            // asks for a few of them again, once a minute at most.
-            store.releaseMemory()
-            let kilobytes = StartupPages.release()
-            dependencies.logger.debug("start-up pages handed back", metadata: ["KiB": "\(kilobytes)"])
-            return []
-        case .gatherDebugFacts:
-            return [.debugFacts(debugLines(state))]
-        case .gatherGames:
-            let group = state.group
-            return [
-                .gamesRead(
-                    gamesSupport(state).gamesData(
-                        settings: state.numbers.settings, snapshot: group?.games, offline: group?.offline ?? false,
-                        names: Self.memberNames(group)))
-            ]
-        case .pokeGames:
-            groupLink?.poke()
-            return []
-        case .gameAction(let action):
-            startGameAction(action, support: gamesSupport(state))
-            return []
-        case .gatherSeenApps:
-            let seen = AppFiling.unplacedSeenApps(
-                store: store, settings: state.numbers.settings, catalogue: dependencies.catalogue)
-            return [.seenApps(seen.map { SettingsScreenState.SeenApp(name: $0.name, seconds: $0.seconds) })]
-        case .log(let line):
-            switch line.level {
-            case .notice: logger.notice("\(line.message)")
-            case .warning: logger.warning("\(line.message)")
-            case .error: logger.error("\(line.message)")
-            }
-            return []
+        case .changeSettings(let change): return [changeSettings(change)]
+        case .sendTestNotice: return [sendTestNotice(state)]
+        case .endDay: return [endDay(at: state.numbers.todayInterval.upperBound)]
+        case .clearLocalData: return [clearLocalData(calendar: state.numbers.calendar)]
+        case .reopenStore: return [reopenStore()]
+        case .startDemo: startDemo(settings: state.numbers.settings, calendar: state.numbers.calendar)
+        case .stopDemo: demo.stop()
+        case .releaseClock: ClockSource.release(dependencies.clock, store: store)
+        case .releaseStartupPages: releaseStartupPages()
+        case .gatherDebugFacts: return [.debugFacts(debugLines(state))]
+        case .gatherGames: return [gatherGames(state)]
+        case .pokeGames: groupLink?.poke()
+        case .gameAction(let action): startGameAction(action, support: gamesSupport(state))
+        case .gatherSeenApps: return [gatherSeenApps(state)]
+        case .log(let line): log(line)
         }
+        return []
     }
 
     // MARK: - The figures
@@ -230,6 +158,58 @@ final class DashboardEffectRunner {
         } catch {
             logger.error("loading the theme \(choice.rawValue) failed: \(error.message)")
             return .themeApplied(choice, problem: error.message)
+        }
+    }
+
+    // MARK: - Notices, pages, the log
+
+    private func lookAtNotices(mates: [NotificationScheduler.Mate]?, _ state: DashboardState) -> DashboardEvent {
+        let outcome = NoticeCenter(store: store, since: state.noticesSince)
+            .evaluate(numbers: state.numbers, mates: mates, now: clock.now())
+        for record in outcome.shown { logger.info("notice shown", metadata: ["key": "\(record.notice.key)"]) }
+        return .noticesLooked(outcome)
+    }
+
+    private func deliver(_ notices: [Notice], bell: Bool, desktop: Bool) {
+        if bell { screen.bell() }
+        guard desktop else { return }
+        let carrier = noticeTerminal
+        let ascii = screen.glyphs.asciiOnly
+        screen.writeSequence(
+            notices.map { DesktopNotifier.sequences(for: $0, terminal: carrier, asciiOnly: ascii) }.joined())
+        DesktopNotifier.notifySend(notices)
+    }
+
+    private func sendTestNotice(_ state: DashboardState) -> DashboardEvent {
+        let notice = NotificationScheduler.test(now: clock.now(), calendar: state.numbers.calendar)
+        do {
+            _ = try store.claim(deliver: [notice], countAsSent: [], at: clock.now(), toasted: false)
+            return .testNoticeSent
+        } catch {
+            logger.error("recording a test notice failed: \(error.message)")
+            return .testNoticeFailed(error.message)
+        }
+    }
+
+    /// The statements start-up prepared and the pages it read first: the idle dashboard asks for
+    /// a few of them again, once a minute at most.
+    private func releaseStartupPages() {
+        store.releaseMemory()
+        let kilobytes = StartupPages.release()
+        logger.debug("start-up pages handed back", metadata: ["KiB": "\(kilobytes)"])
+    }
+
+    private func gatherSeenApps(_ state: DashboardState) -> DashboardEvent {
+        let seen = AppFiling.unplacedSeenApps(
+            store: store, settings: state.numbers.settings, catalogue: dependencies.catalogue)
+        return .seenApps(seen.map { SettingsScreenState.SeenApp(name: $0.name, seconds: $0.seconds) })
+    }
+
+    private func log(_ line: DashboardLogLine) {
+        switch line.level {
+        case .notice: logger.notice("\(line.message)")
+        case .warning: logger.warning("\(line.message)")
+        case .error: logger.error("\(line.message)")
         }
     }
 
@@ -276,6 +256,15 @@ final class DashboardEffectRunner {
                 GroupGames(local: store, membership: $0, userID: settings.userID, clock: clock, calendar: calendar)
             },
             location: settings.group.map { groupStore(remembered: $0.store) })
+    }
+
+    /// Coins, challenges, badges and the group's weeks as the group link last exchanged them.
+    private func gatherGames(_ state: DashboardState) -> DashboardEvent {
+        let group = state.group
+        return .gamesRead(
+            gamesSupport(state).gamesData(
+                settings: state.numbers.settings, snapshot: group?.games, offline: group?.offline ?? false,
+                names: Self.memberNames(group)))
     }
 
     /// The group's members' names by user id, as the group link last saw them.

@@ -92,29 +92,62 @@ public struct DashboardModel: Hashable, Sendable {
     /// Applies one key.
     public mutating func handle(_ key: KeyInput) -> DashboardRequest? {
         if key == .resize { return nil }
-        if screen == .setup && !isTooSmall, var flow = setup {
+        if !isTooSmall, let taken = handleOpenForm(key) { return taken }
+        guard let action = keys.action(for: key, on: screenKind) else { return nil }
+        let request = perform(action)
+        clampScroll()
+        return request
+    }
+
+    /// A key for what the open screen is in the middle of (the first-run screens, a group
+    /// form, the clear confirmation, an app being typed, a game screen's own keys), which takes
+    /// it before the key table does; nil when nothing is.
+    private mutating func handleOpenForm(_ key: KeyInput) -> DashboardRequest?? {
+        if screen == .setup, var flow = setup {
             let effect = flow.handle(key)
             setup = flow
             if effect == .finishSetup {
                 setup = nil
                 screen = .dashboard
             }
-            return effect
+            return .some(effect)
         }
-        if screen == .group && !isTooSmall && (groupScreen.mode != .overview || groupScreen.busy) {
-            return groupScreen.busy ? nil : groupScreen.handleMode(key)
+        if screen == .group && (groupScreen.mode != .overview || groupScreen.busy) {
+            return .some(groupScreen.busy ? nil : groupScreen.handleMode(key))
         }
-        if screen == .debug && !isTooSmall && debugPanel.confirmingClear {
-            return debugPanel.handleConfirmation(key)
+        if screen == .debug && debugPanel.confirmingClear {
+            return .some(debugPanel.handleConfirmation(key))
         }
-        if screen == .settings && !isTooSmall, settingsScreen?.adding != nil {
-            return settingsScreen?.handleTyping(key)
+        if screen == .settings, settingsScreen?.adding != nil {
+            return .some(settingsScreen?.handleTyping(key))
         }
-        if !isTooSmall, let handled = handleGameScreen(key) { return handled }
-        guard let action = keys.action(for: key, on: screenKind) else { return nil }
+        return handleGameScreen(key)
+    }
+
+    /// What an action of the key table does: a request for the program, or a move between and
+    /// within the screens.
+    private mutating func perform(_ action: Action) -> DashboardRequest? {
         switch action {
-        case .quit:
-            return .quit
+        case .quit: return .quit
+        case .testNotice: return .sendTestNotice
+        case .syncNow: return .syncNow
+        case .endOfDay: return .simulateEndOfDay
+        case .refresh: return .refresh
+        case .change, .removeApp: return settingsScreen?.handle(action)
+        case .scrollDown where screen == .settings, .scrollUp where screen == .settings,
+            .nextPeriod where screen == .settings, .previousPeriod where screen == .settings:
+            return settingsScreen?.handle(action)
+        case .scrollDown, .scrollUp, .pageDown, .pageUp, .nextPeriod, .previousPeriod:
+            move(action)
+        default:
+            open(action)
+        }
+        return nil
+    }
+
+    /// Opens (or closes again) the screen or the form an action names.
+    private mutating func open(_ action: Action) {
+        switch action {
         case .help:
             screen = screen == .help ? .dashboard : .help
             helpScroll = 0
@@ -133,22 +166,16 @@ public struct DashboardModel: Hashable, Sendable {
             groupScreen.mode = .joinCode
             groupScreen.message = nil
         case .leaveGroup:
-            guard data?.group != nil else {
+            if data?.group != nil {
+                groupScreen.mode = .confirmLeave
+            } else {
                 groupScreen.show("You are not in a group.", error: true)
-                return nil
             }
-            groupScreen.mode = .confirmLeave
         case .history:
             screen = screen == .history ? .dashboard : .history
         case .debug:
             screen = screen == .debug ? .dashboard : .debug
             debugPanel = DebugPanelState()
-        case .testNotice:
-            return .sendTestNotice
-        case .syncNow:
-            return .syncNow
-        case .endOfDay:
-            return .simulateEndOfDay
         case .clearData:
             debugPanel.confirmingClear = true
             debugPanel.message = nil
@@ -161,42 +188,35 @@ public struct DashboardModel: Hashable, Sendable {
             }
         case .challenges, .profile, .week:
             openGameScreen(action == .challenges ? .challenges : action == .profile ? .profile : .week)
-        case .change, .removeApp:
-            return settingsScreen?.handle(action)
-        case .scrollDown where screen == .settings, .scrollUp where screen == .settings,
-            .nextPeriod where screen == .settings, .previousPeriod where screen == .settings:
-            return settingsScreen?.handle(action)
-        case .refresh:
-            return .refresh
-        case .scrollDown:
+        default:
+            break
+        }
+    }
+
+    /// Scrolls the open screen, or moves the leaderboard by a page or to another period.
+    private mutating func move(_ action: Action) {
+        let page = max(1, DashboardLayout(width: width, height: height).leaderboardRows - 1)
+        switch action {
+        case .scrollDown, .scrollUp:
+            let step = action == .scrollDown ? 1 : -1
             switch screen {
-            case .notices: noticeScroll += 1
-            case .help: helpScroll += 1
-            case .debug: debugPanel.scroll += 1
-            case .group: groupScreen.memberScroll += 1
-            default: scroll += 1
+            case .notices: noticeScroll += step
+            case .help: helpScroll += step
+            case .debug: debugPanel.scroll += step
+            case .group: groupScreen.memberScroll += step
+            default: scroll += step
             }
-        case .scrollUp:
-            switch screen {
-            case .notices: noticeScroll -= 1
-            case .help: helpScroll -= 1
-            case .debug: debugPanel.scroll -= 1
-            case .group: groupScreen.memberScroll -= 1
-            default: scroll -= 1
-            }
-        case .pageDown:
-            scroll += max(1, DashboardLayout(width: width, height: height).leaderboardRows - 1)
-        case .pageUp:
-            scroll -= max(1, DashboardLayout(width: width, height: height).leaderboardRows - 1)
+        case .pageDown: scroll += page
+        case .pageUp: scroll -= page
         case .nextPeriod:
             period = period.next
             scroll = 0
         case .previousPeriod:
             period = period.previous
             scroll = 0
+        default:
+            break
         }
-        clampScroll()
-        return nil
     }
 
     /// The number of members in the current period's leaderboard.
