@@ -17,7 +17,7 @@ struct NoticeCenter {
         var shown: [NoticeRecord]
         /// Every notice shown so far, newest first, for the pane and the log; nil when nothing
         /// new was shown (the list is as it was).
-        var lines: [DashboardData.NoticeLine]?
+        var lines: [DashboardContent.NoticeLine]?
         /// When the next notice that depends on time is due (app clock).
         var nextDue: Date?
     }
@@ -34,12 +34,12 @@ struct NoticeCenter {
     }
 
     /// Every notice shown so far, newest first.
-    func lines() -> [DashboardData.NoticeLine] {
+    func lines() -> [DashboardContent.NoticeLine] {
         ((try? store.shownNotices(limit: Self.listed)) ?? []).map(Self.line)
     }
 
     /// Decides and records what is due now.
-    func evaluate(numbers: UsageNumbers, mates: [NotificationScheduler.Mate]?, now: Date) -> Outcome {
+    func evaluate(numbers: UsageFigures, mates: [NotificationScheduler.Mate]?, now: Date) -> Outcome {
         let recorded =
             (try? store.noticeState(day: numbers.today, untoastedSince: started)) ?? (keys: [], shown: 0, untoasted: 0)
         let yesterday = numbers.history.last { $0.date == numbers.today.adding(days: -1) }
@@ -60,8 +60,8 @@ struct NoticeCenter {
         return Outcome(shown: shown, lines: shown.isEmpty ? nil : lines(), nextDue: decision.nextDue)
     }
 
-    static func line(_ record: NoticeRecord) -> DashboardData.NoticeLine {
-        DashboardData.NoticeLine(
+    static func line(_ record: NoticeRecord) -> DashboardContent.NoticeLine {
+        DashboardContent.NoticeLine(
             at: record.at, title: record.notice.title, body: record.notice.body, severity: record.notice.kind.severity)
     }
 }

@@ -78,7 +78,7 @@ public struct StatusReport: Encodable, Sendable {
     /// The group's weeks; null outside a group or before the group store was ever read.
     @Nullable public var week: WeekSummary?
 
-    public init(feed: UsageFeed, data: DashboardData, group status: GroupLink.Status? = nil) {
+    public init(feed: FiguresReader, data: DashboardContent, group status: GroupLink.Status? = nil) {
         let summary = feed.summary
         let ledger = summary.ledger
         date = summary.date.iso8601
@@ -130,7 +130,7 @@ public struct StatusReport: Encodable, Sendable {
     }
 
     /// The same numbers for a person reading a terminal.
-    public func text(data: DashboardData) -> String {
+    public func text(data: DashboardContent) -> String {
         let who = SafeText.displayable(user.name ?? "(no name yet)")
         let (hour, minute) = data.calendar.hourAndMinute(of: data.now)
         let countdown = TimeFormat.countdown(seconds: data.today.nextReset.timeIntervalSince(data.now))
@@ -147,7 +147,7 @@ public struct StatusReport: Encodable, Sendable {
 extension StatusReport {
     /// Whether the group's copy of the user (in the snapshot last read from it) shows today's
     /// numbers as the local store has them: the day, the blocks, the streak and the newest usage.
-    static func groupHasToday(feed: UsageFeed, snapshot: GroupSnapshot?) -> Bool {
+    static func groupHasToday(feed: FiguresReader, snapshot: GroupSnapshot?) -> Bool {
         guard feed.settings.group != nil,
             let mine = snapshot?.members.first(where: { $0.userID == feed.settings.userID })
         else { return false }

@@ -47,11 +47,11 @@ enum FrameBenchmark {
         var unchangedRuns = 0
         for _ in 0..<iterations {
             rankTimes.append(micros { ranked = Leaderboard.rank(members.shuffled(using: &generator)) })
-            let data = DashboardData(
+            let data = DashboardContent(
                 userName: "member_\(count / 2)", group: .init(code: "K7Q2XM", memberCount: count), calendar: calendar,
                 now: now, clockSpeed: 1, today: today,
                 leaderboards: [.today: ranked, .week: ranked, .month: ranked])
-            var model = DashboardModel(screen: .dashboard, width: width, height: height, data: data)
+            var model = ScreensModel(screen: .dashboard, width: width, height: height, data: data)
             model.update(data)
             var frame = Frame(width: 0, height: 0)
             renderTimes.append(micros { frame = ScreenRenderer.render(model, glyphs: .unicode) })

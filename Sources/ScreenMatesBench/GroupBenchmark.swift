@@ -192,10 +192,10 @@ enum GroupBenchmark {
             let boards = GroupLeaderboards.make(snapshot: snapshot, today: today, me: me, myHistory: [])
             result.rankMillis.append(milliseconds(ContinuousClock.now - start))
             start = ContinuousClock.now
-            let data = DashboardData(
+            let data = DashboardContent(
                 userName: "member_0", group: .init(code: group.code.value, memberCount: snapshot.members.count),
                 calendar: calendar, now: now, clockSpeed: 1, today: summary, leaderboards: boards)
-            let model = DashboardModel(screen: .dashboard, width: 120, height: 40, data: data)
+            let model = ScreensModel(screen: .dashboard, width: 120, height: 40, data: data)
             _ = ScreenRenderer.render(model, glyphs: .unicode)
             result.frameMillis.append(milliseconds(ContinuousClock.now - start))
         }

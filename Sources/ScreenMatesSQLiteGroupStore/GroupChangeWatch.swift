@@ -7,7 +7,7 @@ import Synchronization
 /// Turns writes to the shared group-store file into the `changes(code:)` signal, without busy
 /// polling: a background thread sleeps in `poll` on the file's notices (`FileNotices`).
 ///
-/// After a notice the group's change mark is read on `Rechecks.afterNotice` (a commit shows a
+/// After a notice the group's change mark is read on `RecheckSchedule.afterNotice` (a commit shows a
 /// moment after its log is written), and the stream yields only when the mark has really
 /// changed. A slow safety poll of the mark (every 3 s; every second where inotify is not to be
 /// had) catches anything the notices miss. Idle, the thread wakes only for that poll.
@@ -55,7 +55,7 @@ final class GroupChangeWatch: Sendable {
     private func run() {
         let clock = ContinuousClock()
         var last: Int64?
-        var rechecks = Rechecks()
+        var rechecks = RecheckSchedule()
         rechecks.noticed(at: clock.now)
         var nextSafetyCheck = clock.now + safety
         while !stopped.load(ordering: .acquiring) {

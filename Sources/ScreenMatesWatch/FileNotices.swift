@@ -5,7 +5,7 @@ import Glibc
 /// another process is noticed at once.
 ///
 /// A notice is a hint, not a commit: SQLite writes its write-ahead log a moment before the
-/// commit is visible, so whoever is noticed looks again on `Rechecks.afterNotice`. When the
+/// commit is visible, so whoever is noticed looks again on `RecheckSchedule.afterNotice`. When the
 /// kernel's queue overflowed, notices were lost, and that counts as a notice too.
 public final class FileNotices: Sendable {
     public let descriptor: Int32

@@ -58,7 +58,7 @@ struct ExportCommand: ParsableCommand {
                     speed: nil, startAt: nil, store: store, publish: false, timeZone: machineTimeZone
                 ).clock
                 // The days as `status` sees them: a reset that is due is worked out, not written.
-                let feed = try UsageFeed(store: store, clock: clock, timeZone: machineTimeZone, writes: false)
+                let feed = try FiguresReader(store: store, clock: clock, timeZone: machineTimeZone, writes: false)
                 export = try HistoryExport(
                     history: feed.history, store: store, settings: feed.settings, catalogue: catalogue,
                     calendar: feed.calendar, limit: days, includeHidden: includeHidden)

@@ -24,7 +24,7 @@ struct StatusCommand: AsyncParsableCommand {
             let home = try global.resolveHome(demo: demo)
             try home.requireData()
             let store: LocalStore
-            let feed: UsageFeed
+            let feed: FiguresReader
             let choice: ClockSource.Choice
             do {
                 store = try home.openStore()
@@ -38,7 +38,7 @@ struct StatusCommand: AsyncParsableCommand {
                 choice = try ClockSource.choose(
                     speed: clock.speed, startAt: clock.startInstant, store: store, publish: false,
                     timeZone: machineTimeZone)
-                feed = try UsageFeed(store: store, clock: choice.clock, timeZone: machineTimeZone, writes: false)
+                feed = try FiguresReader(store: store, clock: choice.clock, timeZone: machineTimeZone, writes: false)
             } catch {
                 throw AppError(error)
             }
@@ -73,7 +73,7 @@ struct StatusCommand: AsyncParsableCommand {
                     snapshot: shown?.snapshot, offline: shown?.offline ?? !refused, problem: nil,
                     lastSyncedAt: sync?.lastSyncedAt, unsyncedDays: sync?.unsyncedDays ?? 0)
             }
-            let data = DashboardDataBuilder.make(feed: feed, now: choice.clock.now(), group: group)
+            let data = DashboardContentBuilder.make(feed: feed, now: choice.clock.now(), group: group)
             var report = StatusReport(feed: feed, data: data, group: group)
             report.include(
                 store: store, settings: feed.settings, calendar: feed.calendar, now: choice.clock.now(),

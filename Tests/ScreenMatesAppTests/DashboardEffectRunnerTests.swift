@@ -33,14 +33,14 @@ import Testing
                 home: home, store: store, clock: choice, timeZone: zone,
                 options: DashboardOptions(), assets: assets, catalogue: catalogue, scenario: nil,
                 logger: Logger(label: "test"))
-            let feed = try UsageFeed(store: store, clock: clock, timeZone: zone)
+            let reader = try FiguresReader(store: store, clock: clock, timeZone: zone)
             effects = DashboardEffectRunner(
-                dependencies, feed: feed, screen: screen, inbox: DashboardInbox(wake: {}), tasks: tasks)
+                dependencies, reader: reader, screen: screen, inbox: DashboardInbox(wake: {}), tasks: tasks)
             state = DashboardState(
                 setting: .init(
                     clockSpeed: 1, demo: false, bell: false, desktop: false, catalogue: catalogue.apps,
                     themeFollowsSettings: true),
-                numbers: feed.numbers, moment: DashboardMoment(now: clock.now(), instant: .now), width: 120,
+                numbers: reader.numbers, moment: DashboardMoment(now: clock.now(), instant: .now), width: 120,
                 height: 40, configProblems: [])
         }
 
@@ -63,7 +63,7 @@ import Testing
         var store: LocalStore { effects.store }
     }
 
-    static func numbers(_ events: [DashboardEvent]) -> UsageNumbers? {
+    static func numbers(_ events: [DashboardEvent]) -> UsageFigures? {
         for case .numbersRead(let numbers, _) in events { return numbers }
         return nil
     }

@@ -46,15 +46,15 @@ import Testing
                     clock.advance(by: seconds)
                     instants.advance(by: seconds)
                 })
-            let feed = try UsageFeed(store: store, clock: clock, timeZone: source)
+            let reader = try FiguresReader(store: store, clock: clock, timeZone: source)
             runner = DashboardEffectRunner(
                 DashboardDependencies(
                     home: home, store: store, clock: choice, timeZone: source, options: DashboardOptions(),
                     assets: assets, catalogue: catalogue, scenario: nil, logger: Logger(label: "test")),
-                feed: feed, screen: screen, inbox: inbox, tasks: tasks)
+                reader: reader, screen: screen, inbox: inbox, tasks: tasks)
             state = DashboardState(
                 setting: .init(clockSpeed: 1, demo: false, bell: false, desktop: false, catalogue: catalogue.apps),
-                numbers: feed.numbers, moment: DashboardMoment(now: start, instant: instants.now()), width: width,
+                numbers: reader.numbers, moment: DashboardMoment(now: start, instant: instants.now()), width: width,
                 height: height, configProblems: [])
         }
 

@@ -345,13 +345,14 @@ import Testing
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
         #expect(DashboardUpdate.update(&state, .databaseWritten) == [.refresh(checkTimeZone: false)])
-        #expect(state.rechecks.count == Rechecks.afterNotice.count - 1, "the first look is the one just asked for")
+        #expect(
+            state.rechecks.count == RecheckSchedule.afterNotice.count - 1, "the first look is the one just asked for")
         #expect(DashboardUpdate.secondsUntilWake(state, at: Self.moment(0)) == 0.02)
         #expect(
             DashboardUpdate.update(&state, .tick(Self.moment(0.02), timedOut: false)) == [
                 .refresh(checkTimeZone: false)
             ])
-        #expect(state.rechecks.count == Rechecks.afterNotice.count - 2)
+        #expect(state.rechecks.count == RecheckSchedule.afterNotice.count - 2)
     }
 
     @Test func theTimeZoneIsAskedForAgainEveryMinute() throws {

@@ -123,7 +123,7 @@ import Testing
         #expect(s.streak == .init(current: 1, best: 1))
         // A monitor catches up on Nov 20 while no dashboard runs.
         try s.vice(5, endingAt: "2026-11-20T20:00")
-        let reopened = try UsageFeed(store: s.store, clock: s.clock, timeZone: .fixed(TimeZone(identifier: "UTC")!))
+        let reopened = try FiguresReader(store: s.store, clock: s.clock, timeZone: .fixed(TimeZone(identifier: "UTC")!))
         #expect(reopened.history.map(\.viceBlocks) == [5])
         #expect(reopened.streak == .init(current: 0, best: 0))
     }
@@ -132,7 +132,7 @@ import Testing
         let s = try Scenario(timeZone: "UTC", start: "2026-11-20T09:00", trackingStart: "2026-11-20", goal: 2)
         try s.vice(3, endingAt: "2026-11-20T20:00")
         s.setClock("2026-11-22T09:00")
-        let reader = try UsageFeed(
+        let reader = try FiguresReader(
             store: s.store, clock: s.clock, timeZone: .fixed(TimeZone(identifier: "UTC")!), writes: false)
         #expect(reader.summary.date.iso8601 == "2026-11-22")
         #expect(reader.history.map(\.viceBlocks) == [3, 0])

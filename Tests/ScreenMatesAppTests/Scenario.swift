@@ -11,7 +11,7 @@ final class Scenario {
     let store: LocalStore
     let clock: ManualClock
     private let zone: ZoneBox
-    private(set) var feed: UsageFeed!
+    private(set) var feed: FiguresReader!
 
     init(timeZone: String, start: String, trackingStart: String, goal: Int = 8, dayStartHour: Int = 0) throws {
         directory = NSTemporaryDirectory() + "screenmates-app-tests-" + UUID().uuidString
@@ -30,7 +30,7 @@ final class Scenario {
         settings.dayStartHour = dayStartHour
         settings.displayName = try DisplayName(validating: "ana")
         try store.updateSettings(settings)
-        feed = try UsageFeed(
+        feed = try FiguresReader(
             store: store, clock: clock, timeZone: TimeZoneSource { [zone = self.zone] in zone.current })
     }
 
@@ -57,7 +57,7 @@ final class Scenario {
     }
 
     @discardableResult
-    func refresh() throws -> UsageFeed {
+    func refresh() throws -> FiguresReader {
         try feed.refresh()
         return feed
     }

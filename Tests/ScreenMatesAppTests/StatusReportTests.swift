@@ -13,7 +13,7 @@ import Testing
                 occurredAt: s.instant("2026-11-21T08:00"))
         ])
         try s.refresh()
-        let data = DashboardDataBuilder.make(feed: s.feed, now: s.clock.now())
+        let data = DashboardContentBuilder.make(feed: s.feed, now: s.clock.now())
         let json = StatusReport(feed: s.feed, data: data).json()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         for key in [

@@ -65,16 +65,16 @@ enum DashboardFixtures {
     }
 
     /// Just the user, without a group, in the warning state (6 of 8 blocks).
-    static func solo() -> DashboardData {
-        DashboardData(
+    static func solo() -> DashboardContent {
+        DashboardContent(
             userName: "ada_l", group: nil, calendar: calendar, now: now, clockSpeed: 1, today: today(viceBlocks: 6),
             leaderboards: leaderboards([me(blocks: 6)]), source: "demo monitor")
     }
 
     /// Over the limit (11 of 8 blocks), with a store warning in the footer.
-    static func overLimit() -> DashboardData {
-        DashboardData(
-            userName: "ada_l", group: DashboardData.GroupSummary(code: "K7Q2XM", memberCount: 1), calendar: calendar,
+    static func overLimit() -> DashboardContent {
+        DashboardContent(
+            userName: "ada_l", group: DashboardContent.GroupSummary(code: "K7Q2XM", memberCount: 1), calendar: calendar,
             now: now, clockSpeed: 1, today: today(viceBlocks: 11), leaderboards: leaderboards([me(blocks: 11)]),
             warning: "store locked; numbers from 14:01")
     }
@@ -109,15 +109,16 @@ enum DashboardFixtures {
     }
 
     /// The twelve-member group, on a clock running 60 times faster than real time.
-    static func bigGroup() -> DashboardData {
-        DashboardData(
-            userName: "ada_l", group: DashboardData.GroupSummary(code: "K7Q2XM", memberCount: 12), calendar: calendar,
+    static func bigGroup() -> DashboardContent {
+        DashboardContent(
+            userName: "ada_l", group: DashboardContent.GroupSummary(code: "K7Q2XM", memberCount: 12),
+            calendar: calendar,
             now: now, clockSpeed: 60, today: today(viceBlocks: 6), leaderboards: leaderboards(bigGroupMembers()),
             source: "demo monitor")
     }
 
     /// `count` plain members `member01`…, the user among them.
-    static func crowd(_ count: Int) -> DashboardData {
+    static func crowd(_ count: Int) -> DashboardContent {
         let members = (1...count).map { index in
             index == 7
                 ? me(blocks: 6)
@@ -125,15 +126,15 @@ enum DashboardFixtures {
                     id: UserID("C" + String(format: "%07d", index)), name: String(format: "member%02d", index),
                     blocks: index / 3, streak: index % 9, lastActive: ago(TimeInterval(index * 97)))
         }
-        return DashboardData(
-            userName: "ada_l", group: DashboardData.GroupSummary(code: "K7Q2XM", memberCount: count),
+        return DashboardContent(
+            userName: "ada_l", group: DashboardContent.GroupSummary(code: "K7Q2XM", memberCount: count),
             calendar: calendar, now: now, clockSpeed: 1, today: today(viceBlocks: 6),
             leaderboards: leaderboards(members))
     }
 
     static func model(
-        _ data: DashboardData?, width: Int, height: Int, screen: DashboardModel.Screen = .dashboard
-    ) -> DashboardModel {
-        DashboardModel(screen: screen, width: width, height: height, data: data)
+        _ data: DashboardContent?, width: Int, height: Int, screen: ScreensModel.Screen = .dashboard
+    ) -> ScreensModel {
+        ScreensModel(screen: screen, width: width, height: height, data: data)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct DashboardGoldenTests {
     typealias Fixtures = DashboardFixtures
 
-    private func render(_ model: DashboardModel, glyphs: Glyphs = .unicode) -> Frame {
+    private func render(_ model: ScreensModel, glyphs: Glyphs = .unicode) -> Frame {
         let frame = ScreenRenderer.render(model, glyphs: glyphs)
         FrameChecks.expectFitsWidth(frame)
         return frame
@@ -83,7 +83,7 @@ import Testing
 
     @Test func atTheMinimumSizeTheDashboardIsDrawn() {
         let model = Fixtures.model(
-            Fixtures.solo(), width: DashboardModel.minimumWidth, height: DashboardModel.minimumHeight)
+            Fixtures.solo(), width: ScreensModel.minimumWidth, height: ScreensModel.minimumHeight)
         #expect(!model.isTooSmall)
         let frame = render(model)
         #expect(!frame.text.contains("too small"))

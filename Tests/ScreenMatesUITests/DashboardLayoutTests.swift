@@ -9,8 +9,8 @@ import Testing
 @Suite struct DashboardLayoutTests {
     typealias Fixtures = DashboardFixtures
 
-    static let sizes: [(Int, Int)] = (DashboardModel.minimumWidth...140).flatMap { width in
-        [DashboardModel.minimumHeight, 24, 40].map { (width, $0) }
+    static let sizes: [(Int, Int)] = (ScreensModel.minimumWidth...140).flatMap { width in
+        [ScreensModel.minimumHeight, 24, 40].map { (width, $0) }
     }
 
     @Test func leaderboardRowsMatchWhatTheViewDraws() {
@@ -53,7 +53,7 @@ import Testing
 
     @Test func noSizeCrashesAnyScreen() {
         let data = Fixtures.bigGroup()
-        var models = [DashboardModel.Screen.dashboard, .help, .group].map {
+        var models = [ScreensModel.Screen.dashboard, .help, .group].map {
             Fixtures.model(data, width: 80, height: 24, screen: $0)
         }
         for flow in [SetupFixtures.appsPicked(), SetupFixtures.nameStep(typed: "ada"), SetupFixtures.codeStep()] {

@@ -46,7 +46,7 @@ import Testing
             ),
             ("  challenge", "vzxq58: At most 0 to 96 blocks a day; -1 is not."),
             ("  day total", "cy345678 2026-11-17: vice_blocks is 9223372036854775807; a day holds 0 to 1440"),
-        ].map { DashboardData.DebugLine(label: $0.0, value: $0.1) }
+        ].map { DashboardContent.DebugLine(label: $0.0, value: $0.1) }
         let frame = ScreenRenderer.render(Fixtures.model(data, width: 80, height: 24, screen: .debug))
         FrameChecks.expectFitsWidth(frame)
         Golden.check(frame.text, named: "debug-left-out-80x24")

@@ -39,7 +39,7 @@ enum FrameChecks {
 
     /// Renders `model` and checks that the frame fits its width.
     static func render(
-        _ model: DashboardModel, glyphs: Glyphs = .unicode, sourceLocation: SourceLocation = #_sourceLocation
+        _ model: ScreensModel, glyphs: Glyphs = .unicode, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Frame {
         let frame = ScreenRenderer.render(model, glyphs: glyphs)
         expectFitsWidth(frame, sourceLocation: sourceLocation)

@@ -57,16 +57,16 @@ import Testing
     }
 
     @Test func theScreensInASCII() {
-        for screen in [DashboardModel.Screen.challenges, .profile, .week] {
+        for screen in [ScreensModel.Screen.challenges, .profile, .week] {
             let frame = FrameChecks.render(GamesFixtures.model(screen, width: 80, height: 24), glyphs: .ascii)
             FrameChecks.expectASCII(frame.text)
         }
     }
 
     @Test func theScreensAtTheMinimumSize() {
-        for screen in [DashboardModel.Screen.challenges, .profile, .week] {
+        for screen in [ScreensModel.Screen.challenges, .profile, .week] {
             let frame = FrameChecks.render(
-                GamesFixtures.model(screen, width: DashboardModel.minimumWidth, height: DashboardModel.minimumHeight))
+                GamesFixtures.model(screen, width: ScreensModel.minimumWidth, height: ScreensModel.minimumHeight))
             #expect(frame.text.contains("esc back"), "\(screen)")
         }
     }

@@ -6,7 +6,7 @@ import Testing
 /// The challenges, profile and week screens' keys: what each asks of the application, and
 /// that giving a challenge up asks first.
 @Suite struct GameScreensStateTests {
-    private func model(_ screen: DashboardModel.Screen) -> DashboardModel {
+    private func model(_ screen: ScreensModel.Screen) -> ScreensModel {
         GamesFixtures.model(screen, width: 80, height: 24)
     }
 
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func escGoesBackAndQQuitsFromTheLists() {
-        for screen in [DashboardModel.Screen.challenges, .profile, .week] {
+        for screen in [ScreensModel.Screen.challenges, .profile, .week] {
             var model = model(screen)
             #expect(model.handle(.character("q")) == .quit, "\(screen)")
             _ = model.handle(.escape)

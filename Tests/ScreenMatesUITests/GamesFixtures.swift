@@ -90,15 +90,15 @@ enum GamesFixtures {
         ])
 
     /// The dashboard fixtures' group, with these games.
-    static func data() -> DashboardData {
+    static func data() -> DashboardContent {
         var data = DashboardFixtures.bigGroup()
         data.clockSpeed = 1
         data.games = games
         return data
     }
 
-    static func model(_ screen: DashboardModel.Screen, width: Int, height: Int) -> DashboardModel {
-        var model = DashboardModel(screen: .dashboard, width: width, height: height, data: data())
+    static func model(_ screen: ScreensModel.Screen, width: Int, height: Int) -> ScreensModel {
+        var model = ScreensModel(screen: .dashboard, width: width, height: height, data: data())
         model.openGameScreen(screen)
         return model
     }

@@ -8,7 +8,7 @@ import Testing
     typealias Fixtures = DashboardFixtures
 
     private func check(
-        _ model: DashboardModel, _ name: String, glyphs: Glyphs = .unicode,
+        _ model: ScreensModel, _ name: String, glyphs: Glyphs = .unicode,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Frame {
         let frame = FrameChecks.render(model, glyphs: glyphs, sourceLocation: sourceLocation)

@@ -11,15 +11,15 @@ import Testing
     private func keys(_ text: String) -> [KeyInput] { SetupFixtures.keys(text) }
 
     @discardableResult
-    private func press(_ keys: [KeyInput], on model: inout DashboardModel) -> [DashboardRequest?] {
+    private func press(_ keys: [KeyInput], on model: inout ScreensModel) -> [DashboardRequest?] {
         SetupFixtures.press(keys, on: &model)
     }
 
-    private func inGroup() -> DashboardModel {
+    private func inGroup() -> ScreensModel {
         SetupFixtures.groupScreen(Fixtures.bigGroup(), width: 80, height: 24)
     }
 
-    private func solo() -> DashboardModel { SetupFixtures.groupScreen(Fixtures.solo(), width: 80, height: 24) }
+    private func solo() -> ScreensModel { SetupFixtures.groupScreen(Fixtures.solo(), width: 80, height: 24) }
 
     // MARK: - Opening and closing
 

@@ -13,7 +13,7 @@ import Testing
 
     static let widths = [60, 61, 62, 70, 80, 100, 120]
     static let names = ["Zoë_名前テスト", "ana", "山田太郎山田太郎山田太郎山田太郎山田太郎", "Maximilian_Alexander"]
-    static let group = DashboardData.GroupSummary(code: "K7Q2XM", memberCount: 12)
+    static let group = DashboardContent.GroupSummary(code: "K7Q2XM", memberCount: 12)
     /// The fixture's 14:05, and half a minute after midnight: the longest countdown there is.
     static let times = [
         (Fixtures.now, "14:05", "resets in 9h 55m"),
@@ -28,8 +28,8 @@ import Testing
     ]
 
     static func data(
-        name: String, group: DashboardData.GroupSummary?, speed: Double, now: Date = Fixtures.now
-    ) -> DashboardData {
+        name: String, group: DashboardContent.GroupSummary?, speed: Double, now: Date = Fixtures.now
+    ) -> DashboardContent {
         var data = Fixtures.solo()
         data.userName = name
         data.group = group
@@ -39,7 +39,7 @@ import Testing
         return data
     }
 
-    static func render(_ data: DashboardData, width: Int, glyphs: Glyphs = .unicode) -> Frame {
+    static func render(_ data: DashboardContent, width: Int, glyphs: Glyphs = .unicode) -> Frame {
         ScreenRenderer.render(Fixtures.model(data, width: width, height: 24), glyphs: glyphs)
     }
 
@@ -120,7 +120,7 @@ import Testing
     }
 
     private func expectHeader(
-        _ frame: Frame, data: DashboardData, clock: String, countdown: String, _ context: String,
+        _ frame: Frame, data: DashboardContent, clock: String, countdown: String, _ context: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let line = frame.line(0)

@@ -48,7 +48,7 @@ enum HistoryFixtures {
     }
 
     /// The solo dashboard data with its history and settings.
-    static func solo() -> DashboardData {
+    static func solo() -> DashboardContent {
         var data = Fixtures.solo()
         data.history = overview()
         data.settings = settings()

@@ -31,7 +31,7 @@ import Testing
 
     @Test func historyScreenAtTheMinimumSize() {
         let model = Fixtures.model(
-            HistoryFixtures.solo(), width: DashboardModel.minimumWidth, height: DashboardModel.minimumHeight,
+            HistoryFixtures.solo(), width: ScreensModel.minimumWidth, height: ScreensModel.minimumHeight,
             screen: .history)
         let frame = FrameChecks.render(model)
         #expect(frame.text.contains("History"))

@@ -61,9 +61,9 @@ import Testing
     /// (every key on the first page; at 80×24 what the numbers mean follows below, `j`), and at
     /// least with its label (`r` for `r, F5, ctrl-l`) at the minimum size, where it scrolls
     /// (j/↓) to show the rest.
-    @Test(arguments: [(80, 24), (120, 40), (DashboardModel.minimumWidth, DashboardModel.minimumHeight)])
+    @Test(arguments: [(80, 24), (120, 40), (ScreensModel.minimumWidth, ScreensModel.minimumHeight)])
     func everyBindingIsListedInTheHelpScreen(width: Int, height: Int) {
-        var model = DashboardModel(screen: .help, width: width, height: height)
+        var model = ScreensModel(screen: .help, width: width, height: height)
         var lines: [String] = []
         var previous: Int?
         while previous != model.helpScroll {
@@ -117,7 +117,7 @@ import Testing
         #expect(table.action(for: .right, on: .settings) == .nextPeriod)
         #expect(table.action(for: .left, on: .settings) == .previousPeriod)
         // On the help screen they are drawn: the frame at 80×24 shows them under that title.
-        let frame = ScreenRenderer.render(DashboardModel(screen: .help, width: 80, height: 24))
+        let frame = ScreenRenderer.render(ScreensModel(screen: .help, width: 80, height: 24))
         for summary in ["next setting", "previous setting", "next value", "previous value", "mark productive"] {
             #expect(frame.text.contains(summary), "\(summary) missing:\n\(frame.text)")
         }
@@ -135,8 +135,8 @@ import Testing
 
     /// The footer line drawn on the dashboard, on help and on the group screen holds exactly
     /// the footer bindings.
-    @Test(arguments: [DashboardModel.Screen.dashboard, .help, .group])
-    func theDrawnFooterMatchesTheTable(screen: DashboardModel.Screen) {
+    @Test(arguments: [ScreensModel.Screen.dashboard, .help, .group])
+    func theDrawnFooterMatchesTheTable(screen: ScreensModel.Screen) {
         let model = DashboardFixtures.model(DashboardFixtures.crowd(3), width: 120, height: 40, screen: screen)
         let footerLine = ScreenRenderer.render(model).line(39)
         let kind = model.screenKind
@@ -157,7 +157,7 @@ import Testing
             KeyBinding(.quit, keys: [.character("x")], summary: "leave", screens: [.dashboard, .help]),
             KeyBinding(.help, keys: [.function(1)], summary: "assist", screens: [.dashboard, .help], inFooter: false),
         ])
-        var model = DashboardModel(screen: .dashboard, width: 80, height: 24, keys: keys)
+        var model = ScreensModel(screen: .dashboard, width: 80, height: 24, keys: keys)
         #expect(model.handle(.character("q")) == nil)
         #expect(model.handle(.function(1)) == nil)
         #expect(model.screen == .help)

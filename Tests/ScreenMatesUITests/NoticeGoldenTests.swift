@@ -9,7 +9,7 @@ import Testing
 @Suite struct NoticeGoldenTests {
     typealias Fixtures = DashboardFixtures
 
-    static func lines(_ data: DashboardData) -> [DashboardData.NoticeLine] {
+    static func lines(_ data: DashboardContent) -> [DashboardContent.NoticeLine] {
         [
             .init(
                 at: data.now, title: "90 % of today's limit", body: "7 of 8 blocks used; 1 left before the limit.",

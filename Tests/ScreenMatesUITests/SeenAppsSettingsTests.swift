@@ -12,7 +12,7 @@ import Testing
         SettingsScreenState.SeenApp(name: "evil\u{1B}[2J", seconds: 60),
     ]
 
-    private func settingsOpen(seen: [SettingsScreenState.SeenApp]? = Self.seen) -> DashboardModel {
+    private func settingsOpen(seen: [SettingsScreenState.SeenApp]? = Self.seen) -> ScreensModel {
         var data = HistoryFixtures.solo()
         var model = Fixtures.model(data, width: 80, height: 30)
         _ = model.handle(.character("s"))
@@ -21,7 +21,7 @@ import Testing
         return model
     }
 
-    private func select(_ row: SettingsScreenState.Row, on model: inout DashboardModel) {
+    private func select(_ row: SettingsScreenState.Row, on model: inout ScreensModel) {
         let steps = model.settingsScreen!.rows.firstIndex(of: row)! - model.settingsScreen!.selection
         for _ in 0..<abs(steps) { _ = model.handle(steps < 0 ? .up : .down) }
         #expect(model.settingsScreen?.selectedRow == row)

@@ -8,12 +8,12 @@ import Testing
 @Suite struct SettingsScreenTests {
     typealias Fixtures = DashboardFixtures
 
-    private func dashboard() -> DashboardModel {
+    private func dashboard() -> ScreensModel {
         Fixtures.model(HistoryFixtures.solo(), width: 80, height: 24)
     }
 
     @discardableResult
-    private func press(_ keys: [KeyInput], on model: inout DashboardModel) -> [DashboardRequest?] {
+    private func press(_ keys: [KeyInput], on model: inout ScreensModel) -> [DashboardRequest?] {
         keys.map { model.handle($0) }
     }
 
@@ -47,7 +47,7 @@ import Testing
     }
 
     /// Moves the selection to `row`.
-    private func select(_ row: SettingsScreenState.Row, on model: inout DashboardModel) {
+    private func select(_ row: SettingsScreenState.Row, on model: inout ScreensModel) {
         let steps = model.settingsScreen!.rows.firstIndex(of: row)! - model.settingsScreen!.selection
         press(Array(repeating: steps < 0 ? KeyInput.up : .down, count: abs(steps)), on: &model)
         #expect(model.settingsScreen?.selectedRow == row)

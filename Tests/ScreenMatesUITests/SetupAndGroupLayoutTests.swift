@@ -7,8 +7,8 @@ import Testing
 /// the frame's width, every box closed on the right (no text ran through its border), hints
 /// whole, and the group code always there in plain letters.
 @Suite struct SetupAndGroupLayoutTests {
-    static let sizes: [(Int, Int)] = (DashboardModel.minimumWidth...140).flatMap { width in
-        [DashboardModel.minimumHeight, 20, 24, 40].map { (width, $0) }
+    static let sizes: [(Int, Int)] = (ScreensModel.minimumWidth...140).flatMap { width in
+        [ScreensModel.minimumHeight, 20, 24, 40].map { (width, $0) }
     }
 
     /// The flows worth drawing: each step, with long input, errors and the code.
@@ -43,8 +43,8 @@ import Testing
         ]
     }
 
-    static func groupModels() -> [(String, DashboardModel)] {
-        var result: [(String, DashboardModel)] = []
+    static func groupModels() -> [(String, ScreensModel)] {
+        var result: [(String, ScreensModel)] = []
         for (name, data) in [("group", DashboardFixtures.bigGroup()), ("none", DashboardFixtures.solo())] {
             let model = SetupFixtures.groupScreen(data, width: 80, height: 24)
             result.append((name, model))

@@ -37,7 +37,7 @@ enum SetupFixtures {
     }
 
     @discardableResult
-    static func press(_ keys: [KeyInput], on model: inout DashboardModel) -> [DashboardRequest?] {
+    static func press(_ keys: [KeyInput], on model: inout ScreensModel) -> [DashboardRequest?] {
         keys.map { model.handle($0) }
     }
 
@@ -73,15 +73,15 @@ enum SetupFixtures {
     }
 
     /// A model on the setup screen holding `flow`.
-    static func model(_ flow: SetupFlow, width: Int, height: Int) -> DashboardModel {
-        var model = DashboardModel(screen: .dashboard, width: width, height: height)
+    static func model(_ flow: SetupFlow, width: Int, height: Int) -> ScreensModel {
+        var model = ScreensModel(screen: .dashboard, width: width, height: height)
         model.beginSetup(flow)
         return model
     }
 
     /// A model on the group screen.
-    static func groupScreen(_ data: DashboardData?, width: Int, height: Int) -> DashboardModel {
-        var model = DashboardModel(screen: .dashboard, width: width, height: height, data: data)
+    static func groupScreen(_ data: DashboardContent?, width: Int, height: Int) -> ScreensModel {
+        var model = ScreensModel(screen: .dashboard, width: width, height: height, data: data)
         _ = model.handle(.character("g"))
         return model
     }

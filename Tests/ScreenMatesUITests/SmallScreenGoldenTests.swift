@@ -10,11 +10,11 @@ import Testing
 @Suite struct SmallScreenGoldenTests {
     typealias Fixtures = DashboardFixtures
 
-    static let width = DashboardModel.minimumWidth
-    static let height = DashboardModel.minimumHeight
+    static let width = ScreensModel.minimumWidth
+    static let height = ScreensModel.minimumHeight
 
     private func check(
-        _ model: DashboardModel, _ name: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ model: ScreensModel, _ name: String, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Frame {
         let frame = FrameChecks.render(model, sourceLocation: sourceLocation)
         Golden.check(frame.text, named: "\(name)-\(model.width)x\(model.height)", sourceLocation: sourceLocation)
@@ -23,7 +23,7 @@ import Testing
 
     /// What the session gathers for the debug panel, with the long paths and instants of a
     /// real home.
-    static func debugLines() -> [DashboardData.DebugLine] {
+    static func debugLines() -> [DashboardContent.DebugLine] {
         let home = "/tmp/screenmates-e2e-5C1F7E2A-8D43-4B7E-9A0C-2E6B1D9F3A71"
         return [
             ("user id", "a1b2c3d4"), ("name", "ada_l"), ("data directory", home),
@@ -34,10 +34,10 @@ import Testing
             ("group store state", "online"), ("notices today", "1 shown, 2 counted as sent"),
             ("next notice due", "2026-03-18T22:00:00Z"), ("  recorded", "2026-03-18 limit-75"),
             ("  recorded", "2026-03-18 limit-90"), ("  recorded", "2026-03-18 limit-over"),
-        ].map { DashboardData.DebugLine(label: $0.0, value: $0.1) }
+        ].map { DashboardContent.DebugLine(label: $0.0, value: $0.1) }
     }
 
-    static func groupData() -> DashboardData {
+    static func groupData() -> DashboardContent {
         var data = Fixtures.bigGroup()
         data.history = HistoryFixtures.overview()
         data.settings = HistoryFixtures.settings()
@@ -49,8 +49,8 @@ import Testing
     // MARK: - Header
 
     /// The code to share is on the header of every screen that has one, at 60 columns too.
-    @Test(arguments: [DashboardModel.Screen.dashboard, .history, .settings])
-    func theGroupCodeIsOnTheHeader(screen: DashboardModel.Screen) {
+    @Test(arguments: [ScreensModel.Screen.dashboard, .history, .settings])
+    func theGroupCodeIsOnTheHeader(screen: ScreensModel.Screen) {
         var model = Fixtures.model(Self.groupData(), width: Self.width, height: Self.height)
         if screen == .settings { _ = model.handle(.character("s")) } else { model.screen = screen }
         let header = FrameChecks.render(model).line(0)
@@ -272,7 +272,7 @@ import Testing
     @Test(arguments: [(60, 16), (80, 24)])
     func aLongToastWraps(width: Int, height: Int) {
         var data = Self.groupData()
-        let notice = DashboardData.NoticeLine(
+        let notice = DashboardContent.NoticeLine(
             at: data.now, title: "Maximilian_Alexander went over the limit",
             body: "Maximilian_Alexander has used 12 of 8 blocks today; yesterday: 11 of 8 blocks, over the limit.",
             severity: .alarm)

@@ -84,16 +84,16 @@ extension DashboardEffectRunner {
         // A fresh config file with every key, from the new profile's settings.
         let configProblems = settingsFile.apply(to: store, catalogue: dependencies.catalogue, create: true)
         do {
-            feed = try UsageFeed(store: store, clock: clock, timeZone: dependencies.timeZone)
+            reader = try FiguresReader(store: store, clock: clock, timeZone: dependencies.timeZone)
         } catch {
             logger.error("reading the cleared data failed: \(error.message)")
             _ = refresh(checkTimeZone: false)
         }
-        return .localDataCleared(feed.numbers, configProblems: configProblems)
+        return .localDataCleared(reader.numbers, configProblems: configProblems)
     }
 
     /// What the debug panel shows.
-    func debugLines(_ state: DashboardState) -> [DashboardData.DebugLine] {
+    func debugLines(_ state: DashboardState) -> [DashboardContent.DebugLine] {
         let home = dependencies.home
         let status = state.group
         let numbers = state.numbers
@@ -122,7 +122,7 @@ extension DashboardEffectRunner {
         }
         lines += recorded.keys.sorted().map { ("  recorded", $0) }
         lines += Self.leftOutLines(status?.leftOut ?? [], challenges: (try? store.challengesLeftOut()) ?? [])
-        return lines.map { DashboardData.DebugLine(label: $0.0, value: $0.1) }
+        return lines.map { DashboardContent.DebugLine(label: $0.0, value: $0.1) }
     }
 
     /// The debug panel's lines naming what was left out because it cannot be right: the group

@@ -40,7 +40,7 @@ final class DashboardEffectRunner {
     let tasks: BackgroundTasks
     let settingsFile: SettingsFile
     /// The store's reader: the figures, read incrementally (only what changed).
-    var feed: UsageFeed
+    var reader: FiguresReader
     let demo = DemoMonitor()
     /// The one link to the user's group (the leaderboard and the games), while in one.
     var groupLink: GroupLink?
@@ -56,11 +56,12 @@ final class DashboardEffectRunner {
     }()
 
     init(
-        _ dependencies: DashboardDependencies, feed: UsageFeed, screen: any DashboardScreen, inbox: DashboardInbox,
+        _ dependencies: DashboardDependencies, reader: FiguresReader, screen: any DashboardScreen,
+        inbox: DashboardInbox,
         tasks: BackgroundTasks
     ) {
         self.dependencies = dependencies
-        self.feed = feed
+        self.reader = reader
         self.screen = screen
         self.inbox = inbox
         self.tasks = tasks
@@ -126,15 +127,15 @@ final class DashboardEffectRunner {
         let problem = WriteProblem.find(forDatabaseAt: dependencies.home.databasePath)
         var reading = StoreReading(reopenable: store.isReadOnly && problem == nil)
         do {
-            _ = try feed.refresh(checkTimeZone: checkTimeZone)
+            _ = try reader.refresh(checkTimeZone: checkTimeZone)
             reading.warning =
                 problem.flatMap(Self.shortWarning)
-                ?? feed.notWritable.map { _ in "database read-only - numbers are not saved" }
+                ?? reader.notWritable.map { _ in "database read-only - numbers are not saved" }
         } catch {
             reading.failure = error.message
             reading.warning = Self.shortWarning(for: error)
         }
-        return .numbersRead(feed.numbers, reading)
+        return .numbersRead(reader.numbers, reading)
     }
 
     /// Opens the store again (it was opened while the data directory could not be written, and
@@ -142,7 +143,7 @@ final class DashboardEffectRunner {
     private func reopenStore() -> DashboardEvent {
         do {
             try store.reopen()
-            feed = try UsageFeed(store: store, clock: clock, timeZone: dependencies.timeZone)
+            reader = try FiguresReader(store: store, clock: clock, timeZone: dependencies.timeZone)
             logger.notice("the database can be written again", metadata: ["read-only": "\(store.isReadOnly)"])
         } catch {
             logger.error("opening the database again failed: \(error.message)")

@@ -42,11 +42,11 @@ enum DashboardEvent: Hashable, Sendable {
     /// What the challenges screen asked for was done (or refused), with the words to show.
     case gameActionFinished(message: String, error: Bool)
     /// The figures were read again (`read`), or the store could not be read.
-    case numbersRead(UsageNumbers, StoreReading)
+    case numbersRead(UsageFigures, StoreReading)
     /// The notices were looked at: what was shown just now, the log, the next due time.
     case noticesLooked(NoticeCenter.Outcome)
     /// The facts a panel shows, gathered while it is open.
-    case debugFacts([DashboardData.DebugLine])
+    case debugFacts([DashboardContent.DebugLine])
     case seenApps([SettingsScreenState.SeenApp])
     /// A store write asked for by a key failed; the footer says so.
     case writeFailed(warning: String)
@@ -64,7 +64,7 @@ enum DashboardEvent: Hashable, Sendable {
     case dayEnded(clock: Date)
     case dayNotEnded(String)
     /// Local data was cleared: the fresh figures and the config file's problems; or nothing was.
-    case localDataCleared(UsageNumbers, configProblems: [String])
+    case localDataCleared(UsageFigures, configProblems: [String])
     case localDataKept(String)
 }
 

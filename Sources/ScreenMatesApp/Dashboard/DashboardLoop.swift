@@ -27,7 +27,7 @@ struct DashboardLoop {
     /// Runs from `state` until the state has an exit status, and returns it.
     func run(_ state: inout DashboardState) -> Int32 {
         var pending = DashboardUpdate.start(&state)
-        var shown: (model: DashboardModel, repaints: Int)?
+        var shown: (model: ScreensModel, repaints: Int)?
         while true {
             while !pending.isEmpty {
                 let batch = state

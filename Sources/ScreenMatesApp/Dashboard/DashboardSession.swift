@@ -12,7 +12,7 @@ import ScreenMatesWatch
 /// and returns once everything it started has ended and the terminal is restored.
 public final class DashboardSession {
     private let dependencies: DashboardDependencies
-    private let feed: UsageFeed
+    private let reader: FiguresReader
     private let theme: Theme
     /// Lines of the config file that could not be used, for the log and the footer.
     private let configProblems: [String]
@@ -43,7 +43,7 @@ public final class DashboardSession {
                 options.useColor
                 ? try assets.theme(named: options.theme ?? opened.settings.theme.rawValue) : .monochrome
             do {
-                feed = try UsageFeed(store: opened.store, clock: clock.clock, timeZone: timeZone)
+                reader = try FiguresReader(store: opened.store, clock: clock.clock, timeZone: timeZone)
             } catch {
                 throw AppError(error)
             }
@@ -75,7 +75,7 @@ public final class DashboardSession {
         }
         let tasks = BackgroundTasks()
         let inbox = DashboardInbox(wake: terminal.wakeUp)
-        let runner = DashboardEffectRunner(dependencies, feed: feed, screen: terminal, inbox: inbox, tasks: tasks)
+        let runner = DashboardEffectRunner(dependencies, reader: reader, screen: terminal, inbox: inbox, tasks: tasks)
         dependencies.logger.info(
             "dashboard started", metadata: ["home": "\(dependencies.home.path)", "speed": "\(clock.clock.speed)"])
         let options = dependencies.options
@@ -84,7 +84,7 @@ public final class DashboardSession {
             setting: .init(
                 clockSpeed: clock.clock.speed, demo: options.demo, bell: options.bell, desktop: options.desktop,
                 catalogue: dependencies.catalogue.apps, themeFollowsSettings: options.theme == nil && options.useColor),
-            numbers: feed.numbers, moment: DashboardMoment(now: clock.clock.now(), instant: .now),
+            numbers: reader.numbers, moment: DashboardMoment(now: clock.clock.now(), instant: .now),
             width: terminal.width, height: terminal.height, configProblems: configProblems)
         state.noticeLines = NoticeCenter(store: store, since: state.noticesSince).lines()
         let loop = DashboardLoop(

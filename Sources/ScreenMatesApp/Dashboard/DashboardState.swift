@@ -26,8 +26,8 @@ struct DashboardState: Hashable, Sendable {
 
     var setting: Setting
     /// The screens' state; `model.data` is derived (see `present`).
-    var model: DashboardModel
-    var numbers: UsageNumbers
+    var model: ScreensModel
+    var numbers: UsageFigures
     /// The group link's status, while connected to a group.
     var group: GroupLink.Status?
     /// The time at the last wake.
@@ -48,14 +48,14 @@ struct DashboardState: Hashable, Sendable {
     var configProblems: [String]
     var toasts = ToastQueue()
     /// Every notice shown so far, newest first.
-    var noticeLines: [DashboardData.NoticeLine] = []
+    var noticeLines: [DashboardContent.NoticeLine] = []
     /// When the next notice that depends on time is due (app clock).
     var nextNoticeDue: Date?
     /// Group actions started and not finished yet.
     var groupActionsRunning = 0
     /// After another process's write is noticed, when to look again (the notice can come a
     /// moment before SQLite publishes the commit).
-    var rechecks = Rechecks()
+    var rechecks = RecheckSchedule()
     /// When the system was last asked for its time zone.
     var lastZoneCheck: ContinuousClock.Instant
     /// When the pages only start-up touched are to be handed back (once, `StartupPages.delay`
@@ -67,7 +67,7 @@ struct DashboardState: Hashable, Sendable {
     /// a block may have decided a challenge, or a day ended.
     var gamesBasis: GamesBasis?
     /// The debug panel's facts and the settings screen's seen apps, while those are open.
-    var debugLines: [DashboardData.DebugLine]?
+    var debugLines: [DashboardContent.DebugLine]?
     var seenApps: [SettingsScreenState.SeenApp]?
     /// The ranked leaderboards and what they were ranked from (ranking thousands of members
     /// again only when that changes).
@@ -102,7 +102,7 @@ struct DashboardState: Hashable, Sendable {
     }
 
     init(
-        setting: Setting, numbers: UsageNumbers, moment: DashboardMoment, width: Int, height: Int,
+        setting: Setting, numbers: UsageFigures, moment: DashboardMoment, width: Int, height: Int,
         configProblems: [String]
     ) {
         self.setting = setting
@@ -114,7 +114,7 @@ struct DashboardState: Hashable, Sendable {
         self.themeShown = setting.themeFollowsSettings ? numbers.settings.theme : nil
         self.startupPagesDue = moment.instant + StartupPages.delay
         self.configProblems = configProblems
-        model = DashboardModel(screen: .dashboard, width: width, height: height)
+        model = ScreensModel(screen: .dashboard, width: width, height: height)
     }
 
     /// The footer's word on a config file with lines it could not use (the log has each one).

@@ -158,7 +158,7 @@ enum DashboardUpdate {
     /// The figures were read: the screen, the group, the games and the notices follow; a store
     /// opened read-only that may be written again is opened again (the demo and the group link
     /// stopped meanwhile); a theme changed in the settings is drawn in.
-    private static func numbersRead(_ numbers: UsageNumbers, _ reading: StoreReading, _ state: inout DashboardState)
+    private static func numbersRead(_ numbers: UsageFigures, _ reading: StoreReading, _ state: inout DashboardState)
         -> [DashboardEffect]
     {
         var effects: [DashboardEffect] = []
@@ -360,10 +360,10 @@ enum DashboardUpdate {
         let key = leaderboardKey(state)
         if state.leaderboards?.key != key {
             state.leaderboards = DashboardState.LeaderboardMemo(
-                key: key, boards: DashboardDataBuilder.leaderboards(numbers: state.numbers, group: state.group))
+                key: key, boards: DashboardContentBuilder.leaderboards(numbers: state.numbers, group: state.group))
         }
         let monitorProblem = state.demoProblem.map { _ in "demo monitor cannot write; retrying" }
-        var data = DashboardDataBuilder.make(
+        var data = DashboardContentBuilder.make(
             numbers: state.numbers, clockSpeed: state.setting.clockSpeed, now: minute, group: state.group,
             leaderboards: state.leaderboards?.boards,
             warning: state.storeWarning ?? monitorProblem ?? state.configWarning ?? state.games?.week?.reminder,

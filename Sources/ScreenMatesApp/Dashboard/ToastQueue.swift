@@ -12,11 +12,11 @@ struct ToastQueue: Hashable, Sendable {
     static let fadeSeconds = 1.0
 
     private struct Shown: Hashable, Sendable {
-        var line: DashboardData.NoticeLine
+        var line: DashboardContent.NoticeLine
         var until: ContinuousClock.Instant
     }
 
-    private var waiting: [DashboardData.NoticeLine] = []
+    private var waiting: [DashboardContent.NoticeLine] = []
     private var shown: Shown?
     /// Whether a toast can be seen now (the dashboard is on screen).
     var visible = true
@@ -24,7 +24,7 @@ struct ToastQueue: Hashable, Sendable {
     init() {}
 
     /// Queues notices to show after those already waiting.
-    mutating func add(_ lines: [DashboardData.NoticeLine]) {
+    mutating func add(_ lines: [DashboardContent.NoticeLine]) {
         waiting += lines
     }
 
@@ -38,9 +38,9 @@ struct ToastQueue: Hashable, Sendable {
     }
 
     /// The toast on screen at `instant` (after `advance(to:)`), if any.
-    func toast(at instant: ContinuousClock.Instant) -> DashboardData.Toast? {
+    func toast(at instant: ContinuousClock.Instant) -> DashboardContent.Toast? {
         guard let shown, instant < shown.until else { return nil }
-        return DashboardData.Toast(notice: shown.line, fading: instant >= shown.until - .seconds(Self.fadeSeconds))
+        return DashboardContent.Toast(notice: shown.line, fading: instant >= shown.until - .seconds(Self.fadeSeconds))
     }
 
     /// Real seconds from `instant` until the toasts change (one starts fading, goes, or the next

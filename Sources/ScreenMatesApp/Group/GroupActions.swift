@@ -232,7 +232,7 @@ public struct GroupActions: Sendable {
             throw AppError("Choose a display name first: `screenmates setup --name NAME`.")
         }
         do {
-            let feed = try UsageFeed(store: local, clock: clock, timeZone: timeZone, writes: false)
+            let feed = try FiguresReader(store: local, clock: clock, timeZone: timeZone, writes: false)
             return (
                 settings,
                 ProfileDraft(

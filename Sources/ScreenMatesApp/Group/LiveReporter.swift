@@ -66,7 +66,7 @@ public struct LiveReporter: Sendable {
     /// Reads the home's numbers whenever its database changes, and hands them to the link, until
     /// `stop` gives a status or `cancelled` is woken.
     private func watchHome(until stop: @escaping @Sendable () -> Int32?, cancelled: WakePipe) {
-        guard let feed = try? UsageFeed(store: store, clock: clock, timeZone: timeZone),
+        guard let feed = try? FiguresReader(store: store, clock: clock, timeZone: timeZone),
             let watcher = FileNotices(directory: home.path, prefix: home.databaseFileName)
         else { return }
         var seen = ""

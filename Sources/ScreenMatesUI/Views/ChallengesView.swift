@@ -4,7 +4,7 @@ import ScreenMatesCore
 /// span, coins and, for a group challenge, its participants' leaderboard below), the form for a
 /// new one, and the question before one is given up.
 struct ChallengesView {
-    let model: DashboardModel
+    let model: ScreensModel
 
     static let listHints = [
         KeyHint("↑/↓", "choose", short: "choose"), KeyHint("c", "create"), KeyHint("j", "join"),

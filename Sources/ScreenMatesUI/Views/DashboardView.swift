@@ -3,8 +3,8 @@ import ScreenMatesCore
 /// Draws the dashboard: header, the balance, streak and today panels, the leaderboard and the
 /// footer of keys.
 struct DashboardView {
-    let model: DashboardModel
-    let data: DashboardData
+    let model: ScreensModel
+    let data: DashboardContent
 
     func draw(into frame: inout Frame) {
         let layout = DashboardLayout(width: frame.width, height: frame.height)

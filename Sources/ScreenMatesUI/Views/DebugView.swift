@@ -4,7 +4,7 @@ import ScreenMatesCore
 /// the notices recorded today — and its actions: a test notice, sync now, the end of the day,
 /// clear local data (after a confirmation).
 struct DebugView {
-    let model: DashboardModel
+    let model: ScreensModel
 
     /// A row of the facts: a label (on a fact's first row only) and a value, or a piece of it.
     struct Row: Hashable {
@@ -14,7 +14,7 @@ struct DebugView {
 
     /// The facts as rows `width` cells wide: a value too long for its column (a path, an
     /// instant with its reset) goes on under itself, never cut.
-    static func rows(_ lines: [DashboardData.DebugLine], width: Int) -> (rows: [Row], labelWidth: Int) {
+    static func rows(_ lines: [DashboardContent.DebugLine], width: Int) -> (rows: [Row], labelWidth: Int) {
         let labelWidth = min(22, (lines.map { CellWidth.of($0.label) }.max() ?? 0) + 2)
         let valueWidth = max(1, width - labelWidth)
         var rows: [Row] = []
@@ -40,7 +40,7 @@ struct DebugView {
         var maximumScroll: Int { max(0, rows.count - window) }
     }
 
-    static func layout(_ model: DashboardModel, glyphs: Glyphs) -> Layout {
+    static func layout(_ model: ScreensModel, glyphs: Glyphs) -> Layout {
         let body = Rect(x: 0, y: 0, width: model.width, height: model.height).splitBottom(1).rest
         let inner = body.inner
         let width = max(1, inner.width - 2)
@@ -54,7 +54,7 @@ struct DebugView {
     }
 
     /// How far the facts scroll on `model`'s screen.
-    static func maximumScroll(_ model: DashboardModel) -> Int { layout(model, glyphs: .unicode).maximumScroll }
+    static func maximumScroll(_ model: ScreensModel) -> Int { layout(model, glyphs: .unicode).maximumScroll }
 
     func draw(into frame: inout Frame) {
         let layout = Self.layout(model, glyphs: frame.glyphs)
@@ -91,7 +91,7 @@ struct DebugView {
     }
 
     /// What clearing takes away, while it waits for `y`; else the last action's outcome.
-    private static func noteLines(_ model: DashboardModel, width: Int, limit: Int, glyphs: Glyphs) -> [(
+    private static func noteLines(_ model: ScreensModel, width: Int, limit: Int, glyphs: Glyphs) -> [(
         String, Style
     )] {
         let state = model.debugPanel

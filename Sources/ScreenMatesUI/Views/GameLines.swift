@@ -53,7 +53,7 @@ struct GameLine: Hashable {
 enum GameScreenFrame {
     /// Draws the header and the footer; returns the body's rectangle.
     static func draw(
-        _ model: DashboardModel, into frame: inout Frame, hints: [KeyHint], message: String? = nil, error: Bool = false
+        _ model: ScreensModel, into frame: inout Frame, hints: [KeyHint], message: String? = nil, error: Bool = false
     ) -> Rect {
         let (headerRow, belowHeader) = frame.bounds.splitTop(1)
         let (body, footer) = belowHeader.splitBottom(1)

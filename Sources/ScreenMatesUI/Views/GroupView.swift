@@ -8,7 +8,7 @@ import ScreenMatesCore
 /// wide terminal shows them with bars and a tall one shows more of them. The footer shows the key table's keys, except while a code or a goal is
 /// being entered: then `q` types and the footer says which keys finish the entry.
 struct GroupView {
-    let model: DashboardModel
+    let model: ScreensModel
 
     /// Rows the mode's lines may take in the top box (a prompt and a two-line message).
     static let slotRows = 3
@@ -47,7 +47,7 @@ struct GroupView {
     }
 
     /// How far the members scroll on `model`'s screen: the members the box cannot show.
-    static func maximumMemberScroll(_ model: DashboardModel) -> Int {
+    static func maximumMemberScroll(_ model: ScreensModel) -> Int {
         guard let data = model.data, let group = data.group else { return 0 }
         let body = Rect(x: 0, y: 0, width: model.width, height: model.height).splitBottom(1).rest
         let members: Rect
@@ -76,7 +76,7 @@ struct GroupView {
 
     /// The code in a box across the top; returns the room left below it for the members.
     private func drawCodeBox(
-        _ frame: inout Frame, in body: Rect, group: DashboardData.GroupSummary, data: DashboardData
+        _ frame: inout Frame, in body: Rect, group: DashboardContent.GroupSummary, data: DashboardContent
     ) -> Rect {
         let slot = slotLines(glyphs: frame.glyphs, width: body.width - 6, data: data)
         let bigHeight = BigText.height + 1
@@ -114,7 +114,7 @@ struct GroupView {
 
     /// The code in a panel on the left, full height, one fact per line.
     private func drawCodePanel(
-        _ frame: inout Frame, in rect: Rect, group: DashboardData.GroupSummary, data: DashboardData
+        _ frame: inout Frame, in rect: Rect, group: DashboardContent.GroupSummary, data: DashboardContent
     ) {
         frame.box(rect, title: "Group")
         let inner = rect.inner
@@ -207,7 +207,7 @@ struct GroupView {
 
     /// The lines the current mode shows: the prompt, what is typed and what is wrong with it,
     /// or the outcome of the last action.
-    func slotLines(glyphs: Glyphs, width: Int, data: DashboardData?, limit: Int = slotRows) -> [(String, Style)] {
+    func slotLines(glyphs: Glyphs, width: Int, data: DashboardContent?, limit: Int = slotRows) -> [(String, Style)] {
         let state = model.groupScreen
         let current = data?.group?.code
         func message(_ text: String, _ style: Style) -> [(String, Style)] {

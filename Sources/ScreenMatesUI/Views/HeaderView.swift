@@ -13,7 +13,7 @@ import ScreenMatesCore
 /// countdown of 24h 59m), not on what they say now, so the name and the group never move or
 /// change as the clock ticks on: only the right-hand text changes.
 struct HeaderView {
-    let data: DashboardData
+    let data: DashboardContent
 
     static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

@@ -7,7 +7,7 @@ import ScreenMatesCore
 /// group screen, then help itself), with all its keys; where the screen is too narrow for all
 /// of them, with its short label, so that no binding is ever left out or cut.
 struct HelpView {
-    let model: DashboardModel
+    let model: ScreensModel
 
     static let explanations = [
         // Worded to fit an 80×24 help screen whole, under the key list.

@@ -7,7 +7,7 @@ import ScreenMatesCore
 /// busier of the goal and the busiest day, so the goal line always shows. A day over the limit
 /// is drawn in the over colour and its value says so (`11/8`) for terminals without colour.
 struct HistoryView {
-    let model: DashboardModel
+    let model: ScreensModel
 
     /// Rows of the totals and streak boxes under the chart.
     static let totalsHeight = 7

@@ -5,8 +5,8 @@ import ScreenMatesCore
 /// when each member was last active. Draws only the rows that fit, from the scroll position,
 /// so a group of thousands costs no more than a group of ten.
 struct LeaderboardView {
-    let model: DashboardModel
-    let data: DashboardData
+    let model: ScreensModel
+    let data: DashboardContent
     /// The box's title; "Leaderboard · <period>" when nil.
     var title: String? = nil
     /// Whether the period tabs show on the top edge (not where the period cannot be changed).

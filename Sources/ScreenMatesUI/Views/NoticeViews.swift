@@ -23,7 +23,7 @@ extension Notice.Severity {
 /// A notice shown for a few seconds over the lower right of the dashboard, below the panels, so
 /// it never hides the numbers it talks about. Fading, it is drawn in muted colours.
 struct ToastView {
-    let toast: DashboardData.Toast
+    let toast: DashboardContent.Toast
 
     static let maximumWidth = 52
 
@@ -65,7 +65,7 @@ struct ToastView {
 
 /// One notice on a line: time, title and as much of the text as fits.
 struct NoticeRow {
-    let line: DashboardData.NoticeLine
+    let line: DashboardContent.NoticeLine
     let calendar: DayCalendar
     let now: Date
 
@@ -100,7 +100,7 @@ struct NoticeRow {
 /// A notice takes one line where its time, title and text fit on it; otherwise its text goes
 /// on under its title, so every notice reads whole at any width.
 struct NoticesView {
-    let model: DashboardModel
+    let model: ScreensModel
 
     /// One row of the log: pieces of text and their styles, from the left.
     typealias Row = [(text: String, style: Style)]
@@ -109,12 +109,12 @@ struct NoticesView {
     static func window(height: Int) -> Int { max(1, height - 3) }
 
     /// Every row of the log, `width` cells wide.
-    static func rows(_ model: DashboardModel, width: Int) -> [Row] {
+    static func rows(_ model: ScreensModel, width: Int) -> [Row] {
         guard let data = model.data else { return [] }
         return data.notices.flatMap { rows(of: $0, calendar: data.calendar, now: data.now, width: width) }
     }
 
-    static func rows(of line: DashboardData.NoticeLine, calendar: DayCalendar, now: Date, width: Int) -> [Row] {
+    static func rows(of line: DashboardContent.NoticeLine, calendar: DayCalendar, now: Date, width: Int) -> [Row] {
         let when = NoticeRow.when(line.at, calendar: calendar, now: now) + " "
         let title = SafeText.displayable(line.title)
         let body = SafeText.displayable(line.body)
@@ -136,7 +136,7 @@ struct NoticesView {
     }
 
     /// How far the log scrolls on `model`'s screen, in rows.
-    static func maximumScroll(_ model: DashboardModel) -> Int {
+    static func maximumScroll(_ model: ScreensModel) -> Int {
         max(0, rows(model, width: max(1, model.width - 4)).count - window(height: model.height))
     }
 

@@ -4,7 +4,7 @@ import ScreenMatesCore
 /// The profile screen: the coin balance, the badges by category (earned ones with their day,
 /// the others with what earns them) and, where the terminal is wide, the latest coin entries.
 struct ProfileView {
-    let model: DashboardModel
+    let model: ScreensModel
 
     static let hints = [KeyHint("↑/↓", "scroll", short: "scroll"), KeyHint("esc", "back"), KeyHint("q", "quit")]
 

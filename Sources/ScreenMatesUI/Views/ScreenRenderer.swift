@@ -3,7 +3,7 @@ import ScreenMatesCore
 /// `view(state) -> frame`: the whole screen for a model, at the model's size. Below the
 /// minimum size it draws the "too small" screen, whichever screen the model is on.
 public enum ScreenRenderer {
-    public static func render(_ model: DashboardModel, glyphs: Glyphs = .unicode) -> Frame {
+    public static func render(_ model: ScreensModel, glyphs: Glyphs = .unicode) -> Frame {
         var frame = Frame(width: model.width, height: model.height, glyphs: glyphs)
         if model.isTooSmall {
             TooSmallView(width: model.width, height: model.height).draw(into: &frame)

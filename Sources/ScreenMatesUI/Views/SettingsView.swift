@@ -4,7 +4,7 @@ import ScreenMatesCore
 /// numbers behind the day, one setting a row, the selected one marked with a pointer and reverse
 /// video. A list longer than the screen scrolls to keep the selected row in view.
 struct SettingsView {
-    let model: DashboardModel
+    let model: ScreensModel
 
     /// Cells of the label column: two more than the longest label, four where there is room.
     static func labelWidth(screenWidth: Int) -> Int { screenWidth >= 70 ? 18 : 16 }

@@ -11,7 +11,7 @@ struct TooSmallView {
         let lines = [
             ("Terminal too small", Style(.error, bold: true)),
             (
-                "\(width)\(times)\(height), need \(DashboardModel.minimumWidth)\(times)\(DashboardModel.minimumHeight)",
+                "\(width)\(times)\(height), need \(ScreensModel.minimumWidth)\(times)\(ScreensModel.minimumHeight)",
                 Style(.text)
             ),
             ("enlarge it, or press q to quit", Style(.muted)),

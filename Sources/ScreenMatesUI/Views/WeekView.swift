@@ -4,7 +4,7 @@ import ScreenMatesCore
 /// days of this member's have not reached the group store), and each member's result for the
 /// weeks settled, newest first.
 struct WeekView {
-    let model: DashboardModel
+    let model: ScreensModel
 
     static let hints = [KeyHint("↑/↓", "scroll", short: "scroll"), KeyHint("esc", "back"), KeyHint("q", "quit")]
 

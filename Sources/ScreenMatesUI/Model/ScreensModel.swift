@@ -2,7 +2,7 @@ import ScreenMatesCore
 
 /// The screens' state and how a key changes it: keys in, state and requests out. Pure, so
 /// every screen transition is tested without a terminal.
-public struct DashboardModel: Hashable, Sendable {
+public struct ScreensModel: Hashable, Sendable {
     /// Which screen fills the terminal. The "too small" screen is not one of them: it depends
     /// on the size alone and shows over any screen until the terminal is big enough again.
     public enum Screen: Hashable, Sendable {
@@ -29,7 +29,7 @@ public struct DashboardModel: Hashable, Sendable {
     }
 
     public var screen: Screen
-    public var data: DashboardData?
+    public var data: DashboardContent?
     public var period: LeaderboardPeriod = .today
     /// First leaderboard row shown.
     public var scroll = 0
@@ -51,7 +51,7 @@ public struct DashboardModel: Hashable, Sendable {
     public var height: Int
     public var keys: KeyTable
 
-    public init(screen: Screen, width: Int, height: Int, data: DashboardData? = nil, keys: KeyTable = .standard) {
+    public init(screen: Screen, width: Int, height: Int, data: DashboardContent? = nil, keys: KeyTable = .standard) {
         self.screen = screen
         self.width = width
         self.height = height
@@ -248,7 +248,7 @@ public struct DashboardModel: Hashable, Sendable {
     }
 
     /// Replaces the data (a new snapshot from the store), keeping the scroll position valid.
-    public mutating func update(_ data: DashboardData) {
+    public mutating func update(_ data: DashboardContent) {
         self.data = data
         if let settings = data.settings, settingsScreen?.settings != settings { settingsScreen?.update(settings) }
         if let seen = data.seenApps { settingsScreen?.updateSeen(seen) }

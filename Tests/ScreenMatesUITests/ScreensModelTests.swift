@@ -4,14 +4,14 @@ import Testing
 @testable import ScreenMatesUI
 
 /// The update function: keys in, state and effects out, without a terminal.
-@Suite struct DashboardModelTests {
+@Suite struct ScreensModelTests {
     typealias Fixtures = DashboardFixtures
 
-    private func dashboard(members: Int = 40, width: Int = 80, height: Int = 24) -> DashboardModel {
+    private func dashboard(members: Int = 40, width: Int = 80, height: Int = 24) -> ScreensModel {
         Fixtures.model(Fixtures.crowd(members), width: width, height: height)
     }
 
-    private func maximumScroll(_ model: DashboardModel) -> Int {
+    private func maximumScroll(_ model: ScreensModel) -> Int {
         max(0, model.memberCount - DashboardLayout(width: model.width, height: model.height).leaderboardRows)
     }
 
@@ -19,7 +19,7 @@ import Testing
 
     /// Applies `keys` in order and returns the effects they asked for.
     @discardableResult
-    private func press(_ keys: [KeyInput], on model: inout DashboardModel) -> [DashboardRequest?] {
+    private func press(_ keys: [KeyInput], on model: inout ScreensModel) -> [DashboardRequest?] {
         keys.map { model.handle($0) }
     }
 

@@ -3,7 +3,7 @@
 /// file). The notice comes when the write-ahead log is written, which can be a moment before
 /// the commit is visible to readers: the first look may find nothing new, a later one does. A
 /// commit slower than the last delay is caught by the watcher's own safety interval.
-public struct Rechecks: Hashable, Sendable {
+public struct RecheckSchedule: Hashable, Sendable {
     /// The delays after a notice at which to look (the first at once).
     public static let afterNotice: [Duration] = [
         .zero, .milliseconds(20), .milliseconds(100), .milliseconds(400), .milliseconds(1000),

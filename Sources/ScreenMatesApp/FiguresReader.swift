@@ -5,16 +5,16 @@ import ScreenMatesStore
 /// Keeps today's figures current from the local store, reading only what changed.
 ///
 /// Today is an interval of instants: from where the last reset left off to the start of the
-/// next day. The feed remembers the sequence number of the last event it read and asks the
+/// next day. The reader remembers the sequence number of the last event it read and asks the
 /// store only for newer ones: an event inside today's interval is applied to the ledger when
 /// it comes in order (the usual case), an earlier one in today makes it refold the day, and one
 /// before today is added to its archived day — or, dated before the first tracked day, creates
 /// the days it belongs to — by the daily reset, run again. When the day changes it runs the
 /// daily reset.
 ///
-/// A feed that must not write (`status`, or a read-only database) works the reset out in
+/// A reader that must not write (`status`, or a read-only database) works the reset out in
 /// memory from the same events instead of recording it.
-public final class UsageFeed {
+public final class FiguresReader {
     public let store: LocalStore
     public let clock: any AppClock
     private let timeZone: TimeZoneSource
@@ -91,8 +91,8 @@ public final class UsageFeed {
     public func blocks(in period: LeaderboardPeriod) -> Int { numbers.blocks(in: period) }
 
     /// The figures as they stand, as a value.
-    public var numbers: UsageNumbers {
-        UsageNumbers(
+    public var numbers: UsageFigures {
+        UsageFigures(
             settings: settings, dayState: dayState, calendar: calendar, today: today, todayInterval: todayInterval,
             ledger: ledger, history: history, summary: summary, eventsApplied: eventsApplied, lastActive: lastActive,
             notWritable: notWritable)

@@ -3,9 +3,9 @@ import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesStore
 
-/// Today's figures and the days behind them as the feed last read them: a plain value, so the
+/// Today's figures and the days behind them as `FiguresReader` last read them: a plain value, so the
 /// dashboard's update function decides from it without reading a store.
-public struct UsageNumbers: Hashable, Sendable {
+public struct UsageFigures: Hashable, Sendable {
     public var settings: UserSettings
     public var dayState: DayState
     public var calendar: DayCalendar

@@ -2,14 +2,14 @@ import ScreenMatesWatch
 import Testing
 
 /// The one schedule of looks after a file notice.
-@Suite struct RechecksTests {
+@Suite struct RecheckScheduleTests {
     let start = ContinuousClock.now
 
     @Test func aNoticeBringsALookAtOnceAndThenOnTheSchedule() {
-        var rechecks = Rechecks()
+        var rechecks = RecheckSchedule()
         #expect(rechecks.next == nil)
         rechecks.noticed(at: start)
-        for delay in Rechecks.afterNotice {
+        for delay in RecheckSchedule.afterNotice {
             #expect(rechecks.next == start + delay)
             let due = rechecks.take(at: start + delay)
             #expect(due)
@@ -20,16 +20,16 @@ import Testing
     }
 
     @Test func aLookNotYetDueIsNotTaken() {
-        var rechecks = Rechecks()
+        var rechecks = RecheckSchedule()
         rechecks.noticed(at: start)
         _ = rechecks.take(at: start)
         let early = rechecks.take(at: start + .milliseconds(19))
         #expect(!early)
-        #expect(rechecks.count == Rechecks.afterNotice.count - 1)
+        #expect(rechecks.count == RecheckSchedule.afterNotice.count - 1)
     }
 
     @Test func lateLooksAreTakenTogether() {
-        var rechecks = Rechecks()
+        var rechecks = RecheckSchedule()
         rechecks.noticed(at: start)
         let late = rechecks.take(at: start + .milliseconds(500))
         #expect(late)
@@ -37,11 +37,11 @@ import Testing
     }
 
     @Test func aNewNoticeStartsTheScheduleAgain() {
-        var rechecks = Rechecks()
+        var rechecks = RecheckSchedule()
         rechecks.noticed(at: start)
         _ = rechecks.take(at: start + .milliseconds(500))
         rechecks.noticed(at: start + .seconds(2))
-        #expect(rechecks.count == Rechecks.afterNotice.count)
+        #expect(rechecks.count == RecheckSchedule.afterNotice.count)
         #expect(rechecks.next == start + .seconds(2))
     }
 }

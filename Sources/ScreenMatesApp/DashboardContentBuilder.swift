@@ -6,18 +6,18 @@ import ScreenMatesUI
 /// Gathers what the dashboard shows from the usage figures and the group link's status.
 /// Without a group the leaderboard lists the user alone, built from a list of members like a
 /// group's.
-public enum DashboardDataBuilder {
+public enum DashboardContentBuilder {
     public static func make(
-        numbers: UsageNumbers, clockSpeed: Double, now: Date, group: GroupLink.Status? = nil,
+        numbers: UsageFigures, clockSpeed: Double, now: Date, group: GroupLink.Status? = nil,
         leaderboards: [LeaderboardPeriod: [LeaderboardEntry]]? = nil, warning: String? = nil, source: String? = nil
-    ) -> DashboardData {
+    ) -> DashboardContent {
         let name = numbers.settings.displayName?.value ?? "you"
         let groupLine = numbers.settings.group.map { membership in
-            DashboardData.GroupSummary(
+            DashboardContent.GroupSummary(
                 code: membership.code.value, memberCount: max(group?.snapshot?.members.count ?? 1, 1))
         }
         let notes = [source, group.flatMap { syncNote($0, now: now) }].compactMap { $0 }
-        var data = DashboardData(
+        var data = DashboardContent(
             userName: name, group: groupLine,
             calendar: numbers.calendar, now: now, clockSpeed: clockSpeed, today: numbers.summary,
             leaderboards: leaderboards ?? Self.leaderboards(numbers: numbers, group: group),
@@ -30,16 +30,16 @@ public enum DashboardDataBuilder {
 
     /// The same, from a feed's figures on its clock.
     public static func make(
-        feed: UsageFeed, now: Date, group: GroupLink.Status? = nil,
+        feed: FiguresReader, now: Date, group: GroupLink.Status? = nil,
         leaderboards: [LeaderboardPeriod: [LeaderboardEntry]]? = nil, warning: String? = nil, source: String? = nil
-    ) -> DashboardData {
+    ) -> DashboardContent {
         make(
             numbers: feed.numbers, clockSpeed: feed.clock.speed, now: now, group: group, leaderboards: leaderboards,
             warning: warning, source: source)
     }
 
     /// The ranked leaderboards: the group's when there is a snapshot, the user alone otherwise.
-    public static func leaderboards(numbers: UsageNumbers, group: GroupLink.Status?) -> [LeaderboardPeriod:
+    public static func leaderboards(numbers: UsageFigures, group: GroupLink.Status?) -> [LeaderboardPeriod:
         [LeaderboardEntry]]
     {
         let me = LeaderboardMember(

@@ -3,7 +3,7 @@ import ScreenMatesCore
 
 /// Everything the dashboard shows, gathered by the application from the store and the clock.
 /// The view draws only from this; it never reads a store or a clock itself.
-public struct DashboardData: Hashable, Sendable {
+public struct DashboardContent: Hashable, Sendable {
     public var userName: String
     /// The group's code and size, or `nil` without a group.
     public var group: GroupSummary?

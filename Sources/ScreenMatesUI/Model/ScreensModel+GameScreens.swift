@@ -1,6 +1,6 @@
 import ScreenMatesCore
 
-extension DashboardModel {
+extension ScreensModel {
     /// Opens the challenges, profile or week screen, from its top (`c`, `p`, `w`).
     public mutating func openGameScreen(_ target: Screen) {
         guard [.challenges, .profile, .week].contains(target) else { return }
