@@ -137,7 +137,9 @@ let package = Package(
         .target(name: "ScreenMatesUI", dependencies: ["ScreenMatesCore"]),
 
         // The one module that talks to ncurses.
-        .target(name: "ScreenMatesTerminal", dependencies: ["CNcursesw", "ScreenMatesUI", "ScreenMatesWatch"]),
+        .target(
+            name: "ScreenMatesTerminal",
+            dependencies: ["CNcursesw", "ScreenMatesCore", "ScreenMatesUI", "ScreenMatesWatch"]),
 
         // Application services: home directory, clock, status report, the dashboard session.
         .target(
@@ -157,8 +159,9 @@ let package = Package(
         .executableTarget(
             name: "screenmates",
             dependencies: [
-                "ScreenMatesApp", "ScreenMatesCore", "ScreenMatesSources",
+                "ScreenMatesApp", "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesSources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: leanLinking
         ),
@@ -189,6 +192,7 @@ let package = Package(
             dependencies: [
                 "ScreenMatesTestSupport",
                 "ScreenMatesStore", "ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -231,7 +235,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ScreenMatesTerminalTests",
-            dependencies: ["ScreenMatesTerminal", "ScreenMatesUI", "ScreenMatesWatch"]),
+            dependencies: ["CNcursesw", "ScreenMatesTerminal", "ScreenMatesUI", "ScreenMatesWatch"]),
         .testTarget(name: "ScreenMatesWatchTests", dependencies: ["ScreenMatesWatch"]),
         .testTarget(
             name: "ScreenMatesAppTests",
