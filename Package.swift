@@ -155,13 +155,11 @@ let package = Package(
             exclude: []
         ),
 
-        // The `screenmates` command line.
+        // The `screenmates` command line: it parses, asks the application, and prints.
         .executableTarget(
             name: "screenmates",
             dependencies: [
-                "ScreenMatesApp", "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesSources",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                "ScreenMatesApp", "ScreenMatesCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: leanLinking
         ),

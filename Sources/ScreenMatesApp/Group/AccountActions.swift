@@ -25,6 +25,25 @@ public struct AccountActions: Sendable {
         self.timeZone = timeZone
     }
 
+    /// The account actions of `home` (which may be new), on the real clock or the one a running
+    /// dashboard publishes, against the group store `groupStore` finds for it.
+    public static func open(home: HomeDirectory, groupStore: GroupStoreChoice, timeZone: TimeZoneSource)
+        throws(AppError) -> AccountActions
+    {
+        do {
+            let store = try home.openStore()
+            let clock = try ClockSource.choose(
+                speed: nil, startAt: nil, store: store, publish: false, timeZone: timeZone
+            ).clock
+            let location = try groupStore.location(home: home, settings: try store.settings())
+            return AccountActions(home: home, local: store, location: location, clock: clock, timeZone: timeZone)
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError(error)
+        }
+    }
+
     /// What a restore brought back.
     public struct Restored: Sendable {
         public var userID: UserID
