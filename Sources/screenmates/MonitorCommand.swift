@@ -55,17 +55,7 @@ struct MonitorCommand: AsyncParsableCommand {
             valueName: "source"))
     var source: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "The ActivityWatch server (default http://127.0.0.1:5600; its testing port is 5666).",
-            valueName: "url"))
-    var url: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Read the ActivityWatch buckets of this host (default: this machine, or the only one there).",
-            valueName: "name"))
-    var host: String?
+    @OptionGroup var activityWatch: ActivityWatchServerOptions
 
     @Flag(help: "Print neither the event ids nor what the monitor waits for.")
     var quiet = false
@@ -102,15 +92,13 @@ struct MonitorCommand: AsyncParsableCommand {
     }
 
     private func perform() async throws(AppError) -> Int32 {
-        let activityWatch = ActivityWatchOptions(url: url, host: host, quiet: quiet)
+        let server = activityWatch.options(quiet: quiet)
         let (kind, announce) = try await UsageSourceKind.resolve(
             explicit: source.flatMap { UsageSourceKind(rawValue: $0.lowercased()) },
-            simulationOptions: simulationOptions,
-            activityWatchOptions: [url.map { _ in "--url" }, host.map { _ in "--host" }].compactMap { $0 },
-            activityWatch: activityWatch)
+            simulationOptions: simulationOptions, activityWatchOptions: activityWatch.given, activityWatch: server)
         // Said even with --quiet (which silences ids and waits): a service's journal shows it.
         if let announce { FileHandle.standardError.write(Data("screenmates monitor: \(announce)\n".utf8)) }
-        if kind == .activitywatch { return try await follow(activityWatch) }
+        if kind == .activitywatch { return try await follow(server) }
         let probe = kind.probe(
             idleTimeout: SamplingOptions().idleThreshold, environment: ProcessInfo.processInfo.environment)
         if let probe { return try await sample(probe) }
