@@ -30,18 +30,8 @@ public struct AccountActions: Sendable {
     public static func open(home: HomeDirectory, groupStore: GroupStoreChoice, timeZone: TimeZoneSource)
         throws(AppError) -> AccountActions
     {
-        do {
-            let store = try home.openStore()
-            let clock = try ClockSource.choose(
-                speed: nil, startAt: nil, store: store, publish: false, timeZone: timeZone
-            ).clock
-            let location = try groupStore.location(home: home, settings: try store.settings())
-            return AccountActions(home: home, local: store, location: location, clock: clock, timeZone: timeZone)
-        } catch let error as AppError {
-            throw error
-        } catch {
-            throw AppError(error)
-        }
+        let (store, clock, location) = try groupStore.open(home: home, speed: nil, startAt: nil, timeZone: timeZone)
+        return AccountActions(home: home, local: store, location: location, clock: clock, timeZone: timeZone)
     }
 
     /// What a restore brought back.

@@ -28,18 +28,9 @@ public struct GroupActions: Sendable {
         timeZone: TimeZoneSource
     ) throws(AppError) -> GroupActions {
         try home.requireData()
-        do {
-            let store = try home.openStore()
-            let clock = try ClockSource.choose(
-                speed: speed, startAt: startAt, store: store, publish: false, timeZone: timeZone
-            ).clock
-            let location = try groupStore.location(home: home, settings: try store.settings())
-            return GroupActions(local: store, location: location, clock: clock, timeZone: timeZone)
-        } catch let error as AppError {
-            throw error
-        } catch {
-            throw AppError(error)
-        }
+        let (store, clock, location) = try groupStore.open(
+            home: home, speed: speed, startAt: startAt, timeZone: timeZone)
+        return GroupActions(local: store, location: location, clock: clock, timeZone: timeZone)
     }
 
     /// The user's settings and group; nil without a profile or outside a group.

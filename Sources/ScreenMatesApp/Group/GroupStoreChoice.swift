@@ -1,4 +1,6 @@
+import Foundation
 import ScreenMatesCore
+import ScreenMatesStore
 
 /// The group store a command was pointed at: `--group-store`, else `SCREENMATES_GROUP_STORE`,
 /// else the store a home's group was joined through, else the home's default file. A store
@@ -36,6 +38,24 @@ public struct GroupStoreChoice: Sendable {
     public func named(home: HomeDirectory) throws(AppError) -> GroupStoreLocation? {
         guard option != nil || !(environment["SCREENMATES_GROUP_STORE"] ?? "").isEmpty else { return nil }
         return warned(try GroupStoreLocation.resolve(option: option, environment: environment, home: home))
+    }
+
+    /// `home`'s store, the clock `speed` and `startAt` choose (or the one a running dashboard
+    /// publishes) and where the group store is for it: what acting on the group takes.
+    func open(home: HomeDirectory, speed: Double?, startAt: Date?, timeZone: TimeZoneSource)
+        throws(AppError) -> (store: LocalStore, clock: any AppClock, location: GroupStoreLocation)
+    {
+        do {
+            let store = try home.openStore()
+            let clock = try ClockSource.choose(
+                speed: speed, startAt: startAt, store: store, publish: false, timeZone: timeZone
+            ).clock
+            return (store, clock, try location(home: home, settings: try store.settings()))
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError(error)
+        }
     }
 
     private func warned(_ location: GroupStoreLocation) -> GroupStoreLocation {
