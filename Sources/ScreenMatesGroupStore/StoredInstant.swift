@@ -12,6 +12,12 @@ public enum StoredInstant {
         return Int64((instant.timeIntervalSince1970 * 1000).rounded())
     }
 
+    /// `milliseconds(_:)` of an instant that may be absent.
+    public static func milliseconds(ifAny instant: Date?) throws(GroupStoreError) -> Int64? {
+        guard let instant else { return nil }
+        return try milliseconds(instant)
+    }
+
     /// The instant `milliseconds` after 1970 began (UTC).
     public static func date(milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)

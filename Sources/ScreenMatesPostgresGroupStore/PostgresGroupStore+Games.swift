@@ -14,9 +14,7 @@ extension PostgresGroupStore {
     {
         try GroupStoreRules.check(challenge)
         let at = try StoredInstant.milliseconds(now)
-        let startsAt = try challenge.startsAt.map { instant throws(GroupStoreError) in
-            try StoredInstant.milliseconds(instant)
-        }
+        let startsAt = try StoredInstant.milliseconds(ifAny: challenge.startsAt)
         let rule = GroupStoreRules.ruleText(challenge.rule)
         let (id, first, days, reward, penalty) = (
             challenge.id, Int64(challenge.firstDay.dayNumber), Int64(challenge.days), Int64(challenge.reward),
@@ -86,9 +84,7 @@ extension PostgresGroupStore {
     @discardableResult
     public func reportParticipant(_ report: ParticipantReport, code: GroupCode) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(report)
-        let decidedAt = try report.decidedAt.map { instant throws(GroupStoreError) in
-            try StoredInstant.milliseconds(instant)
-        }
+        let decidedAt = try StoredInstant.milliseconds(ifAny: report.decidedAt)
         let (id, state, days) = (report.challengeID, report.state.rawValue, Int64(report.daysKept))
         let me = try caller(report.userID)
         let rows = try await perform(OperationContext(code: code, userID: report.userID)) { client in

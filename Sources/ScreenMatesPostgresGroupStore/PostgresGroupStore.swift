@@ -504,9 +504,7 @@ public final class PostgresGroupStore: GroupStore {
             blocks = Int64(profile.blocksToday)
             day = Int64(profile.day.dayNumber)
             streak = Int64(profile.streak)
-            lastActive = try profile.lastActive.map { instant throws(GroupStoreError) in
-                try StoredInstant.milliseconds(instant)
-            }
+            lastActive = try StoredInstant.milliseconds(ifAny: profile.lastActive)
             lastUpdated = try StoredInstant.milliseconds(profile.lastUpdated)
             version = profile.version
         }

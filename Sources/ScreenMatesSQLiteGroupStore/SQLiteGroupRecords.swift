@@ -110,7 +110,7 @@ struct MemberRecord: Encodable, PersistableRecord {
         blocksToday = profile.blocksToday
         day = profile.day.dayNumber
         streak = profile.streak
-        lastActive = try profile.lastActive.map(StoredInstant.milliseconds)
+        lastActive = try StoredInstant.milliseconds(ifAny: profile.lastActive)
         lastUpdated = try StoredInstant.milliseconds(profile.lastUpdated)
         version = profile.version
         self.joinedAt = joinedAt

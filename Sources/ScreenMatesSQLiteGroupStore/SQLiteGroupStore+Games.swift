@@ -16,9 +16,7 @@ extension SQLiteGroupStore {
     {
         try GroupStoreRules.check(challenge)
         let at = try StoredInstant.milliseconds(now)
-        let startsAt = try challenge.startsAt.map { instant throws(GroupStoreError) in
-            try StoredInstant.milliseconds(instant)
-        }
+        let startsAt = try StoredInstant.milliseconds(ifAny: challenge.startsAt)
         let rule = GroupStoreRules.ruleText(challenge.rule)
         try await write { db in
             try Self.requireGroup(db, code: code)
@@ -91,9 +89,7 @@ extension SQLiteGroupStore {
     @discardableResult
     public func reportParticipant(_ report: ParticipantReport, code: GroupCode) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(report)
-        let decidedAt = try report.decidedAt.map { instant throws(GroupStoreError) in
-            try StoredInstant.milliseconds(instant)
-        }
+        let decidedAt = try StoredInstant.milliseconds(ifAny: report.decidedAt)
         return try await write { db in
             try Self.requireGroup(db, code: code)
             let table = "challenge_participant"
