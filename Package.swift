@@ -137,7 +137,9 @@ let package = Package(
         .target(name: "ScreenMatesUI", dependencies: ["ScreenMatesCore"]),
 
         // The one module that talks to ncurses.
-        .target(name: "ScreenMatesTerminal", dependencies: ["CNcursesw", "ScreenMatesUI", "ScreenMatesWatch"]),
+        .target(
+            name: "ScreenMatesTerminal",
+            dependencies: ["CNcursesw", "ScreenMatesCore", "ScreenMatesUI", "ScreenMatesWatch"]),
 
         // Application services: home directory, clock, status report, the dashboard session.
         .target(
@@ -153,12 +155,11 @@ let package = Package(
             exclude: []
         ),
 
-        // The `screenmates` command line.
+        // The `screenmates` command line: it parses, asks the application, and prints.
         .executableTarget(
             name: "screenmates",
             dependencies: [
-                "ScreenMatesApp", "ScreenMatesCore", "ScreenMatesSources",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ScreenMatesApp", "ScreenMatesCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: leanLinking
         ),
@@ -189,6 +190,7 @@ let package = Package(
             dependencies: [
                 "ScreenMatesTestSupport",
                 "ScreenMatesStore", "ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -231,7 +233,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ScreenMatesTerminalTests",
-            dependencies: ["ScreenMatesTerminal", "ScreenMatesUI", "ScreenMatesWatch"]),
+            dependencies: ["CNcursesw", "ScreenMatesTerminal", "ScreenMatesUI", "ScreenMatesWatch"]),
         .testTarget(name: "ScreenMatesWatchTests", dependencies: ["ScreenMatesWatch"]),
         .testTarget(
             name: "ScreenMatesAppTests",

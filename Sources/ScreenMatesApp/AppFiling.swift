@@ -18,6 +18,28 @@ public enum AppFiling {
         }
     }
 
+    /// The applications seen in `home` (which has a profile) that match none of its apps now,
+    /// most time first, matched with the catalogue the assets `environment` points at hold. A
+    /// damaged table of them is an error, not an empty list.
+    public static func unplacedSeenApps(home: HomeDirectory, environment: [String: String]) throws(AppError)
+        -> [SeenApp]
+    {
+        try home.requireData()
+        do {
+            let store = try home.openStore()
+            let catalogue = try AssetCatalog.locate(environment: environment).appCatalogue()
+            guard let settings = try store.settings() else {
+                throw AppError("\(home.path) has no profile yet: run `screenmates setup --name NAME` first.")
+            }
+            _ = try store.seenApps()
+            return unplacedSeenApps(store: store, settings: settings, catalogue: catalogue)
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError(error)
+        }
+    }
+
     /// Adds `name` (a catalogue app by name or id, or the name a source reported) to one list,
     /// moving it from the other; saves the database and `config.toml`. Returns the app.
     public static func add(_ name: String, as category: AppCategory, home: HomeDirectory, assets: AssetCatalog)

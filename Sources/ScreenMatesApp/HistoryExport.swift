@@ -45,6 +45,33 @@ public struct HistoryExport: Sendable {
 
     public init(days: [Day]) { self.days = days }
 
+    /// The newest `limit` finished days of `home` (which has data) as `status` sees them: its
+    /// config file applied first (`problem` is told each line it cannot use), on the real clock
+    /// or the one a running dashboard publishes, with a daily reset that is due worked out but
+    /// not written.
+    public init(
+        home: HomeDirectory, assets: AssetCatalog, timeZone: TimeZoneSource, limit: Int?, includeHidden: Bool,
+        problem: (String) -> Void
+    ) throws(AppError) {
+        let catalogue = try assets.appCatalogue()
+        do {
+            let store = try home.openStore()
+            for line in SettingsFile(home: home).apply(to: store, catalogue: catalogue) { problem(line) }
+            let clock = try ClockSource.choose(
+                speed: nil, startAt: nil, store: store, publish: false, timeZone: timeZone
+            )
+            .clock
+            let feed = try FiguresReader(store: store, clock: clock, timeZone: timeZone, writes: false)
+            try self.init(
+                history: feed.history, store: store, settings: feed.settings, catalogue: catalogue,
+                calendar: feed.calendar, limit: limit, includeHidden: includeHidden)
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError(error)
+        }
+    }
+
     /// The newest `limit` finished days of `history` (all without a limit), oldest first, with
     /// each day's apps read from its events.
     public init(

@@ -11,6 +11,7 @@ public struct StatusReport: Encodable, Sendable {
         @Nullable public var name: String?
     }
 
+    /// A member of the group as `status` and `group show` list them, ranked for today.
     public struct Member: Encodable, Sendable {
         public var id: UserID
         public var name: String

@@ -104,3 +104,31 @@ public enum UsageSourceKind: String, CaseIterable, Sendable {
                 + "--source simulated (or --seed, --rate, --scenario, --count) for the simulated monitor.")
     }
 }
+
+extension UsageSourceKind {
+    /// What samples the focus for a source that is followed by sampling — the terminal, X11,
+    /// sway, Hyprland, and `auto` once ActivityWatch did not answer (the desktop or the terminal,
+    /// chosen again as it runs) — made when the follower starts; nil for ActivityWatch and the
+    /// simulation, which are not sampled.
+    public func probe(idleTimeout: TimeInterval, environment: [String: String]) -> SampledFollower.ProbeMaker? {
+        switch self {
+        case .activitywatch, .simulated: nil
+        case .terminal: { () throws(FocusProbeError) -> any FocusProbe in TerminalProbe() }
+        case .x11: { () throws(FocusProbeError) -> any FocusProbe in try X11Probe() }
+        case .sway:
+            { () throws(FocusProbeError) -> any FocusProbe in
+                try SwayProbe(idleTimeout: idleTimeout, environment: environment)
+            }
+        case .hyprland:
+            { () throws(FocusProbeError) -> any FocusProbe in
+                try HyprlandProbe(idleTimeout: idleTimeout, environment: environment)
+            }
+        case .auto:
+            {
+                [session = SessionSources(environment: environment, idleTimeout: idleTimeout)] ()
+                    throws(FocusProbeError) -> any FocusProbe in
+                AutoProbe(session: session) { TerminalProbe() }
+            }
+        }
+    }
+}

@@ -54,7 +54,7 @@ struct RowCheck {
         guard GroupStoreRules.storableMilliseconds.contains(milliseconds) else {
             throw fail("\(column) is \(milliseconds) ms, not an instant of the years a store keeps")
         }
-        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        return StoredInstant.date(milliseconds: milliseconds)
     }
 
     func optionalInstant(_ milliseconds: Int64?, _ column: String) throws(LeftOutRow) -> Date? {

@@ -83,115 +83,27 @@ public struct PostgresAddress: Hashable, Sendable, CustomStringConvertible {
     public init(url: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(PostgresAddressError)
     {
-        let lower = url.lowercased()
-        guard let scheme = ["postgres://", "postgresql://"].first(where: { lower.hasPrefix($0) }) else {
-            throw .notPostgres(url)
-        }
-        var rest = Substring(url.dropFirst(scheme.count))
-        var query = Substring("")
-        if let mark = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: mark)...]
-            rest = rest[..<mark]
-        }
-        var path = Substring("")
-        if let slash = rest.firstIndex(of: "/") {
-            path = rest[rest.index(after: slash)...]
-            rest = rest[..<slash]
-        }
-        var userInfo: Substring?
-        if let at = rest.lastIndex(of: "@") {
-            userInfo = rest[..<at]
-            rest = rest[rest.index(after: at)...]
-        }
-
-        var user: String?
-        var password: String?
-        if let userInfo {
-            if let colon = userInfo.firstIndex(of: ":") {
-                user = try Self.decode(userInfo[..<colon], in: url)
-                password = try Self.decode(userInfo[userInfo.index(after: colon)...], in: url)
-            } else {
-                user = try Self.decode(userInfo, in: url)
-            }
-        }
-        var host: String?
-        var port: Int?
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { throw .malformed(url, "an IPv6 address lacks its ']'") }
-            host = String(rest[rest.index(after: rest.startIndex)..<close])
-            let after = rest[rest.index(after: close)...]
-            if after.hasPrefix(":") { port = try Self.port(after.dropFirst(), in: url) }
-        } else if let colon = rest.lastIndex(of: ":") {
-            host = try Self.decode(rest[..<colon], in: url)
-            port = try Self.port(rest[rest.index(after: colon)...], in: url)
-        } else if !rest.isEmpty {
-            host = try Self.decode(rest, in: url)
-        }
-        var database = path.isEmpty ? nil : try Self.decode(path, in: url)
-        var tls: TLSMode?
-        var rootCertificate: String?
-        var timeout = Self.defaultTimeout
-
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = try Self.decode(parts[0], in: url)
-            let value = try Self.decode(parts.count > 1 ? parts[1] : "", in: url)
-            switch key {
-            case "host": host = value
-            case "port": port = try Self.port(Substring(value), in: url)
-            case "user": user = value
-            case "password": password = value
-            case "dbname": database = value
-            case "sslmode":
-                guard let mode = TLSMode(rawValue: value) else {
-                    let modes = TLSMode.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw .malformed(url, "sslmode is one of \(modes), not \"\(value)\"")
-                }
-                tls = mode
-            case "sslrootcert":
-                rootCertificate = value.isEmpty ? nil : value
-            case "connect_timeout":
-                guard let seconds = Double(value), seconds > 0, seconds <= 600 else {
-                    throw .malformed(url, "connect_timeout is a number of seconds (up to 600), not \"\(value)\"")
-                }
-                timeout = .milliseconds(Int64((seconds * 1000).rounded()))
-            default:
-                throw .malformed(
-                    url,
-                    "unknown parameter \"\(key)\" (known: host, port, user, password, dbname, sslmode, sslrootcert, "
-                        + "connect_timeout)"
-                )
-            }
-        }
-
-        let resolvedUser = user.flatMap { $0.isEmpty ? nil : $0 } ?? Self.currentUserName(environment: environment)
-        let resolvedPort = port ?? Self.defaultPort
-        let resolvedHost = host.flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultSocketDirectory
+        var parts = try URLParts(url: url)
+        let resolvedUser =
+            parts.user.flatMap { $0.isEmpty ? nil : $0 } ?? Self.currentUserName(environment: environment)
+        let resolvedPort = parts.port ?? Self.defaultPort
+        let resolvedHost = parts.host.flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultSocketDirectory
         if resolvedHost.hasPrefix("/") {
             endpoint = .socket(directory: resolvedHost, port: resolvedPort)
         } else {
             endpoint = .tcp(host: resolvedHost, port: resolvedPort)
         }
-        // PostgreSQL 16's `sslrootcert=system`: the system's authorities, and nothing weaker than
-        // verify-full.
-        if rootCertificate == "system" {
-            rootCertificate = nil
-            if let tls, tls != .verifyFull {
-                throw .malformed(
-                    url, "sslrootcert=system needs sslmode=verify-full (or no sslmode), not \(tls.rawValue)")
-            }
-            tls = .verifyFull
-        }
+        try parts.takeSystemRootCertificate(in: url)
         self.user = resolvedUser
         // An empty password, or the stand-in of an old remembered URL, is no password.
-        let given = password.flatMap { $0.isEmpty || $0 == Self.passwordStandIn ? nil : $0 }
+        let given = parts.password.flatMap { $0.isEmpty || $0 == Self.passwordStandIn ? nil : $0 }
         self.password = given ?? environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
-        self.database = database.flatMap { $0.isEmpty ? nil : $0 } ?? resolvedUser
-        self.tls = tls ?? Self.defaultTLS(for: endpoint, rootCertificate: rootCertificate)
-        self.tlsIsDefault = tls == nil
-        self.rootCertificate = rootCertificate
+        self.database = parts.database.flatMap { $0.isEmpty ? nil : $0 } ?? resolvedUser
+        self.tls = parts.tls ?? Self.defaultTLS(for: endpoint, rootCertificate: parts.rootCertificate)
+        self.tlsIsDefault = parts.tls == nil
+        self.rootCertificate = parts.rootCertificate
         self.passwordFile = PostgresPasswordFile(environment: environment)
-        self.timeout = timeout
+        self.timeout = parts.timeout
         self.description = Self.withoutPassword(url)
     }
 
@@ -256,20 +168,6 @@ public struct PostgresAddress: Hashable, Sendable, CustomStringConvertible {
             text = String(text[..<mark]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
         }
         return text
-    }
-
-    private static func decode(_ text: Substring, in url: String) throws(PostgresAddressError) -> String {
-        guard let decoded = String(text).removingPercentEncoding else {
-            throw .malformed(url, "\"\(text)\" has a broken %-escape")
-        }
-        return decoded
-    }
-
-    private static func port(_ text: Substring, in url: String) throws(PostgresAddressError) -> Int {
-        guard let port = Int(text), (1...65535).contains(port) else {
-            throw .malformed(url, "the port is a number from 1 to 65535, not \"\(text)\"")
-        }
-        return port
     }
 
     private static func currentUserName(environment: [String: String]) -> String {

@@ -37,7 +37,7 @@ extension PostgresGroupStore {
                             lastActive: lastActive, lastUpdated: lastUpdated, version: version))
                 else { return nil }
                 return MemberAccount.Membership(
-                    group: group, profile: profile, joinedAt: Self.date(milliseconds: joined))
+                    group: group, profile: profile, joinedAt: StoredInstant.date(milliseconds: joined))
             }
         }
         guard let newest = memberships.first else { return .empty }
@@ -94,7 +94,8 @@ extension PostgresGroupStore {
                     (String, String, String, String, Int64, Int64).self)
                 return IdentityClaim(
                     userID: try Self.userID(user), holds: SafeText.displayable(names), role: SafeText.displayable(role),
-                    fingerprint: fingerprint, claimedAt: Self.date(milliseconds: at), claimants: Int(clamping: count))
+                    fingerprint: fingerprint, claimedAt: StoredInstant.date(milliseconds: at),
+                    claimants: Int(clamping: count))
             }
         }
     }

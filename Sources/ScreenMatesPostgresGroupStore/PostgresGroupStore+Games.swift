@@ -13,8 +13,8 @@ extension PostgresGroupStore {
         async throws(GroupStoreError)
     {
         try GroupStoreRules.check(challenge)
-        let at = try Self.milliseconds(now)
-        let startsAt = try challenge.startsAt.map { instant throws(GroupStoreError) in try Self.milliseconds(instant) }
+        let at = try StoredInstant.milliseconds(now)
+        let startsAt = try StoredInstant.milliseconds(ifAny: challenge.startsAt)
         let rule = GroupStoreRules.ruleText(challenge.rule)
         let (id, first, days, reward, penalty) = (
             challenge.id, Int64(challenge.firstDay.dayNumber), Int64(challenge.days), Int64(challenge.reward),
@@ -42,7 +42,7 @@ extension PostgresGroupStore {
         async throws(GroupStoreError) -> GroupChallenge
     {
         try GroupStoreRules.check(challengeID: id)
-        let at = try Self.milliseconds(now)
+        let at = try StoredInstant.milliseconds(now)
         let day = Int64(GroupStoreRules.clampedDayNumber(today))
         let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
@@ -84,7 +84,7 @@ extension PostgresGroupStore {
     @discardableResult
     public func reportParticipant(_ report: ParticipantReport, code: GroupCode) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(report)
-        let decidedAt = try report.decidedAt.map { instant throws(GroupStoreError) in try Self.milliseconds(instant) }
+        let decidedAt = try StoredInstant.milliseconds(ifAny: report.decidedAt)
         let (id, state, days) = (report.challengeID, report.state.rawValue, Int64(report.daysKept))
         let me = try caller(report.userID)
         let rows = try await perform(OperationContext(code: code, userID: report.userID)) { client in
@@ -159,7 +159,7 @@ extension PostgresGroupStore {
     @discardableResult
     public func reportStanding(_ report: StandingReport) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(report)
-        let at = try Self.milliseconds(report.updatedAt)
+        let at = try StoredInstant.milliseconds(report.updatedAt)
         let (name, coins, badges, isPublic, version) = (
             report.displayName.value, Int64(report.coins), Int64(report.badges), report.isPublic, report.version
         )
@@ -280,7 +280,7 @@ extension PostgresGroupStore {
     @discardableResult
     public func settleWeeks(code: GroupCode, today: LocalDate, now: Date) async throws(GroupStoreError) -> Int {
         let day = Int64(GroupStoreRules.clampedDayNumber(today))
-        let at = try Self.milliseconds(now)
+        let at = try StoredInstant.milliseconds(now)
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query(

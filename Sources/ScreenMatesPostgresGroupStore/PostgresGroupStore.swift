@@ -116,7 +116,7 @@ public final class PostgresGroupStore: GroupStore {
     {
         try GroupStoreRules.check(dailyGoalBlocks: dailyGoalBlocks)
         try GroupStoreRules.check(creator)
-        let at = try Self.milliseconds(now)
+        let at = try StoredInstant.milliseconds(now)
         let p = try ProfileParameters(creator)
         let me = try caller(creator.userID)
         let goal = Int64(dailyGoalBlocks)
@@ -133,14 +133,14 @@ public final class PostgresGroupStore: GroupStore {
             let (text, createdAt) = try row.decode((String, Int64).self)
             return Group(
                 code: try Self.code(text), dailyGoalBlocks: dailyGoalBlocks, memberCount: 1,
-                createdAt: Self.date(milliseconds: createdAt))
+                createdAt: StoredInstant.date(milliseconds: createdAt))
         }
         readers.note(creator.userID, in: group.code)
         return group
     }
 
     public func group(code: GroupCode, userID: UserID, now: Date) async throws(GroupStoreError) -> Group? {
-        let at = try Self.milliseconds(now)
+        let at = try StoredInstant.milliseconds(now)
         let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
             try await client.query(
@@ -155,7 +155,7 @@ public final class PostgresGroupStore: GroupStore {
 
     public func join(code: GroupCode, member: MemberProfile, now: Date) async throws(GroupStoreError) -> Group {
         try GroupStoreRules.check(member)
-        let at = try Self.milliseconds(now)
+        let at = try StoredInstant.milliseconds(now)
         let p = try ProfileParameters(member)
         let me = try caller(member.userID)
         let context = OperationContext(code: code, name: member.displayName, userID: member.userID)
@@ -504,10 +504,8 @@ public final class PostgresGroupStore: GroupStore {
             blocks = Int64(profile.blocksToday)
             day = Int64(profile.day.dayNumber)
             streak = Int64(profile.streak)
-            lastActive = try profile.lastActive.map { instant throws(GroupStoreError) in
-                try PostgresGroupStore.milliseconds(instant)
-            }
-            lastUpdated = try PostgresGroupStore.milliseconds(profile.lastUpdated)
+            lastActive = try StoredInstant.milliseconds(ifAny: profile.lastActive)
+            lastUpdated = try StoredInstant.milliseconds(profile.lastUpdated)
             version = profile.version
         }
     }
@@ -530,17 +528,6 @@ public final class PostgresGroupStore: GroupStore {
             throw UnreadableValue(what: "a date out of range")
         }
         return LocalDate(dayNumber: Int(number))
-    }
-
-    static func milliseconds(_ instant: Date) throws(GroupStoreError) -> Int64 {
-        guard GroupStoreRules.isStorable(instant) else {
-            throw .invalidValue("\(instant) is not an instant the group store can keep.")
-        }
-        return Int64((instant.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 }
 

@@ -110,8 +110,8 @@ struct MemberRecord: Encodable, PersistableRecord {
         blocksToday = profile.blocksToday
         day = profile.day.dayNumber
         streak = profile.streak
-        lastActive = try profile.lastActive.map(SQLiteInstant.milliseconds)
-        lastUpdated = try SQLiteInstant.milliseconds(profile.lastUpdated)
+        lastActive = try StoredInstant.milliseconds(ifAny: profile.lastActive)
+        lastUpdated = try StoredInstant.milliseconds(profile.lastUpdated)
         version = profile.version
         self.joinedAt = joinedAt
     }
@@ -188,25 +188,4 @@ struct LastGroupRecord: Encodable, PersistableRecord {
         case code
     }
 
-}
-
-/// Instants and days as the file keeps them: milliseconds since 1970, day numbers.
-enum SQLiteInstant {
-    static func milliseconds(_ instant: Date) throws(GroupStoreError) -> Int64 {
-        guard GroupStoreRules.isStorable(instant) else {
-            throw .invalidValue("\(instant) is not an instant the group store can keep.")
-        }
-        return Int64((instant.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-}
-
-extension SQLiteInstant {
-    /// The day (number) an instant in milliseconds falls on, in UTC.
-    static func dayNumber(ofMilliseconds milliseconds: Int64) -> Int {
-        Int((Double(milliseconds) / 86_400_000).rounded(.down))
-    }
 }

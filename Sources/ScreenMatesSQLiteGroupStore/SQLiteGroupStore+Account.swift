@@ -26,7 +26,7 @@ extension SQLiteGroupStore {
                 else { continue }
                 memberships.append(
                     MemberAccount.Membership(
-                        group: group, profile: profile, joinedAt: SQLiteInstant.date(milliseconds: joined)))
+                        group: group, profile: profile, joinedAt: StoredInstant.date(milliseconds: joined)))
             }
             guard let newest = memberships.first else { return .empty }
             let totals = try Row.fetchAll(

@@ -15,10 +15,8 @@ extension SQLiteGroupStore {
         async throws(GroupStoreError)
     {
         try GroupStoreRules.check(challenge)
-        let at = try SQLiteInstant.milliseconds(now)
-        let startsAt = try challenge.startsAt.map { instant throws(GroupStoreError) in
-            try SQLiteInstant.milliseconds(instant)
-        }
+        let at = try StoredInstant.milliseconds(now)
+        let startsAt = try StoredInstant.milliseconds(ifAny: challenge.startsAt)
         let rule = GroupStoreRules.ruleText(challenge.rule)
         try await write { db in
             try Self.requireGroup(db, code: code)
@@ -49,7 +47,7 @@ extension SQLiteGroupStore {
         async throws(GroupStoreError) -> GroupChallenge
     {
         try GroupStoreRules.check(challengeID: id)
-        let at = try SQLiteInstant.milliseconds(now)
+        let at = try StoredInstant.milliseconds(now)
         let day = GroupStoreRules.clampedDayNumber(today)
         return try await write { db in
             try Self.requireGroup(db, code: code)
@@ -91,9 +89,7 @@ extension SQLiteGroupStore {
     @discardableResult
     public func reportParticipant(_ report: ParticipantReport, code: GroupCode) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(report)
-        let decidedAt = try report.decidedAt.map { instant throws(GroupStoreError) in
-            try SQLiteInstant.milliseconds(instant)
-        }
+        let decidedAt = try StoredInstant.milliseconds(ifAny: report.decidedAt)
         return try await write { db in
             try Self.requireGroup(db, code: code)
             let table = "challenge_participant"
@@ -117,11 +113,11 @@ extension SQLiteGroupStore {
             }
             let stored = ParticipantStanding(
                 userID: report.userID, name: "", state: state, daysKept: try row.checked("days_kept", in: table),
-                joinedAt: SQLiteInstant.date(milliseconds: try row.checked("joined_at", in: table)))
+                joinedAt: StoredInstant.date(milliseconds: try row.checked("joined_at", in: table)))
             guard
                 let next = stored.taking(
                     state: report.state, daysKept: report.daysKept,
-                    decidedAt: decidedAt.map(SQLiteInstant.date(milliseconds:)))
+                    decidedAt: decidedAt.map(StoredInstant.date(milliseconds:)))
             else { return false }
             try db.execute(
                 sql: """
@@ -172,7 +168,7 @@ extension SQLiteGroupStore {
     @discardableResult
     public func reportStanding(_ report: StandingReport) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(report)
-        let at = try SQLiteInstant.milliseconds(report.updatedAt)
+        let at = try StoredInstant.milliseconds(report.updatedAt)
         return try await write { db in
             let codes = try Self.groupsOf(db, userID: report.userID).map(\.code)
             try db.execute(
@@ -274,7 +270,7 @@ extension SQLiteGroupStore {
     /// Rules that cannot be right settle nothing until a member sets them again.
     @discardableResult
     public func settleWeeks(code: GroupCode, today: LocalDate, now: Date) async throws(GroupStoreError) -> Int {
-        let at = try SQLiteInstant.milliseconds(now)
+        let at = try StoredInstant.milliseconds(now)
         return try await write { db, filter in
             let (rules, settleFrom): (SettlementRules, LocalDate)
             switch try Self.rules(db, code: code) {
@@ -352,7 +348,7 @@ extension SQLiteGroupStore {
         do {
             start =
                 try row.checkedIfPresent("settle_from", in: table)
-                ?? Int64(SQLiteInstant.dayNumber(ofMilliseconds: row.checked("created_at", in: table)))
+                ?? Int64(StoredInstant.dayNumber(ofMilliseconds: row.checked("created_at", in: table)))
         } catch {
             return .failure(LeftOutRow(.settlementRules, key: code.value, reason: "settle_from cannot be read"))
         }

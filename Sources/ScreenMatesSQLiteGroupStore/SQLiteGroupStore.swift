@@ -103,7 +103,7 @@ public final class SQLiteGroupStore: GroupStore {
     {
         try GroupStoreRules.check(dailyGoalBlocks: dailyGoalBlocks)
         try GroupStoreRules.check(creator)
-        let createdAt = try SQLiteInstant.milliseconds(now)
+        let createdAt = try StoredInstant.milliseconds(now)
         return try await write { db in
             var generator = SystemRandomNumberGenerator()
             var code = GroupCode.random(using: &generator)
@@ -113,12 +113,12 @@ public final class SQLiteGroupStore: GroupStore {
             try Self.insert(db, MemberRecord(creator, code: code, joinedAt: createdAt))
             return Group(
                 code: code, dailyGoalBlocks: dailyGoalBlocks, memberCount: 1,
-                createdAt: SQLiteInstant.date(milliseconds: createdAt))
+                createdAt: StoredInstant.date(milliseconds: createdAt))
         }
     }
 
     public func group(code: GroupCode, userID: UserID, now: Date) async throws(GroupStoreError) -> Group? {
-        let at = try SQLiteInstant.milliseconds(now)
+        let at = try StoredInstant.milliseconds(now)
         // A right code is only read; a wrong one is written down, which needs a write.
         let seen: Lookup = try await read { db in
             if let seconds = try Self.retryAfter(db, userID: userID, at: at) { return Lookup.limited(seconds) }
@@ -141,7 +141,7 @@ public final class SQLiteGroupStore: GroupStore {
 
     public func join(code: GroupCode, member: MemberProfile, now: Date) async throws(GroupStoreError) -> Group {
         try GroupStoreRules.check(member)
-        let at = try SQLiteInstant.milliseconds(now)
+        let at = try StoredInstant.milliseconds(now)
         let record = try MemberRecord(member, code: code, joinedAt: at)
         let outcome: Lookup = try await write { db in
             let found = try Self.lookUp(db, code: code, userID: member.userID, at: at)
@@ -298,8 +298,8 @@ public final class SQLiteGroupStore: GroupStore {
         let failures = try Row.fetchAll(
             db, sql: "SELECT at FROM failed_attempt WHERE user_id = ? AND at > ? AND at <= ?",
             arguments: [userID, at - window, at]
-        ).compactMap { row in (row.readable("at") as Int64?).map(SQLiteInstant.date(milliseconds:)) }
-        return GroupStoreRules.retryAfter(failures: failures, now: SQLiteInstant.date(milliseconds: at))
+        ).compactMap { row in (row.readable("at") as Int64?).map(StoredInstant.date(milliseconds:)) }
+        return GroupStoreRules.retryAfter(failures: failures, now: StoredInstant.date(milliseconds: at))
     }
 
     /// Stores `profile` over the member's row in `code` if its version is newer than `stored`.

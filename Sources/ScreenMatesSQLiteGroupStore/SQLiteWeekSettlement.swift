@@ -115,7 +115,7 @@ struct SQLiteWeekSettlement {
                     LeftOutRow(.member, key: text, reason: "joined_at is not an instant of the years a store keeps"))
                 return nil
             }
-            let day = LocalDate(dayNumber: SQLiteInstant.dayNumber(ofMilliseconds: joined))
+            let day = LocalDate(dayNumber: StoredInstant.dayNumber(ofMilliseconds: joined))
             return (userID, WeekSettlement.memberFrom(settleFrom: settleFrom, joined: day))
         }
     }

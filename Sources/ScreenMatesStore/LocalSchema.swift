@@ -14,172 +14,36 @@ enum LocalSchema {
         if !complete { try migrator.migrate(pool) }
     }
 
+    /// One migration: the name a database records it by, and the SQL it runs.
+    struct Migration: Sendable {
+        let name: String
+        let sql: String
+
+        init(_ name: String, sql: String) {
+            self.name = name
+            self.sql = sql
+        }
+    }
+
+    /// Every migration, in the order it runs. Released ones never change (name, order or SQL):
+    /// a schema change is a new one at the end.
+    static let migrations = [
+        Migration("v1: events, profile, apps, history", sql: v1EventsProfileAppsHistory),
+        Migration("v2: reset instants, day bounds, reconciled events, clock owner", sql: v2ResetInstantsAndDayBounds),
+        Migration("v3: group membership, member version, leaderboard cache, sync state", sql: v3GroupMembership),
+        Migration("v4: theme and notification channels", sql: v4ThemeAndNotificationChannels),
+        Migration("v5: delivered notices", sql: v5DeliveredNotices),
+        Migration("v6: the group store a membership was joined through", sql: v6MembershipStore),
+        Migration("v7: applications seen by a usage source that match no tracked app", sql: v7SeenApps),
+        Migration("v8: challenges, the coin ledger and badges", sql: v8ChallengesCoinsBadges),
+        Migration("v9: group challenges, the public ranking, the games cache", sql: v9GroupGames),
+    ]
+
     static func makeMigrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: events, profile, apps, history") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE usage_event (
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                        id TEXT NOT NULL UNIQUE,
-                        app_id TEXT NOT NULL,
-                        category TEXT NOT NULL CHECK (category IN ('vice', 'productive')),
-                        seconds INTEGER NOT NULL CHECK (seconds > 0),
-                        occurred_at INTEGER NOT NULL,
-                        recorded_at INTEGER NOT NULL
-                    );
-                    CREATE INDEX usage_event_by_time ON usage_event(occurred_at);
-
-                    CREATE TABLE profile (
-                        id INTEGER PRIMARY KEY CHECK (id = 1),
-                        user_id TEXT NOT NULL,
-                        display_name TEXT,
-                        day_start_hour INTEGER NOT NULL DEFAULT 0 CHECK (day_start_hour BETWEEN 0 AND 23),
-                        block_minutes INTEGER NOT NULL DEFAULT 15 CHECK (block_minutes BETWEEN 1 AND 240),
-                        exchange_rate REAL NOT NULL DEFAULT 1.0 CHECK (exchange_rate BETWEEN 0 AND 10),
-                        daily_goal_blocks INTEGER NOT NULL DEFAULT 8 CHECK (daily_goal_blocks BETWEEN 1 AND 96),
-                        notifications_enabled INTEGER NOT NULL DEFAULT 1,
-                        tracking_start TEXT NOT NULL,
-                        last_reset TEXT,
-                        created_at INTEGER NOT NULL
-                    );
-
-                    CREATE TABLE tracked_app (
-                        id TEXT PRIMARY KEY,
-                        name TEXT NOT NULL,
-                        bundle_id TEXT NOT NULL,
-                        category TEXT NOT NULL CHECK (category IN ('vice', 'productive')),
-                        hidden INTEGER NOT NULL DEFAULT 0,
-                        position INTEGER NOT NULL
-                    );
-
-                    CREATE TABLE day_history (
-                        date TEXT PRIMARY KEY,
-                        vice_blocks INTEGER NOT NULL,
-                        productive_blocks INTEGER NOT NULL,
-                        goal_blocks INTEGER NOT NULL,
-                        earned_seconds INTEGER NOT NULL,
-                        spent_seconds INTEGER NOT NULL,
-                        ending_balance_seconds INTEGER NOT NULL,
-                        overdraft_seconds INTEGER NOT NULL,
-                        streak_after INTEGER NOT NULL,
-                        synced INTEGER NOT NULL DEFAULT 0,
-                        archived_at INTEGER NOT NULL
-                    );
-
-                    CREATE TABLE published_clock (
-                        id INTEGER PRIMARY KEY CHECK (id = 1),
-                        origin_ms INTEGER NOT NULL,
-                        real_anchor_ms INTEGER NOT NULL,
-                        speed REAL NOT NULL CHECK (speed > 0),
-                        pid INTEGER NOT NULL,
-                        published_at INTEGER NOT NULL
-                    );
-                    """)
+        for migration in migrations {
+            migrator.registerMigration(migration.name) { db in try db.execute(sql: migration.sql) }
         }
-        migrator.registerMigration("v2: reset instants, day bounds, reconciled events, clock owner") { db in
-            try db.execute(
-                sql: """
-                    ALTER TABLE profile ADD COLUMN last_reset_at INTEGER;
-                    ALTER TABLE profile ADD COLUMN history_seq INTEGER NOT NULL DEFAULT 0;
-                    ALTER TABLE day_history ADD COLUMN start_at INTEGER;
-                    ALTER TABLE day_history ADD COLUMN end_at INTEGER;
-                    ALTER TABLE published_clock ADD COLUMN pid_start TEXT;
-                    UPDATE profile SET history_seq = (SELECT coalesce(max(seq), 0) FROM usage_event);
-                    """)
-        }
-        migrator.registerMigration("v3: group membership, member version, leaderboard cache, sync state") { db in
-            try db.execute(
-                sql: """
-                    ALTER TABLE profile ADD COLUMN group_code TEXT;
-                    ALTER TABLE profile ADD COLUMN group_goal_blocks INTEGER;
-                    ALTER TABLE profile ADD COLUMN member_version INTEGER NOT NULL DEFAULT 0;
-                    ALTER TABLE profile ADD COLUMN last_synced_at INTEGER;
-                    ALTER TABLE profile ADD COLUMN profile_synced_version INTEGER NOT NULL DEFAULT 0;
-                    CREATE TABLE group_cache (
-                        code TEXT PRIMARY KEY,
-                        snapshot TEXT NOT NULL,
-                        fetched_at INTEGER NOT NULL
-                    );
-                    """)
-        }
-        migrator.registerMigration("v4: theme and notification channels") { db in
-            try db.execute(
-                sql: """
-                    ALTER TABLE profile ADD COLUMN theme TEXT NOT NULL DEFAULT 'terminal';
-                    ALTER TABLE profile ADD COLUMN notification_bell INTEGER NOT NULL DEFAULT 0;
-                    ALTER TABLE profile ADD COLUMN notification_desktop INTEGER NOT NULL DEFAULT 0;
-                    """)
-        }
-        migrator.registerMigration("v5: delivered notices") { db in
-            try db.execute(
-                sql: """
-                    -- Every notice delivered or counted as sent, once: the key is the claim.
-                    CREATE TABLE notice (
-                        key TEXT PRIMARY KEY NOT NULL,
-                        day INTEGER NOT NULL,
-                        at INTEGER NOT NULL,
-                        shown INTEGER NOT NULL CHECK (shown IN (0, 1)),
-                        -- Whether a dashboard has put it on screen (a notice sent by
-                        -- `screenmates notify test` waits for the first one to take it).
-                        toasted INTEGER NOT NULL DEFAULT 0 CHECK (toasted IN (0, 1)),
-                        notice TEXT NOT NULL
-                    ) WITHOUT ROWID;
-                    CREATE INDEX notice_by_day ON notice(day);
-                    CREATE INDEX notice_by_time ON notice(at);
-                    """)
-        }
-        migrator.registerMigration("v6: the group store a membership was joined through") { db in
-            try db.execute(sql: "ALTER TABLE profile ADD COLUMN group_store TEXT")
-        }
-        migrator.registerMigration("v7: applications seen by a usage source that match no tracked app") { db in
-            try db.execute(
-                sql: """
-                    -- Active time per day of each application a real usage source saw but could not
-                    -- place on a tracked app: its reported name only, never a window title.
-                    CREATE TABLE seen_app (
-                        day TEXT NOT NULL,
-                        name TEXT NOT NULL,
-                        source TEXT NOT NULL,
-                        seconds INTEGER NOT NULL CHECK (seconds >= 0),
-                        last_seen_at INTEGER NOT NULL,
-                        PRIMARY KEY (day, name)
-                    ) WITHOUT ROWID;
-                    """)
-        }
-        migrator.registerMigration("v8: challenges, the coin ledger and badges") { db in
-            try db.execute(
-                sql: """
-                    -- A personal challenge; `outcome` is written once (kept, broken, forfeited).
-                    CREATE TABLE challenge (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        rule TEXT NOT NULL,
-                        first_day INTEGER NOT NULL,
-                        days INTEGER NOT NULL CHECK (days BETWEEN 1 AND 365),
-                        reward INTEGER NOT NULL CHECK (reward >= 0),
-                        penalty INTEGER NOT NULL CHECK (penalty >= 0),
-                        created_at INTEGER NOT NULL,
-                        starts_at INTEGER,
-                        outcome TEXT CHECK (outcome IN ('kept', 'broken', 'forfeited')),
-                        decided_at INTEGER,
-                        decided_day INTEGER
-                    ) WITHOUT ROWID;
-                    -- Append-only: one entry per cause, so a cause replayed books nothing.
-                    CREATE TABLE coin_transaction (
-                        cause TEXT PRIMARY KEY NOT NULL,
-                        asked INTEGER NOT NULL,
-                        amount INTEGER NOT NULL,
-                        reason TEXT NOT NULL,
-                        at INTEGER NOT NULL
-                    ) WITHOUT ROWID;
-                    CREATE TABLE badge (
-                        kind TEXT PRIMARY KEY NOT NULL,
-                        earned_day INTEGER NOT NULL,
-                        earned_at INTEGER NOT NULL
-                    ) WITHOUT ROWID;
-                    """)
-        }
-        registerGroupGames(&migrator)
         return migrator
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import ScreenMatesApp
-import ScreenMatesStore
 
 /// `screenmates restore`: the member back on a new machine, from the group store.
 struct RestoreCommand: AsyncParsableCommand {
@@ -48,18 +47,7 @@ struct AccountCommand: AsyncParsableCommand {
 
     /// What the account commands need: the home's store, clock and group store.
     static func actions(_ global: GlobalOptions, home: HomeDirectory) throws(AppError) -> AccountActions {
-        do {
-            let store = try home.openStore()
-            let clock = try ClockSource.choose(
-                speed: nil, startAt: nil, store: store, publish: false, timeZone: machineTimeZone
-            ).clock
-            let location = try global.resolveGroupStore(home: home, settings: try store.settings())
-            return AccountActions(home: home, local: store, location: location, clock: clock, timeZone: machineTimeZone)
-        } catch let error as AppError {
-            throw error
-        } catch {
-            throw AppError(error)
-        }
+        try AccountActions.open(home: home, groupStore: global.groupStoreChoice, timeZone: machineTimeZone)
     }
 
     struct Delete: AsyncParsableCommand {

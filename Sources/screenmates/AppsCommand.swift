@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import ScreenMatesApp
 import ScreenMatesCore
-import ScreenMatesStore
 
 /// `screenmates apps seen | add`: what real usage sources saw, and filing it.
 struct AppsCommand: AsyncParsableCommand {
@@ -11,7 +10,7 @@ struct AppsCommand: AsyncParsableCommand {
         subcommands: [AppsSeenCommand.self, AppsAddCommand.self])
 }
 
-struct AppsSeenCommand: ParsableCommand {
+struct AppsSeenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seen",
         abstract: "List the applications ActivityWatch saw that match none of your apps.",
@@ -26,24 +25,10 @@ struct AppsSeenCommand: ParsableCommand {
     @Flag(help: "Print JSON: an array of {name, source, seconds, days, lastSeenAt}.")
     var json = false
 
-    func run() throws {
-        try runReportingErrors { () throws(AppError) -> Int32 in
-            let home = try global.resolveHome()
-            try home.requireData()
-            let seen: [SeenApp]
-            do {
-                let store = try home.openStore()
-                let catalogue = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment).appCatalogue()
-                guard let settings = try store.settings() else {
-                    throw AppError("\(home.path) has no profile yet: run `screenmates setup --name NAME` first.")
-                }
-                _ = try store.seenApps()  // a damaged table is reported, not taken for an empty one
-                seen = AppFiling.unplacedSeenApps(store: store, settings: settings, catalogue: catalogue)
-            } catch let error as AppError {
-                throw error
-            } catch {
-                throw AppError(error)
-            }
+    func run() async throws {
+        try await reporting { () throws(AppError) -> Int32 in
+            let seen = try AppFiling.unplacedSeenApps(
+                home: try global.resolveHome(), environment: ProcessInfo.processInfo.environment)
             if json {
                 struct Entry: Encodable {
                     var name, source: String
@@ -79,7 +64,7 @@ struct AppsSeenCommand: ParsableCommand {
     }
 }
 
-struct AppsAddCommand: ParsableCommand {
+struct AppsAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add an app to your vice or productive list (moving it from the other).",
@@ -103,8 +88,8 @@ struct AppsAddCommand: ParsableCommand {
         guard vice != productive else { throw ValidationError("Say which list: --vice or --productive.") }
     }
 
-    func run() throws {
-        try runReportingErrors { () throws(AppError) -> Int32 in
+    func run() async throws {
+        try await reporting { () throws(AppError) -> Int32 in
             let home = try global.resolveHome()
             try home.requireData()
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)

@@ -1,10 +1,5 @@
 import ArgumentParser
-import Foundation
-import Logging
 import ScreenMatesApp
-import ScreenMatesCore
-import ScreenMatesGroupStore
-import ScreenMatesStore
 
 /// `screenmates challenge create | join | list | show | forfeit`.
 struct ChallengeCommand: AsyncParsableCommand {
@@ -25,94 +20,11 @@ struct ChallengeCommand: AsyncParsableCommand {
         ])
 }
 
-/// A home opened for the challenge, coin, ranking and week commands, with everything decided
-/// that the blocks decide.
-struct ChallengeHome {
-    let home: HomeDirectory
-    let global: GlobalOptions
-    let store: LocalStore
-    let settings: UserSettings
-    let clock: any AppClock
-    let calendar: DayCalendar
-
-    static func open(_ global: GlobalOptions, _ clockOptions: ClockOptions) throws(AppError) -> ChallengeHome {
-        let home = try global.resolveHome()
-        try home.requireData()
-        do {
-            let store = try home.openStore()
-            guard let settings = try store.settings(), settings.displayName != nil else {
-                throw AppError("\(home.path) has no profile yet: run `screenmates setup --name NAME` first.")
-            }
-            let clock = try ClockSource.choose(
-                speed: clockOptions.speed, startAt: clockOptions.startInstant, store: store, publish: false,
-                timeZone: machineTimeZone
-            ).clock
-            let logger = LogSetup.bootstrap(home: home)
-            try ChallengeReferee(clock: clock, timeZone: machineTimeZone, logger: logger).settle(store)
-            return ChallengeHome(
-                home: home, global: global, store: store, settings: settings, clock: clock,
-                calendar: DayCalendar(timeZone: machineTimeZone.current(), dayStartHour: settings.dayStartHour))
-        } catch let error as AppError {
-            throw error
-        } catch {
-            throw AppError(error)
-        }
-    }
-
-    func challenges() throws(AppError) -> [StoredChallenge] {
-        do { return try store.challenges() } catch { throw AppError(error) }
-    }
-
-    /// The user's group and its games, against the group store it was joined through; nil
-    /// outside a group.
-    func groupGames() throws(AppError) -> (games: GroupGames, location: GroupStoreLocation)? {
-        guard let membership = settings.group else { return nil }
-        let location = try global.resolveGroupStore(home: home, settings: settings)
-        return (
-            GroupGames(
-                local: store, membership: membership, userID: settings.userID, clock: clock, calendar: calendar),
-            location
-        )
-    }
-
-    /// What the group's games look like now: exchanged with the group store (settling, booking,
-    /// reporting) or, with `exchanging` false, only read; the cached ones, marked offline, when
-    /// the store is out of reach. Nil outside a group.
-    func games(exchanging: Bool = true) async throws(AppError) -> GamesRead? {
-        guard let (games, location) = try groupGames() else { return nil }
-        do {
-            let store = try location.open()
-            if exchanging { return GamesRead(snapshot: try await games.exchange(with: store).snapshot, offline: false) }
-            return GamesRead(snapshot: try await games.fetch(from: store), offline: false)
-        } catch {
-            guard error.isTransient else { throw AppError(error.message) }
-            return GamesRead(snapshot: games.cached(), offline: true)
-        }
-    }
-
-    /// Every challenge of the user's, and the group's ones they have not joined, newest first.
-    func summaries(_ games: GamesRead?) throws(AppError) -> [ChallengeSummary] {
-        ChallengeSummary.all(
-            stored: try challenges(), games: games?.snapshot, settings: settings, calendar: calendar, now: clock.now())
-    }
-
-    static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
-    }
-}
-
-/// The group's games as a command read them.
-struct GamesRead {
-    var snapshot: GroupGamesSnapshot?
-    /// The group store was out of reach: the snapshot is the cached one (or none).
-    var offline: Bool
-
-    /// For a line under a listing.
-    var offlineNote: String? {
-        guard offline else { return nil }
-        let when = snapshot.map { " (as of \(TimeFormat.iso8601($0.fetchedAt)))" } ?? ""
-        return "The group store is out of reach: the group's part is as last seen\(when)."
+extension ChallengeHome {
+    /// The home the command line names, opened on the clock `--speed` and `--start-at` choose.
+    static func open(_ global: GlobalOptions, _ clock: ClockOptions) throws(AppError) -> ChallengeHome {
+        try open(
+            home: try global.resolveHome(), groupStore: global.groupStoreChoice, speed: clock.speed,
+            startAt: clock.startInstant, timeZone: machineTimeZone)
     }
 }

@@ -1,9 +1,6 @@
 import ArgumentParser
-import Foundation
 import ScreenMatesApp
 import ScreenMatesCore
-import ScreenMatesGroupStore
-import ScreenMatesStore
 
 struct ChallengeCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -55,29 +52,8 @@ struct ChallengeCreateCommand: AsyncParsableCommand {
                 throw .usage("Give exactly one rule: --at-most N, --quiet HH:MM-HH:MM or --streak.")
             }
             let home = try ChallengeHome.open(global, clock)
-            let rule = try self.rule(home)
-            let instant = home.clock.now()
-            let today = home.calendar.day(containing: instant)
-            var generator = SystemRandomNumberGenerator()
-            let id = String((0..<4).map { _ in "abcdefghjkmnpqrstuvwxyz23456789".randomElement(using: &generator)! })
-            var challenge = Challenge(
-                id: id, rule: rule, firstDay: now ? today : today.adding(days: 1), days: days, reward: reward,
-                penalty: penalty, startsAt: now ? instant : nil)
-            if let problem = challenge.problem { throw .usage(problem) }
-            if group {
-                guard let (games, location) = try home.groupGames() else {
-                    throw AppError(
-                        "You are not in a group: create one (`screenmates group create`) or join one to share a challenge."
-                    )
-                }
-                do throws(GroupStoreError) {
-                    challenge = try await games.create(challenge, in: try location.open())
-                } catch {
-                    throw AppError(error.message)
-                }
-            } else {
-                do { try home.store.addChallenge(challenge, createdAt: instant) } catch { throw AppError(error) }
-            }
+            let challenge = try await home.start(
+                try rule(home), days: days, reward: reward, penalty: penalty, now: now, group: group)
             print(
                 "Challenge \(challenge.id): \(challenge.summary), \(challenge.firstDay) to \(challenge.lastDay)"
                     + (now ? " (from now)" : "") + ". Keep it: +\(reward) coins; break it or give up: -\(penalty)."
@@ -90,15 +66,7 @@ struct ChallengeCreateCommand: AsyncParsableCommand {
 
     private func rule(_ home: ChallengeHome) throws(AppError) -> ChallengeRule {
         var target = ChallengeTarget.allVice
-        if let app {
-            let tracked = try home.app(named: app)
-            if group && tracked.hidden {
-                throw .usage(
-                    "\(tracked.name) is hidden: its name never leaves this machine, so a group challenge cannot name it."
-                )
-            }
-            target = .app(tracked.id)
-        }
+        if let app { target = .app(try home.app(named: app, sharedWithGroup: group).id) }
         if let atMost { return .dailyBlocks(max: atMost, target: target) }
         if let quiet {
             let parts = quiet.split(separator: "-").map(String.init)
@@ -111,18 +79,5 @@ struct ChallengeCreateCommand: AsyncParsableCommand {
         }
         if app != nil { throw .usage("--streak is about the daily limit; it takes no --app.") }
         return .streak
-    }
-}
-
-extension ChallengeHome {
-    /// The app a name or id on the command line means: one of the tracked apps.
-    func app(named name: String) throws(AppError) -> TrackedApp {
-        let wanted = name.lowercased()
-        if let app = settings.apps.first(where: { $0.id.lowercased() == wanted || $0.name.lowercased() == wanted }) {
-            return app
-        }
-        let names = settings.apps.map(\.name).joined(separator: ", ")
-        throw .usage(
-            "\"\(SafeText.displayable(name))\" is not one of your apps (\(names)); add it with `screenmates apps add`.")
     }
 }

@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import ScreenMatesApp
 import ScreenMatesCore
-import ScreenMatesGroupStore
-import ScreenMatesStore
 
 struct ChallengeListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,13 +23,13 @@ struct ChallengeListCommand: AsyncParsableCommand {
             let games = try await home.games()
             let entries = try home.summaries(games)
             if json {
-                print(ChallengeHome.json(entries))
+                print(jsonText(entries))
             } else if entries.isEmpty {
                 print("No challenges yet. Start one: screenmates challenge create --at-most 2 --days 7")
             } else {
                 for entry in entries { print(entry.line) }
             }
-            if let note = games?.offlineNote { FileHandle.standardError.write(Data("screenmates: \(note)\n".utf8)) }
+            if let note = games?.offlineNote { printError(note) }
             return 0
         }
     }
@@ -59,12 +57,12 @@ struct ChallengeShowCommand: AsyncParsableCommand {
                     "There is no challenge \(SafeText.displayable(id)); `screenmates challenge list` shows yours.")
             }
             if json {
-                print(ChallengeHome.json(entry))
+                print(jsonText(entry))
             } else {
                 print(entry.line)
                 for line in entry.leaderboard { print(line) }
             }
-            if let note = games?.offlineNote { FileHandle.standardError.write(Data("screenmates: \(note)\n".utf8)) }
+            if let note = games?.offlineNote { printError(note) }
             return 0
         }
     }
@@ -83,15 +81,7 @@ struct ChallengeJoinCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let home = try ChallengeHome.open(global, clock)
-            guard let (games, location) = try home.groupGames() else {
-                throw AppError("You are not in a group, so there is no group challenge to join.")
-            }
-            let challenge: Challenge
-            do throws(GroupStoreError) {
-                challenge = try await games.join(id: id.lowercased(), in: try location.open())
-            } catch {
-                throw AppError(error.message)
-            }
+            let challenge = try await home.join(id: id)
             print(
                 "Joined challenge \(challenge.id): \(challenge.summary), \(challenge.firstDay) to \(challenge.lastDay)"
                     + (challenge.startsAt.map {
@@ -119,11 +109,7 @@ struct ChallengeForfeitCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let home = try ChallengeHome.open(global, clock)
-            guard let stored = try home.challenges().first(where: { $0.challenge.id == id }) else {
-                throw AppError(
-                    "There is no challenge \(SafeText.displayable(id)) of yours; `screenmates challenge list` shows them."
-                )
-            }
+            let stored = try home.challenge(id: id)
             if let outcome = stored.outcome {
                 print("Challenge \(id) has ended (\(outcome.rawValue)); nothing changed.")
                 return 0
@@ -140,14 +126,7 @@ struct ChallengeForfeitCommand: AsyncParsableCommand {
                     return 0
                 }
             }
-            let instant = home.clock.now()
-            let result: LocalStore.Forfeit
-            do {
-                result = try home.store.forfeit(
-                    challengeID: id, at: instant, day: home.calendar.day(containing: instant))
-            } catch {
-                throw AppError(error)
-            }
+            let result = try home.forfeit(stored)
             switch result {
             case .forfeited(let notice):
                 print(notice.map { "\($0.title). \($0.body)" } ?? "Challenge \(id) given up.")
@@ -156,8 +135,7 @@ struct ChallengeForfeitCommand: AsyncParsableCommand {
             case .unknown:
                 throw AppError("There is no challenge \(SafeText.displayable(id)).")
             }
-            // The group hears it now (or with the next exchange, when its store is out of reach).
-            if stored.groupCode != nil { _ = try? await home.games() }
+            await home.tellGroup(about: stored)
             return 0
         }
     }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import ScreenMatesApp
 import ScreenMatesCore
-import ScreenMatesStore
 
 struct CoinsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,12 +16,9 @@ struct CoinsCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let home = try ChallengeHome.open(global, clock)
-            // Settled weeks of the group are booked first (each once).
-            _ = try? await home.games()
-            let ledger: CoinLedger
-            do { ledger = try home.store.coinLedger() } catch { throw AppError(error) }
+            let ledger = try await home.coinLedger()
             if json {
-                print(ChallengeHome.json(CoinsReport(ledger)))
+                print(jsonText(CoinsReport(ledger)))
                 return 0
             }
             print("\(ledger.balance) coins")
@@ -56,7 +52,7 @@ struct CoinsReport: Encodable {
     }
 }
 
-struct BadgesCommand: ParsableCommand {
+struct BadgesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "badges", abstract: "The badges you have earned, and those still to earn.")
 
@@ -66,17 +62,12 @@ struct BadgesCommand: ParsableCommand {
     @Flag(help: "Print JSON: an array of {kind, title, category, difficulty, earned (the day, or null)}.")
     var json = false
 
-    func run() throws {
-        try runReportingErrors { () throws(AppError) -> Int32 in
+    func run() async throws {
+        try await reporting { () throws(AppError) -> Int32 in
             let home = try ChallengeHome.open(global, clock)
-            let earned: [BadgeKind: LocalDate]
-            do {
-                earned = Dictionary(try home.store.badges().map { ($0.kind, $0.day) }, uniquingKeysWith: { a, _ in a })
-            } catch {
-                throw AppError(error)
-            }
+            let earned = try home.earnedBadges()
             if json {
-                print(ChallengeHome.json(BadgeEntry.all(earned: earned)))
+                print(jsonText(BadgeEntry.all(earned: earned)))
                 return 0
             }
             print("\(earned.count) of \(BadgeKind.allCases.count) badges")

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import ScreenMatesApp
 import ScreenMatesCore
 
@@ -24,30 +23,18 @@ struct GlobalOptions: ParsableArguments {
             valueName: "path|url"))
     var groupStore: String?
 
+    /// The group store as the command line and the environment name it; a warning it gives goes
+    /// to standard error.
+    var groupStoreChoice: GroupStoreChoice {
+        GroupStoreChoice(option: groupStore, environment: ProcessInfo.processInfo.environment) { warning in
+            printError("warning: \(warning)")
+        }
+    }
+
     /// Where the group store is, for `home`: the option, the environment, the store the
     /// home's group was joined through (`settings`), or the default file.
     func resolveGroupStore(home: HomeDirectory, settings: UserSettings?) throws(AppError) -> GroupStoreLocation {
-        warned(
-            try GroupStoreLocation.resolve(
-                option: groupStore, environment: ProcessInfo.processInfo.environment, home: home,
-                remembered: settings?.group?.store))
-    }
-
-    /// `location`, after saying on standard error why `~/.pgpass` was passed over when it was (as
-    /// libpq does): a password file others may read is ignored.
-    private func warned(_ location: GroupStoreLocation) -> GroupStoreLocation {
-        if case .postgres(let server) = location, let warning = server.passwordFileWarning {
-            FileHandle.standardError.write(Data("screenmates: warning: \(warning)\n".utf8))
-        }
-        return location
-    }
-
-    /// The group store named on the command line or in the environment, if any: it wins over
-    /// the one a home remembers.
-    func namedGroupStore(home: HomeDirectory) throws(AppError) -> GroupStoreLocation? {
-        let environment = ProcessInfo.processInfo.environment
-        guard groupStore != nil || !(environment["SCREENMATES_GROUP_STORE"] ?? "").isEmpty else { return nil }
-        return warned(try GroupStoreLocation.resolve(option: groupStore, environment: environment, home: home))
+        try groupStoreChoice.location(home: home, settings: settings)
     }
 
     /// Whether a demo runs on the demo directory because no home was given (`--home` or
@@ -95,40 +82,6 @@ struct ClockOptions: ParsableArguments {
 extension HomeDirectory {
     /// Prepares the data directory, saying on standard error when others may use it.
     func prepareWarning() throws(AppError) {
-        if let warning = try prepare() {
-            FileHandle.standardError.write(Data("screenmates: warning: \(warning)\n".utf8))
-        }
-    }
-}
-
-/// Runs a command body, turning an `AppError` into a message on standard error and its exit
-/// status.
-func runReportingErrors(_ body: () throws(AppError) -> Int32) throws {
-    let status: Int32
-    do {
-        status = try body()
-    } catch {
-        FileHandle.standardError.write(Data("screenmates: \(error.message)\n".utf8))
-        throw ExitCode(error.exitStatus)
-    }
-    if status != 0 { throw ExitCode(status) }
-}
-
-/// Sends log lines to the home directory's log file, once per process.
-enum LogSetup {
-    nonisolated(unsafe) private static var done = false
-
-    static func bootstrap(home: HomeDirectory) -> Logger {
-        if !done {
-            done = true
-            let level = ProcessInfo.processInfo.environment["SCREENMATES_LOG_LEVEL"].flatMap(
-                Logger.Level.init(rawValue:))
-            LoggingSystem.bootstrap { label in
-                var handler = FileLogHandler(label: label, path: home.logPath)
-                handler.logLevel = level ?? .info
-                return handler
-            }
-        }
-        return Logger(label: "screenmates")
+        if let warning = try prepare() { printError("warning: \(warning)") }
     }
 }

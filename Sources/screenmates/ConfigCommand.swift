@@ -2,9 +2,8 @@ import ArgumentParser
 import Foundation
 import ScreenMatesApp
 import ScreenMatesCore
-import ScreenMatesStore
 
-struct ConfigCommand: ParsableCommand {
+struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
         abstract: "Show, check or change the settings in config.toml.",
@@ -16,74 +15,60 @@ struct ConfigCommand: ParsableCommand {
         subcommands: [Show.self, Check.self, Set.self],
         defaultSubcommand: Show.self)
 
-    /// The store, the catalogue and the file of an existing home.
-    static func open(_ global: GlobalOptions) throws(AppError) -> (LocalStore, AppCatalogue, SettingsFile) {
-        let home = try global.resolveHome()
-        try home.requireData()
-        let catalogue = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment).appCatalogue()
-        do {
-            return (try home.openStore(), catalogue, SettingsFile(home: home))
-        } catch {
-            throw AppError(error)
-        }
+    /// The settings of the home the command line names.
+    static func open(_ global: GlobalOptions) throws(AppError) -> HomeConfig {
+        try HomeConfig.open(home: try global.resolveHome(), environment: ProcessInfo.processInfo.environment)
     }
 
-    struct Show: ParsableCommand {
+    struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print every setting and where it comes from.")
 
         @OptionGroup var global: GlobalOptions
 
-        func run() throws {
-            try runReportingErrors { () throws(AppError) -> Int32 in
-                let (store, catalogue, file) = try ConfigCommand.open(global)
-                let problems = file.apply(to: store, catalogue: catalogue)
-                guard let settings = try? store.settings() else { throw AppError("No profile yet; run setup first.") }
-                let preferences = file.read().preferences
-                print("# \(file.path)\(file.exists ? "" : " (not written yet)")")
-                for key in ConfigKey.allCases {
-                    let source = preferences.sets(key) ? "config.toml" : "saved"
-                    print("\(key.rawValue) = \(SettingsFile.value(of: key, in: settings))  # \(source)")
+        func run() async throws {
+            try await reporting { () throws(AppError) -> Int32 in
+                let config = try ConfigCommand.open(global)
+                let listing = try config.listing()
+                print("# \(config.file.path)\(config.file.exists ? "" : " (not written yet)")")
+                for entry in listing.entries {
+                    print("\(entry.key.rawValue) = \(entry.value)  # \(entry.fromFile ? "config.toml" : "saved")")
                 }
                 // Not a key of the file: it goes with the membership, and the command line or the
                 // environment wins over it.
-                if let store = settings.group?.store {
+                if let (store, code) = listing.groupStore {
                     print(
-                        "# group store: \(SafeText.displayable(store))  (remembered with group \(settings.group!.code); --group-store or SCREENMATES_GROUP_STORE win over it)"
+                        "# group store: \(SafeText.displayable(store))  (remembered with group \(code); --group-store or SCREENMATES_GROUP_STORE win over it)"
                     )
                 }
-                for problem in problems { FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8)) }
+                for problem in listing.problems { printError(problem) }
                 return 0
             }
         }
     }
 
-    struct Check: ParsableCommand {
+    struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check config.toml; exit 1 and name each line it cannot use.")
 
         @OptionGroup var global: GlobalOptions
 
-        func run() throws {
-            try runReportingErrors { () throws(AppError) -> Int32 in
-                let (store, catalogue, file) = try ConfigCommand.open(global)
-                let reading = file.read()
-                var problems = reading.problems
-                if let settings = try? store.settings() {
-                    problems += SettingsFile.merge(reading, into: settings, catalogue: catalogue).problems
-                }
+        func run() async throws {
+            try await reporting { () throws(AppError) -> Int32 in
+                let config = try ConfigCommand.open(global)
+                let problems = config.problems()
                 guard problems.isEmpty else {
-                    for problem in problems { FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8)) }
+                    for problem in problems { printError(problem) }
                     return 1
                 }
                 print(
-                    "\(file.path): \(file.exists ? "every line is fine" : "not written yet; the saved settings apply")."
+                    "\(config.file.path): \(config.file.exists ? "every line is fine" : "not written yet; the saved settings apply")."
                 )
                 return 0
             }
         }
     }
 
-    struct Set: ParsableCommand {
+    struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change one setting, in the database and in config.toml.",
             discussion: "Keys: \(ConfigKey.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -118,25 +103,11 @@ struct ConfigCommand: ParsableCommand {
             if let problem = problems.first { throw ValidationError("\(key.rawValue): \(problem.reason).") }
         }
 
-        func run() throws {
-            try runReportingErrors { () throws(AppError) -> Int32 in
+        func run() async throws {
+            try await reporting { () throws(AppError) -> Int32 in
                 let key = ConfigKey(rawValue: key)!
-                let (store, catalogue, file) = try ConfigCommand.open(global)
-                let reading = SettingsFile.Reading(file: ConfigFile(text: "\(key.rawValue) = \(value)"))
-                do {
-                    guard let saved = try store.settings() else { throw AppError("No profile yet; run setup first.") }
-                    let (merged, problems) = SettingsFile.merge(reading, into: saved, catalogue: catalogue)
-                    if let problem = problems.first {
-                        throw AppError.usage(problem.replacingOccurrences(of: "config.toml line 1 ", with: ""))
-                    }
-                    try store.updateSettings(merged)
-                    try file.save(merged, keys: [key])
-                    print("\(key.rawValue) = \(SettingsFile.value(of: key, in: merged))")
-                } catch let error as AppError {
-                    throw error
-                } catch {
-                    throw AppError(error)
-                }
+                let saved = try ConfigCommand.open(global).set(key, to: value)
+                print("\(key.rawValue) = \(saved)")
                 return 0
             }
         }

@@ -62,17 +62,16 @@ struct DashboardCommand: AsyncParsableCommand {
                 demo: demo, speed: clock.speed, startAt: clock.startInstant, seed: seed, scenario: scenario,
                 theme: theme,
                 useColor: !(noColor || noColorEnv), forceASCII: ascii,
-                groupStore: try global.namedGroupStore(home: home), bell: bell, desktop: desktopNotify,
+                groupStore: try global.groupStoreChoice.named(home: home), bell: bell, desktop: desktopNotify,
                 startAfresh: global.isImplicitDemoHome(demo: demo), environment: ProcessInfo.processInfo.environment)
             try home.prepareWarning()
             let logger = LogSetup.bootstrap(home: home)
             let session = try DashboardSession(
                 home: home, assets: assets, options: options, timeZone: machineTimeZone, logger: logger)
             if options.startAfresh {
-                FileHandle.standardError.write(
-                    Data(
-                        "screenmates: the demo starts afresh in \(home.path): usage, history and notices are new each run; your apps, name and group stay (give --home DIR to keep a demo's days).\n"
-                            .utf8))
+                printError(
+                    "the demo starts afresh in \(home.path): usage, history and notices are new each run; your apps, name and group stay (give --home DIR to keep a demo's days)."
+                )
             }
             return try await session.run()
         }

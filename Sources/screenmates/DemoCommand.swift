@@ -35,7 +35,7 @@ struct DemoCommand: AsyncParsableCommand {
             let logger = LogSetup.bootstrap(home: home)
             StopSignals.install()
             let demo = try GroupDemo(
-                home: home, assets: assets, location: try global.namedGroupStore(home: home),
+                home: home, assets: assets, location: try global.groupStoreChoice.named(home: home),
                 options: .init(members: members, speed: clock.speed, startAt: clock.startInstant, seed: seed),
                 timeZone: machineTimeZone, environment: ProcessInfo.processInfo.environment, logger: logger)
             return try await demo.run(stopRequested: StopSignals.requestedExitStatus)

@@ -2,9 +2,8 @@ import ArgumentParser
 import Foundation
 import ScreenMatesApp
 import ScreenMatesCore
-import ScreenMatesStore
 
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write your finished days as CSV or JSON.",
@@ -42,31 +41,14 @@ struct ExportCommand: ParsableCommand {
         if let output, output.isEmpty { throw ValidationError("--output needs a file path.") }
     }
 
-    func run() throws {
-        try runReportingErrors { () throws(AppError) -> Int32 in
+    func run() async throws {
+        try await reporting { () throws(AppError) -> Int32 in
             let home = try global.resolveHome()
             try home.requireData()
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
-            let catalogue = try assets.appCatalogue()
-            let export: HistoryExport
-            do {
-                let store = try home.openStore()
-                for problem in SettingsFile(home: home).apply(to: store, catalogue: catalogue) {
-                    FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
-                }
-                let clock = try ClockSource.choose(
-                    speed: nil, startAt: nil, store: store, publish: false, timeZone: machineTimeZone
-                ).clock
-                // The days as `status` sees them: a reset that is due is worked out, not written.
-                let feed = try FiguresReader(store: store, clock: clock, timeZone: machineTimeZone, writes: false)
-                export = try HistoryExport(
-                    history: feed.history, store: store, settings: feed.settings, catalogue: catalogue,
-                    calendar: feed.calendar, limit: days, includeHidden: includeHidden)
-            } catch let error as AppError {
-                throw error
-            } catch {
-                throw AppError(error)
-            }
+            let export = try HistoryExport(
+                home: home, assets: assets, timeZone: machineTimeZone, limit: days, includeHidden: includeHidden,
+                problem: printError)
             let text = export.text(HistoryExport.Format(rawValue: format.lowercased())!)
             if let output {
                 let path = (output as NSString).expandingTildeInPath

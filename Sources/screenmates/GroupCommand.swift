@@ -1,9 +1,6 @@
 import ArgumentParser
-import Foundation
 import ScreenMatesApp
 import ScreenMatesCore
-import ScreenMatesGroupStore
-import ScreenMatesStore
 
 struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,21 +10,9 @@ struct GroupCommand: AsyncParsableCommand {
 
     /// The pieces every group subcommand needs.
     static func actions(_ global: GlobalOptions, _ clock: ClockOptions? = nil) throws(AppError) -> GroupActions {
-        let home = try global.resolveHome()
-        try home.requireData()
-        do {
-            let store = try home.openStore()
-            let clock = try ClockSource.choose(
-                speed: clock?.speed, startAt: clock?.startInstant, store: store, publish: false,
-                timeZone: machineTimeZone
-            ).clock
-            let location = try global.resolveGroupStore(home: home, settings: try store.settings())
-            return GroupActions(local: store, location: location, clock: clock, timeZone: machineTimeZone)
-        } catch let error as AppError {
-            throw error
-        } catch {
-            throw AppError(error)
-        }
+        try GroupActions.open(
+            home: try global.resolveHome(), groupStore: global.groupStoreChoice, speed: clock?.speed,
+            startAt: clock?.startInstant, timeZone: machineTimeZone)
     }
 
     struct PrepareStore: AsyncParsableCommand {
@@ -43,15 +28,8 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reporting { () async throws(AppError) -> Int32 in
-                let home = try global.resolveHome()
-                // A home's remembered store, when no store is named (the home may not exist).
-                let settings = (try? home.requireData()).flatMap { _ in (try? home.openStore().settings()) ?? nil }
-                let location = try global.resolveGroupStore(home: home, settings: settings)
-                do throws(GroupStoreError) {
-                    try await location.prepare()
-                } catch {
-                    throw AppError(error.message, exitStatus: error.isTransient ? 1 : 70)
-                }
+                let location = try global.groupStoreChoice.location(home: try global.resolveHome())
+                try await location.prepare()
                 print("The group store \(location) is ready.")
                 return 0
             }
@@ -91,9 +69,7 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reporting { () async throws(AppError) -> Int32 in
-                let home = try global.resolveHome()
-                let settings = (try? home.requireData()).flatMap { _ in (try? home.openStore().settings()) ?? nil }
-                let location = try global.resolveGroupStore(home: home, settings: settings)
+                let location = try global.groupStoreChoice.location(home: try global.resolveHome())
                 if let approve, let role {
                     let userID = try! UserID(validating: approve)
                     let login = SafeText.displayable(role)
@@ -241,22 +217,12 @@ struct SyncCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let actions = try GroupCommand.actions(global, clock)
-            guard let settings = try? actions.local.settings(), let membership = settings.group else {
+            guard let (settings, membership) = actions.membership() else {
                 print("You are not in a group; there is nothing to sync.")
                 return 0
             }
             guard watch else {
-                let result: (days: Int, members: Int)
-                do throws(GroupActions.Failure) {
-                    result = try await actions.sync(archiving: true)
-                } catch {
-                    // Out of reach: the store's words say so. Anything else (a login the server
-                    // refused…) is said as what it is, for someone to fix.
-                    guard case .store(let storeError) = error, storeError.isTransient else {
-                        throw AppError(error.message, exitStatus: 70)
-                    }
-                    throw AppError(storeError.message + " Your numbers are kept and will be sent next time.")
-                }
+                let result = try await actions.syncNow()
                 print(
                     "Synced with group \(membership.code): your numbers and \(result.days) finished day\(result.days == 1 ? "" : "s"); "
                         + "\(result.members) member\(result.members == 1 ? "" : "s").")
@@ -282,19 +248,4 @@ struct SyncCommand: AsyncParsableCommand {
             return StopSignals.requestedExitStatus() ?? 0
         }
     }
-}
-
-/// Runs an async command body, turning an `AppError` into a message and its exit status. It runs
-/// on the caller's actor (the dashboard's, the main actor, stays on the main thread).
-func reporting(
-    isolation: isolated (any Actor)? = #isolation, _ body: () async throws(AppError) -> Int32
-) async throws {
-    let status: Int32
-    do {
-        status = try await body()
-    } catch {
-        FileHandle.standardError.write(Data("screenmates: \(error.message)\n".utf8))
-        throw ExitCode(error.exitStatus)
-    }
-    if status != 0 { throw ExitCode(status) }
 }

@@ -1,9 +1,6 @@
 import ArgumentParser
-import Foundation
 import ScreenMatesApp
 import ScreenMatesCore
-import ScreenMatesGroupStore
-import ScreenMatesStore
 
 /// The weekly settlement's rules on the command line, for `group create` and `group set`.
 struct SettlementOptions: ParsableArguments {
@@ -57,21 +54,7 @@ struct SettlementOptions: ParsableArguments {
 
     /// Sets the rules of the user's group; returns them.
     func apply(_ actions: GroupActions) async throws(AppError) -> SettlementRules {
-        guard let settings = try? actions.local.settings(), let membership = settings.group else {
-            throw AppError("You are not in a group.")
-        }
-        do {
-            let store = try actions.location.open()
-            let rules = try applied(to: try await store.settlementRules(code: membership.code))
-            try await store.setSettlementRules(rules, code: membership.code, userID: settings.userID)
-            return rules
-        } catch let error as GroupStoreError {
-            throw AppError(error.message)
-        } catch let error as AppError {
-            throw error
-        } catch {
-            throw AppError("\(error)")
-        }
+        try await actions.changeSettlementRules { rules throws(AppError) in try applied(to: rules) }
     }
 
     static func describe(_ rules: SettlementRules) -> String {

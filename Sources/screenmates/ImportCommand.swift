@@ -23,22 +23,13 @@ struct ImportActivityWatchCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(
-        help: ArgumentHelp(
-            "The ActivityWatch server (default http://127.0.0.1:5600; its testing port is 5666).",
-            valueName: "url"))
-    var url: String?
+    @OptionGroup var activityWatch: ActivityWatchServerOptions
 
     @Option(
         help: ArgumentHelp(
             "The first day to import, YYYY-MM-DD (default: when ActivityWatch began watching, at most 10 years ago).",
             valueName: "date"))
     var since: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Read the buckets of this host (default: this machine, or the only one there).", valueName: "name"))
-    var host: String?
 
     func validate() throws {
         if let since, LocalDate(iso8601: since) == nil {
@@ -53,7 +44,7 @@ struct ImportActivityWatchCommand: AsyncParsableCommand {
             try home.requireData()
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
             let importer = try ActivityWatchImport(
-                home: home, assets: assets, options: ActivityWatchOptions(url: url, host: host),
+                home: home, assets: assets, options: activityWatch.options(),
                 timeZone: machineTimeZone)
             let summary = try await importer.run(since: since.flatMap(LocalDate.init(iso8601:)))
             print(Self.describe(summary))

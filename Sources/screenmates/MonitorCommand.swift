@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import ScreenMatesApp
-import ScreenMatesSources
 
 struct MonitorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,17 +55,7 @@ struct MonitorCommand: AsyncParsableCommand {
             valueName: "source"))
     var source: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "The ActivityWatch server (default http://127.0.0.1:5600; its testing port is 5666).",
-            valueName: "url"))
-    var url: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Read the ActivityWatch buckets of this host (default: this machine, or the only one there).",
-            valueName: "name"))
-    var host: String?
+    @OptionGroup var activityWatch: ActivityWatchServerOptions
 
     @Flag(help: "Print neither the event ids nor what the monitor waits for.")
     var quiet = false
@@ -90,13 +79,7 @@ struct MonitorCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        switch await perform() {
-        case .success(let status):
-            if status != 0 { throw ExitCode(status) }
-        case .failure(let error):
-            FileHandle.standardError.write(Data("screenmates: \(error.message)\n".utf8))
-            throw ExitCode(error.exitStatus)
-        }
+        try await reporting { () async throws(AppError) -> Int32 in try await perform() }
     }
 
     /// The simulation's own options given on the command line.
@@ -108,99 +91,52 @@ struct MonitorCommand: AsyncParsableCommand {
         ].compactMap { $0 }
     }
 
-    private func perform() async -> Result<Int32, AppError> {
-        let activityWatch = ActivityWatchOptions(url: url, host: host, quiet: quiet)
-        let kind: UsageSourceKind
-        do {
-            let (resolved, announce) = try await UsageSourceKind.resolve(
-                explicit: source.flatMap { UsageSourceKind(rawValue: $0.lowercased()) },
-                simulationOptions: simulationOptions,
-                activityWatchOptions: [url.map { _ in "--url" }, host.map { _ in "--host" }].compactMap { $0 },
-                activityWatch: activityWatch)
-            kind = resolved
-            // Said even with --quiet (which silences ids and waits): a service's journal shows it.
-            if let announce { FileHandle.standardError.write(Data("screenmates monitor: \(announce)\n".utf8)) }
-        } catch {
-            return .failure(error)
-        }
-        let idle = SamplingOptions().idleThreshold
-        let environment = ProcessInfo.processInfo.environment
-        switch kind {
-        case .activitywatch: return await follow(activityWatch)
-        case .terminal: return await sample { () throws(FocusProbeError) -> any FocusProbe in TerminalProbe() }
-        case .x11: return await sample { () throws(FocusProbeError) -> any FocusProbe in try X11Probe() }
-        case .sway:
-            return await sample { () throws(FocusProbeError) -> any FocusProbe in
-                try SwayProbe(idleTimeout: idle, environment: environment)
-            }
-        case .hyprland:
-            return await sample { () throws(FocusProbeError) -> any FocusProbe in
-                try HyprlandProbe(idleTimeout: idle, environment: environment)
-            }
-        case .auto:
-            // ActivityWatch did not answer: the desktop or the terminal, chosen again as it runs.
-            let session = SessionSources(environment: environment, idleTimeout: idle)
-            return await sample { () throws(FocusProbeError) -> any FocusProbe in
-                AutoProbe(session: session) { TerminalProbe() }
-            }
-        case .simulated: break
-        }
-        let session: MonitorSession
-        do {
-            let home = try global.resolveHome(demo: clock.isSimulated)
-            let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
-            let options = MonitorOptions(
-                seed: seed, count: count, rate: rate.flatMap(Self.parseRate), speed: clock.speed,
-                startAt: clock.startInstant, scenario: scenario, quiet: quiet)
-            try home.requireData()
-            try home.prepareWarning()
-            let logger = LogSetup.bootstrap(home: home)
-            StopSignals.install()
-            session = try MonitorSession(
-                home: home, assets: assets, options: options, timeZone: machineTimeZone, logger: logger)
-        } catch {
-            return .failure(AppError(error))
-        }
-        return .success(
-            await StartupPages.handedBack { await session.run(stopRequested: StopSignals.requestedExitStatus) })
+    private func perform() async throws(AppError) -> Int32 {
+        let server = activityWatch.options(quiet: quiet)
+        let (kind, announce) = try await UsageSourceKind.resolve(
+            explicit: source.flatMap { UsageSourceKind(rawValue: $0.lowercased()) },
+            simulationOptions: simulationOptions, activityWatchOptions: activityWatch.given, activityWatch: server)
+        // Said even with --quiet (which silences ids and waits): a service's journal shows it.
+        if let announce { FileHandle.standardError.write(Data("screenmates monitor: \(announce)\n".utf8)) }
+        if kind == .activitywatch { return try await follow(server) }
+        let probe = kind.probe(
+            idleTimeout: SamplingOptions().idleThreshold, environment: ProcessInfo.processInfo.environment)
+        if let probe { return try await sample(probe) }
+        let (home, assets) = try startingHome(demo: clock.isSimulated)
+        let options = MonitorOptions(
+            seed: seed, count: count, rate: rate.flatMap(Self.parseRate), speed: clock.speed,
+            startAt: clock.startInstant, scenario: scenario, quiet: quiet)
+        let session = try MonitorSession(
+            home: home, assets: assets, options: options, timeZone: machineTimeZone,
+            logger: LogSetup.bootstrap(home: home))
+        return await StartupPages.handedBack { await session.run(stopRequested: StopSignals.requestedExitStatus) }
+    }
+
+    /// The home the monitor writes to, ready, and the assets; stop signals are caught from here on.
+    private func startingHome(demo: Bool = false) throws(AppError) -> (HomeDirectory, AssetCatalog) {
+        let home = try global.resolveHome(demo: demo)
+        let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
+        try home.requireData()
+        try home.prepareWarning()
+        StopSignals.install()
+        return (home, assets)
     }
 
     /// `--source activitywatch`: follows ActivityWatch on the real clock.
-    private func follow(_ options: ActivityWatchOptions) async -> Result<Int32, AppError> {
-        let follower: ActivityWatchFollower
-        do {
-            let home = try global.resolveHome()
-            let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
-            try home.requireData()
-            try home.prepareWarning()
-            let logger = LogSetup.bootstrap(home: home)
-            StopSignals.install()
-            follower = try ActivityWatchFollower(
-                home: home, assets: assets, options: options, timeZone: machineTimeZone, logger: logger)
-        } catch {
-            return .failure(AppError(error))
-        }
-        return .success(
-            await StartupPages.handedBack { await follower.run(stopRequested: StopSignals.requestedExitStatus) })
+    private func follow(_ options: ActivityWatchOptions) async throws(AppError) -> Int32 {
+        let (home, assets) = try startingHome()
+        let follower = try ActivityWatchFollower(
+            home: home, assets: assets, options: options, timeZone: machineTimeZone,
+            logger: LogSetup.bootstrap(home: home))
+        return await StartupPages.handedBack { await follower.run(stopRequested: StopSignals.requestedExitStatus) }
     }
 
     /// `--source terminal|x11|sway|hyprland|auto`: samples the focus on the real clock.
-    private func sample(_ probe: @escaping SampledFollower.ProbeMaker) async -> Result<Int32, AppError> {
-        let follower: SampledFollower
-        do {
-            let home = try global.resolveHome()
-            let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
-            try home.requireData()
-            try home.prepareWarning()
-            let logger = LogSetup.bootstrap(home: home)
-            StopSignals.install()
-            follower = try SampledFollower(
-                home: home, assets: assets, options: SamplingOptions(quiet: quiet), timeZone: machineTimeZone,
-                logger: logger, probe: probe)
-        } catch {
-            return .failure(AppError(error))
-        }
-        return .success(
-            await StartupPages.handedBack { await follower.run(stopRequested: StopSignals.requestedExitStatus) })
+    private func sample(_ probe: @escaping SampledFollower.ProbeMaker) async throws(AppError) -> Int32 {
+        let (home, assets) = try startingHome()
+        let follower = try SampledFollower(
+            home: home, assets: assets, options: SamplingOptions(quiet: quiet), timeZone: machineTimeZone,
+            logger: LogSetup.bootstrap(home: home), probe: probe)
+        return await StartupPages.handedBack { await follower.run(stopRequested: StopSignals.requestedExitStatus) }
     }
 }

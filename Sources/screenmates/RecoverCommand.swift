@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ScreenMatesApp
 
-struct RecoverCommand: ParsableCommand {
+struct RecoverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recover",
         abstract: "Rescue what a damaged local database still holds.",
@@ -14,8 +14,8 @@ struct RecoverCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    func run() throws {
-        try runReportingErrors { () throws(AppError) -> Int32 in
+    func run() async throws {
+        try await reporting { () throws(AppError) -> Int32 in
             let home = try global.resolveHome()
             print(try RecoverySession.run(home: home, timeZone: machineTimeZone))
             return 0

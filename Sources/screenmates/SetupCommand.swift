@@ -2,9 +2,8 @@ import ArgumentParser
 import Foundation
 import ScreenMatesApp
 import ScreenMatesCore
-import ScreenMatesStore
 
-struct SetupCommand: ParsableCommand {
+struct SetupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup",
         abstract: "Set your display name and tracked apps without the setup screens.",
@@ -52,8 +51,8 @@ struct SetupCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try runReportingErrors { () throws(AppError) -> Int32 in
+    func run() async throws {
+        try await reporting { () throws(AppError) -> Int32 in
             let home = try global.resolveHome(demo: clock.isSimulated)
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
             let catalogue = try assets.appCatalogue()
@@ -62,35 +61,16 @@ struct SetupCommand: ParsableCommand {
             let viceApps = try ProfileSetup.resolveApps(vice, category: .vice, catalogue: catalogue)
             let productiveApps = try ProfileSetup.resolveApps(productive, category: .productive, catalogue: catalogue)
             try home.prepareWarning()
-            do {
-                let store = try home.openStore()
-                let clock = try ClockSource.choose(
-                    speed: clock.speed, startAt: clock.startInstant, store: store, publish: false,
-                    timeZone: machineTimeZone)
-                var settings = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: clock)
-                // The member's secret is made here, on this machine, with the profile.
-                _ = try MemberIdentityFile(home: home).identity(for: settings.userID)
-                settings.displayName = displayName
-                if !viceApps.isEmpty || !productiveApps.isEmpty {
-                    settings.apps =
-                        (viceApps.isEmpty ? settings.viceApps : viceApps)
-                        + (productiveApps.isEmpty ? settings.productiveApps : productiveApps)
-                }
-                if let dayStartHour { settings.dayStartHour = dayStartHour }
-                if let goal { settings.rules.dailyGoalBlocks = goal }
-                try store.updateSettings(settings)
-                // The config file wins over the database, so what setup changed goes there too.
-                var keys: [ConfigKey] = [.viceApps, .productiveApps, .hiddenApps]
-                if dayStartHour != nil { keys.append(.dayStartHour) }
-                if goal != nil { keys.append(.dailyGoal) }
-                try SettingsFile(home: home).save(settings, keys: keys)
-                print("Saved \(displayName.value) in \(home.path).")
-                print("Vice apps: " + settings.viceApps.map(\.name).joined(separator: ", "))
-                print("Productive apps: " + settings.productiveApps.map(\.name).joined(separator: ", "))
-                return 0
-            } catch {
-                throw AppError(error)
-            }
+            let settings = try ProfileSetup.save(
+                ProfileSetup.Choices(
+                    name: displayName, vice: viceApps, productive: productiveApps, dayStartHour: dayStartHour,
+                    goal: goal),
+                home: home, catalogue: catalogue, speed: clock.speed, startAt: clock.startInstant,
+                timeZone: machineTimeZone)
+            print("Saved \(displayName.value) in \(home.path).")
+            print("Vice apps: " + settings.viceApps.map(\.name).joined(separator: ", "))
+            print("Productive apps: " + settings.productiveApps.map(\.name).joined(separator: ", "))
+            return 0
         }
     }
 }

@@ -776,7 +776,7 @@ _screenmates_import_activitywatch() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --group-store --url --since --host)
+    non_repeating_options=(--home --group-store --url --host --since)
     __screenmates_offer_flags_options 0
 
     # Offer option value completions
@@ -790,10 +790,10 @@ _screenmates_import_activitywatch() {
     '--url')
         return
         ;;
-    '--since')
+    '--host')
         return
         ;;
-    '--host')
+    '--since')
         return
         ;;
     esac

@@ -76,7 +76,7 @@ function __screenmates_parse_tokens -S
             __screenmates_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'activitywatch'
-                __screenmates_parse_subcommand 0 'home=' 'group-store=' 'url=' 'since=' 'host=' 'version' 'h/help'
+                __screenmates_parse_subcommand 0 'home=' 'group-store=' 'url=' 'host=' 'since=' 'version' 'h/help'
             end
         case 'apps'
             __screenmates_parse_subcommand 0 'version' 'h/help'
@@ -354,8 +354,8 @@ complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_positio
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates import activitywatch" home' -l 'home' -d 'Data directory (default: $SCREENMATES_HOME, else $XDG_DATA_HOME/screenmates, else ~/.local/share/screenmates).' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates import activitywatch" group-store' -l 'group-store' -d 'The group store: a SQLite file shared on this host (default: group-store.sqlite in the home), or a PostgreSQL server: postgres://user@host:port/db, or postgres://user@/db?host=/socket/dir; also SCREENMATES_GROUP_STORE.' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates import activitywatch" url' -l 'url' -d 'The ActivityWatch server (default http://127.0.0.1:5600; its testing port is 5666).' -rfka ''
+complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates import activitywatch" host' -l 'host' -d 'Read the ActivityWatch buckets of this host (default: this machine, or the only one there).' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates import activitywatch" since' -l 'since' -d 'The first day to import, YYYY-MM-DD (default: when ActivityWatch began watching, at most 10 years ago).' -rfka ''
-complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates import activitywatch" host' -l 'host' -d 'Read the buckets of this host (default: this machine, or the only one there).' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates import activitywatch" version' -l 'version' -d 'Show the version.'
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates import activitywatch" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates apps" version' -l 'version' -d 'Show the version.'

@@ -20,6 +20,25 @@ public struct GroupActions: Sendable {
         self.timeZone = timeZone
     }
 
+    /// The actions on the group of `home`, which has data, on the clock `speed` and `startAt`
+    /// choose (or the one a running dashboard publishes), against the group store `groupStore`
+    /// finds for it.
+    public static func open(
+        home: HomeDirectory, groupStore: GroupStoreChoice, speed: Double? = nil, startAt: Date? = nil,
+        timeZone: TimeZoneSource
+    ) throws(AppError) -> GroupActions {
+        try home.requireData()
+        let (store, clock, location) = try groupStore.open(
+            home: home, speed: speed, startAt: startAt, timeZone: timeZone)
+        return GroupActions(local: store, location: location, clock: clock, timeZone: timeZone)
+    }
+
+    /// The user's settings and group; nil without a profile or outside a group.
+    public func membership() -> (settings: UserSettings, membership: GroupMembership)? {
+        guard let settings = try? local.settings(), let membership = settings.group else { return nil }
+        return (settings, membership)
+    }
+
     /// Creates a group with the user as its first member.
     public func create(goal: Int) async throws(AppError) -> Group {
         guard UsageRules.dailyGoalRange.contains(goal) else {
@@ -207,6 +226,40 @@ public struct GroupActions: Sendable {
             return (days, snapshot.members.count)
         } catch {
             throw .store(error)
+        }
+    }
+
+    /// What `screenmates sync` does once: `sync(archiving: true)`, its failure said for the
+    /// command line. Out of reach is exit status 1 (the numbers are kept and sent next time);
+    /// anything else (a login the server refused…) is 70, said as what it is for someone to fix.
+    public func syncNow() async throws(AppError) -> (days: Int, members: Int) {
+        do throws(Failure) {
+            return try await sync(archiving: true)
+        } catch {
+            guard case .store(let storeError) = error, storeError.isTransient else {
+                throw AppError(error.message, exitStatus: 70)
+            }
+            throw AppError(storeError.message + " Your numbers are kept and will be sent next time.")
+        }
+    }
+
+    /// Changes the settlement rules of the user's group to what `change` makes of the ones the
+    /// group store holds now; returns them as set. Any member may.
+    public func changeSettlementRules(_ change: (SettlementRules) throws(AppError) -> SettlementRules)
+        async throws(AppError) -> SettlementRules
+    {
+        guard let (settings, membership) = membership() else { throw AppError("You are not in a group.") }
+        do {
+            let store = try location.open()
+            let rules = try change(try await store.settlementRules(code: membership.code))
+            try await store.setSettlementRules(rules, code: membership.code, userID: settings.userID)
+            return rules
+        } catch let error as GroupStoreError {
+            throw AppError(error.message)
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError("\(error)")
         }
     }
 

@@ -5,15 +5,8 @@ import ScreenMatesStore
 
 /// `screenmates group show`: the group and its members ranked for today, as text or JSON.
 public struct GroupReport: Encodable, Sendable {
-    public struct Member: Encodable, Sendable {
-        public var id: UserID
-        public var name: String
-        @Nullable public var rank: Int?
-        @Nullable public var blocksUsed: Int?
-        public var streak: Int
-        @Nullable public var lastActive: String?
-        public var isMe: Bool
-    }
+    /// A member as `status --json` shows them too.
+    public typealias Member = StatusReport.Member
 
     public var code: String
     public var dailyGoalBlocks: Int

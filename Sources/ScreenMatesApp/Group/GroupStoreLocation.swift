@@ -111,10 +111,15 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates or migrates the store's schema now: a SQLite file is created if missing, a
     /// PostgreSQL database gets its tables and functions (its owner's role must do this once
-    /// when members connect as roles that own nothing).
-    public func prepare() async throws(GroupStoreError) {
-        let store = try open(creating: true)
-        if let server = store as? PostgresGroupStore { try await server.prepare() }
+    /// when members connect as roles that own nothing). A store out of reach fails with exit
+    /// status 1, one that refuses (a role that may not create tables…) with 70.
+    public func prepare() async throws(AppError) {
+        do throws(GroupStoreError) {
+            let store = try open(creating: true)
+            if let server = store as? PostgresGroupStore { try await server.prepare() }
+        } catch {
+            throw AppError(error.message, exitStatus: error.isTransient ? 1 : 70)
+        }
     }
 
     /// The claims of user ids from before identities waiting for this store's owner (a
