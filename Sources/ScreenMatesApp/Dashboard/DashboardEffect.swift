@@ -56,7 +56,7 @@ enum DashboardEffect: Hashable, Sendable {
     /// Ask the group's games to be exchanged soon (the user's numbers changed).
     case pokeGames
     /// Do what the challenges screen asked for (create, join, give up), in the background.
-    case gameAction(GameScreensSupport.Action)
+    case gameAction(HomeGames.Action)
     /// Hand back the pages of code and data only start-up touched (`StartupPages`).
     case releaseStartupPages
     /// Write a line to the log.

@@ -248,10 +248,10 @@ final class DashboardEffectRunner {
     }
 
     /// What the game screens need: the store, the clock, the day, the group's games.
-    func gamesSupport(_ state: DashboardState) -> GameScreensSupport {
+    func gamesSupport(_ state: DashboardState) -> HomeGames {
         let settings = state.numbers.settings
         let calendar = state.numbers.calendar
-        return GameScreensSupport(
+        return HomeGames(
             local: store, clock: clock, calendar: calendar,
             games: settings.group.map {
                 GroupGames(local: store, membership: $0, userID: settings.userID, clock: clock, calendar: calendar)
@@ -277,7 +277,7 @@ final class DashboardEffectRunner {
 
     /// Does what the challenges screen asked for in the background (it may ask the group store);
     /// then decides what the user's blocks decide now, and says how it went through the inbox.
-    private func startGameAction(_ action: GameScreensSupport.Action, support: GameScreensSupport) {
+    private func startGameAction(_ action: HomeGames.Action, support: HomeGames) {
         let referee = self.referee
         let store = self.store
         let inbox = self.inbox

@@ -4,11 +4,11 @@ import ScreenMatesGroupStore
 import ScreenMatesStore
 import ScreenMatesUI
 
-/// What the challenges, profile and week screens need from the application, ready for the
-/// dashboard's runtime: the data they draw (`gamesData`), and the effects they ask for carried
-/// out (`perform`). Each reads the home's store and the group's games as `GroupLink` last
-/// saw them; nothing here draws or reads a key.
-public struct GameScreensSupport: Sendable {
+/// A home's games as the challenges, profile and week screens see and change them: the coins,
+/// challenges, badges and the group's weeks they draw (`gamesData`), and a challenge created,
+/// joined or given up (`perform`). Each reads the home's store and the group's games as
+/// `GroupLink` last saw them; nothing here draws or reads a key.
+public struct HomeGames: Sendable {
     public let local: LocalStore
     public let clock: any AppClock
     public let calendar: DayCalendar

@@ -9,11 +9,11 @@ import Testing
 
 /// What the challenges, profile and week screens get from the application, and what their
 /// effects do, against a real group-store file.
-@Suite struct GameScreensSupportTests {
+@Suite struct HomeGamesTests {
     typealias TwoHomes = GroupGamesTests.TwoHomes
 
-    private func support(_ homes: TwoHomes, _ local: LocalStore) throws -> GameScreensSupport {
-        GameScreensSupport(
+    private func support(_ homes: TwoHomes, _ local: LocalStore) throws -> HomeGames {
+        HomeGames(
             local: local, clock: homes.clock, calendar: GroupGamesTests.utc, games: try homes.games(local),
             location: .sqlite(path: homes.directory + "/group-store.sqlite"))
     }
