@@ -15,6 +15,10 @@ import Synchronization
 ///
 /// Channel names come from the server (`group_channel`), which generated them; one that does
 /// not look generated is never used, since postgres-nio writes it into `LISTEN` unescaped.
+///
+/// The connection's loop is a task the feed owns: a loop let go of when nobody watches any
+/// more is cancelled and ends by itself, and `shutdown` cancels the one running and waits for
+/// every loop still ending.
 final class PostgresChangeFeed: Sendable {
     private struct State {
         var watchers: [GroupCode: [UUID: AsyncStream<Void>.Continuation]] = [:]
@@ -26,6 +30,9 @@ final class PostgresChangeFeed: Sendable {
         var loop: Task<Void, Never>?
         var generation = 0
         var stopped = false
+        /// Every loop that has not ended yet, by its generation: the running one and those
+        /// cancelled that are still ending. Each takes itself out as it ends.
+        var loops: [Int: Task<Void, Never>] = [:]
     }
 
     private let address: PostgresAddress
@@ -67,7 +74,12 @@ final class PostgresChangeFeed: Sendable {
             if state.loop == nil {
                 state.generation += 1
                 let generation = state.generation
-                state.loop = Task.detached { [self] in await run(generation: generation) }
+                let loop = Task.detached { [self] in
+                    await run(generation: generation)
+                    _ = self.state.withLock { $0.loops.removeValue(forKey: generation) }
+                }
+                state.loop = loop
+                state.loops[generation] = loop
                 return .nothing
             }
             if newCode, let session = state.session { return .ask(session) }
@@ -83,7 +95,14 @@ final class PostgresChangeFeed: Sendable {
         return stream
     }
 
-    /// Ends every stream and the connection.
+    /// Ends every stream and the connection, and waits until the connection's loops have ended.
+    func shutdown() async {
+        stop()
+        let loops = state.withLock { Array($0.loops.values) }
+        for loop in loops { await loop.value }
+    }
+
+    /// Ends every stream and the connection, without waiting (`shutdown` waits).
     func stop() {
         let (watchers, loop) = state.withLock { state in
             defer {

@@ -21,6 +21,10 @@ import Synchronization
 /// (`MemberSecret`, from the keyring), which the server checks against the login and the hash it
 /// bound the id to. A call that names no member (reading a group) acts as the member this store
 /// last saw join or create that group, else as the keyring's reader.
+///
+/// The pool's run and the listener's loop are tasks the store owns; `close` ends them and
+/// waits for them. A store may be shared by several openers (`share`), each closing it once:
+/// the last close ends it.
 public final class PostgresGroupStore: GroupStore {
     public let address: PostgresAddress
     let keyring: MemberKeyring
@@ -30,6 +34,8 @@ public final class PostgresGroupStore: GroupStore {
     private let runner: Task<Void, Never>
     private let feed: PostgresChangeFeed
     private let schemaReady = Mutex(false)
+    /// How many openers hold the store; 0 once closed.
+    private let holders = Mutex(1)
     private let logger: Logger
 
     /// What `pg_stat_activity` shows for the store's pooled connections.
@@ -58,9 +64,34 @@ public final class PostgresGroupStore: GroupStore {
         }
     }
 
+    /// A store dropped without `close`: its tasks are cancelled and end by themselves, unawaited.
     deinit {
         feed.stop()
         runner.cancel()
+    }
+
+    /// One more opener holds the store, and will close it; false when it is closed already
+    /// (then the opener needs a new store).
+    public func share() -> Bool {
+        holders.withLock { holders in
+            guard holders > 0 else { return false }
+            holders += 1
+            return true
+        }
+    }
+
+    /// Lets go of the store for one opener; the last one's close ends every stream, the
+    /// listening connection and the pool, and returns once their tasks have ended.
+    public func close() async {
+        let last = holders.withLock { holders -> Bool in
+            guard holders > 0 else { return false }
+            holders -= 1
+            return holders == 0
+        }
+        guard last else { return }
+        await feed.shutdown()
+        runner.cancel()
+        await runner.value
     }
 
     /// Connects and creates or migrates the schema if that has not been done yet. Operations

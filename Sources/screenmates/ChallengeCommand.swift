@@ -81,9 +81,10 @@ struct ChallengeHome {
     func games(exchanging: Bool = true) async throws(AppError) -> GamesRead? {
         guard let (games, location) = try groupGames() else { return nil }
         do {
-            let store = try location.open()
-            if exchanging { return GamesRead(snapshot: try await games.exchange(with: store).snapshot, offline: false) }
-            return GamesRead(snapshot: try await games.fetch(from: store), offline: false)
+            let snapshot = try await location.using { store throws(GroupStoreError) in
+                exchanging ? try await games.exchange(with: store).snapshot : try await games.fetch(from: store)
+            }
+            return GamesRead(snapshot: snapshot, offline: false)
         } catch {
             guard error.isTransient else { throw AppError(error.message) }
             return GamesRead(snapshot: games.cached(), offline: true)

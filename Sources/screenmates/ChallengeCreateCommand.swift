@@ -71,7 +71,9 @@ struct ChallengeCreateCommand: AsyncParsableCommand {
                     )
                 }
                 do throws(GroupStoreError) {
-                    challenge = try await games.create(challenge, in: try location.open())
+                    challenge = try await location.using { store throws(GroupStoreError) in
+                        try await games.create(challenge, in: store)
+                    }
                 } catch {
                     throw AppError(error.message)
                 }

@@ -88,7 +88,9 @@ struct ChallengeJoinCommand: AsyncParsableCommand {
             }
             let challenge: Challenge
             do throws(GroupStoreError) {
-                challenge = try await games.join(id: id.lowercased(), in: try location.open())
+                challenge = try await location.using { store throws(GroupStoreError) in
+                    try await games.join(id: id.lowercased(), in: store)
+                }
             } catch {
                 throw AppError(error.message)
             }

@@ -62,9 +62,11 @@ struct SettlementOptions: ParsableArguments {
         }
         do {
             let store = try actions.location.open()
-            let rules = try applied(to: try await store.settlementRules(code: membership.code))
-            try await store.setSettlementRules(rules, code: membership.code, userID: settings.userID)
-            return rules
+            return try await store.closing {
+                let rules = try applied(to: try await store.settlementRules(code: membership.code))
+                try await store.setSettlementRules(rules, code: membership.code, userID: settings.userID)
+                return rules
+            }
         } catch let error as GroupStoreError {
             throw AppError(error.message)
         } catch let error as AppError {

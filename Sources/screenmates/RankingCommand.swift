@@ -106,7 +106,9 @@ struct RankingCommand: AsyncParsableCommand {
         let location = try home.global.resolveGroupStore(home: home.home, settings: home.settings)
         let ranking: PublicRanking
         do {
-            ranking = try await location.open().publicRanking(userID: home.settings.userID, limit: limit)
+            ranking = try await location.using { store throws(GroupStoreError) in
+                try await store.publicRanking(userID: home.settings.userID, limit: limit)
+            }
         } catch {
             throw AppError(error.message)
         }
