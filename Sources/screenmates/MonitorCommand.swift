@@ -162,7 +162,7 @@ struct MonitorCommand: AsyncParsableCommand {
             return .failure(AppError(error))
         }
         return .success(
-            await StartupPages.handedBack { await session.run(stopRequested: StopSignals.requestedExitStatus) })
+            await StopSignals.watching { stop in await StartupPages.handedBack { await session.run(stop: stop) } })
     }
 
     /// `--source activitywatch`: follows ActivityWatch on the real clock.
@@ -181,7 +181,7 @@ struct MonitorCommand: AsyncParsableCommand {
             return .failure(AppError(error))
         }
         return .success(
-            await StartupPages.handedBack { await follower.run(stopRequested: StopSignals.requestedExitStatus) })
+            await StopSignals.watching { stop in await StartupPages.handedBack { await follower.run(stop: stop) } })
     }
 
     /// `--source terminal|x11|sway|hyprland|auto`: samples the focus on the real clock.
@@ -201,6 +201,6 @@ struct MonitorCommand: AsyncParsableCommand {
             return .failure(AppError(error))
         }
         return .success(
-            await StartupPages.handedBack { await follower.run(stopRequested: StopSignals.requestedExitStatus) })
+            await StopSignals.watching { stop in await StartupPages.handedBack { await follower.run(stop: stop) } })
     }
 }
