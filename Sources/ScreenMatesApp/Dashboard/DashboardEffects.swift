@@ -49,7 +49,7 @@ final class DashboardEffects {
     /// How desktop notices reach the desktop from this terminal; found out at the first notice
     /// sent there (inside tmux that asks tmux once).
     lazy var noticeTerminal: NoticeTerminal = {
-        let found = NoticeTerminal.detect(environment: dependencies.options.environment)
+        let found = NoticeTerminal.detect(environment: dependencies.options.environment, in: tasks)
         logger.info(
             "desktop notices", metadata: ["terminal": "\(found.kind.rawValue)", "tmux": "\(found.throughTmux)"])
         if let advice = found.advice { logger.warning("\(advice)") }
@@ -104,7 +104,7 @@ final class DashboardEffects {
                 let ascii = screen.glyphs.asciiOnly
                 screen.writeSequence(
                     delivered.map { DesktopNotifier.sequences(for: $0, terminal: carrier, asciiOnly: ascii) }.joined())
-                DesktopNotifier.notifySend(delivered)
+                DesktopNotifier.notifySend(delivered, in: tasks)
             }
             return []
         case .repaintAll:
