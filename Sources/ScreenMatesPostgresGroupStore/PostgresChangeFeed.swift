@@ -39,6 +39,8 @@ final class PostgresChangeFeed: Sendable {
     private let logger: Logger
     /// The member who asks for a group's channel (only members may).
     private let caller: @Sendable (GroupCode) -> PostgresGroupStore.Caller?
+    /// The store's queries given up on (a keep-alive or a channel lookup with no answer).
+    private let overdue: OverdueQueries
     private let state = Mutex(State())
     private let connectionIDs = Atomic<Int>(0)
 
@@ -49,10 +51,12 @@ final class PostgresChangeFeed: Sendable {
     static let applicationName = "screenmates-listener"
 
     init(
-        address: PostgresAddress, logger: Logger, caller: @escaping @Sendable (GroupCode) -> PostgresGroupStore.Caller?
+        address: PostgresAddress, logger: Logger, overdue: OverdueQueries,
+        caller: @escaping @Sendable (GroupCode) -> PostgresGroupStore.Caller?
     ) {
         self.address = address
         self.logger = logger
+        self.overdue = overdue
         self.caller = caller
     }
 
@@ -211,7 +215,7 @@ final class PostgresChangeFeed: Sendable {
         while true {
             try await Task.sleep(for: Self.keepAliveInterval)
             let logger = self.logger
-            try await withDeadline(address.timeout) {
+            try await withDeadline(address.timeout, overdue: overdue) {
                 _ = try await connection.query("SELECT 1", logger: logger).collect()
             }
         }
@@ -222,7 +226,7 @@ final class PostgresChangeFeed: Sendable {
         guard let me = caller(code) else { return }
         let channel: String?
         do {
-            channel = try await withDeadline(address.timeout) {
+            channel = try await withDeadline(address.timeout, overdue: overdue) {
                 let rows = try await connection.query(
                     "SELECT screenmates.group_channel(\(me.id), \(me.secret), \(code.value))", logger: logger
                 ).collect()
