@@ -240,7 +240,7 @@ let package = Package(
             dependencies: [
                 "ScreenMatesTestSupport",
                 "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore", "ScreenMatesUI",
-                "ScreenMatesWatch", .product(name: "CSV", package: "CSV.swift"),
+                "ScreenMatesWatch", "ScreenMatesSources", "ScreenMatesMonitor", .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),

@@ -1,11 +1,13 @@
 import Foundation
 import Glibc
 import ScreenMatesCore
+import Subprocess
+import SystemPackage
 
 /// Sends notices to the desktop: as terminal escape sequences that terminals turn into desktop
 /// notifications (OSC 777 for VTE terminals and foot/kitty/WezTerm, OSC 9 for iTerm2, Windows
 /// Terminal and others), and through `notify-send` where it is installed and a desktop session is
-/// there to show it.
+/// there to show it (run through swift-subprocess, in a task with an owner).
 enum DesktopNotifier {
     /// The escape sequences for one notice, as `terminal` understands them (none where it is
     /// not known to: see `NoticeTerminal`). The text is made safe first: no control character
@@ -35,26 +37,51 @@ enum DesktopNotifier {
                 SafeText.displayable(text).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
     }
 
-    /// Runs `notify-send` for each notice, when it is on the PATH and a desktop is there.
-    ///
-    /// The caller (the dashboard's loop) never waits for a desktop: Foundation's `Process`
-    /// starts `notify-send` and reaps it itself when it ends. (swift-subprocess, which runs the
-    /// other child processes, only awaits its children, and this caller cannot await.)
-    static func notifySend(_ notices: [Notice]) {
-        let environment = ProcessInfo.processInfo.environment
-        guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
-            let program = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-                .map({ directory -> String in "\(directory)/notify-send" })
-                .first(where: { path in access(path, X_OK) == 0 })
-        else { return }
-        for notice in notices {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = ["--app-name=ScreenMates", plain(notice.title), plain(notice.body)]
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try? process.run()
+    /// Runs `notify-send` for each notice, when it is on the PATH and a desktop is there, in a
+    /// task of `tasks`: the caller (the dashboard's loop) never waits for a desktop, and the
+    /// session awaits the task before it returns.
+    static func notifySend(
+        _ notices: [Notice], in tasks: BackgroundTasks,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        guard let program = notifySendProgram(environment), !notices.isEmpty else { return }
+        let texts = notices.map { (title: plain($0.title), body: plain($0.body)) }
+        tasks.start { await send(texts, with: program, environment: environment) }
+    }
+
+    /// `notifySend(_:in:)` for a caller without tasks of its own: waits for `notify-send`.
+    static func notifySend(
+        _ notices: [Notice], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        guard let program = notifySendProgram(environment), !notices.isEmpty else { return }
+        let texts = notices.map { (title: plain($0.title), body: plain($0.body)) }
+        BackgroundTasks().startAndWait { await send(texts, with: program, environment: environment) }
+    }
+
+    /// `notify-send` on the PATH, when a desktop session is there to show what it sends.
+    private static func notifySendProgram(_ environment: [String: String]) -> String? {
+        guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return nil }
+        return (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { directory -> String in "\(directory)/notify-send" }
+            .first { path in access(path, X_OK) == 0 }
+    }
+
+    /// Runs `program` once per notice, one after the other. A task cancelled meanwhile (the
+    /// session ending) gives the one running two seconds to finish before it is killed: the
+    /// first step of the teardown sends a signal that changes nothing (SIGCONT) and waits.
+    private static func send(
+        _ texts: [(title: String, body: String)], with program: String, environment: [String: String]
+    ) async {
+        var options = PlatformOptions()
+        options.teardownSequence = [.send(signal: .resume, allowedDurationToNextStep: .seconds(2))]
+        let keys = Dictionary(
+            environment.compactMap { key, value in Environment.Key(rawValue: key).map { ($0, value) } },
+            uniquingKeysWith: { first, _ in first })
+        for text in texts {
+            _ = try? await Subprocess.run(
+                .path(FilePath(program)), arguments: ["--app-name=ScreenMates", text.title, text.body],
+                environment: .custom(keys), platformOptions: options, input: .none, output: .discarded,
+                error: .discarded)
         }
     }
 }

@@ -115,7 +115,9 @@ public struct HomeGames: Sendable {
             if request.shared {
                 guard let games, let location else { return ("You are not in a group.", true) }
                 do throws(GroupStoreError) {
-                    let shared = try await games.create(challenge, in: try location.open())
+                    let shared = try await location.using { store throws(GroupStoreError) in
+                        try await games.create(challenge, in: store)
+                    }
                     return ("Challenge \(shared.id) shared with the group.", false)
                 } catch {
                     return (error.message, true)
@@ -130,7 +132,9 @@ public struct HomeGames: Sendable {
         case .join(let id):
             guard let games, let location else { return ("You are not in a group.", true) }
             do throws(GroupStoreError) {
-                let joined = try await games.join(id: id, in: try location.open())
+                let joined = try await location.using { store throws(GroupStoreError) in
+                    try await games.join(id: id, in: store)
+                }
                 return ("Joined challenge \(joined.id).", false)
             } catch {
                 return (error.message, true)

@@ -57,19 +57,11 @@ public final class MonitorSession: Sendable {
     ) throws(AppError) {
         self.options = options
         self.logger = logger
-        let opened = try OpenedHome.open(
-            home: home, assets: assets, timeZone: timeZone, speed: options.speed, startAt: options.startAt)
-        guard opened.settings.displayName != nil else {
-            if opened.clock.published { ClockSource.withdraw(from: opened.store) }
-            throw AppError(
-                "\(home.path) has no profile yet: run `screenmates setup --name NAME` (or `screenmates`) first, then the monitor."
-            )
-        }
+        let opened = try OpenedHome.forRecording(
+            home: home, assets: assets, timeZone: timeZone, command: "the monitor", speed: options.speed,
+            startAt: options.startAt)
         store = opened.store
         clockChoice = opened.clock
-        for problem in opened.configProblems {
-            FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
-        }
         let settings = opened.settings
         if let group = settings.group, !options.quiet {
             // The monitor never talks to the group store (reporting is not its job); say who does.
@@ -105,9 +97,10 @@ public final class MonitorSession: Sendable {
         }
     }
 
-    /// Runs until the count is reached, the source runs dry, or a signal asks it to stop (it
-    /// then finishes the write in hand and reports it). Returns the exit status.
-    public func run(stopRequested: @escaping @Sendable () -> Int32?) async -> Int32 {
+    /// Runs until the count is reached, the source runs dry, or `stop` is requested (it then
+    /// finishes the write in hand and reports it: the request cancels the writing, which wakes
+    /// it). Returns the exit status.
+    public func run(stop: StopRequest) async -> Int32 {
         let quiet = options.quiet
         let referee = ChallengeReferee(clock: clockChoice.clock, timeZone: clockChoice.timeZone, logger: logger)
         let runner = MonitorRunner(
@@ -124,23 +117,13 @@ public final class MonitorSession: Sendable {
             })
         logger.info(
             "monitor started", metadata: ["pace": "\(pace)", "count": "\(options.count.map(String.init) ?? "-")"])
-        let work = Task { await runner.run(source, pace: pace, limit: options.count) }
-        let stopper = Task {
-            while !Task.isCancelled {
-                if stopRequested() != nil {
-                    work.cancel()
-                    return
-                }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-        }
-        let recorded = await work.value
-        stopper.cancel()
+        let (source, pace, limit) = (self.source, self.pace, options.count)
+        let recorded = await stop.cancelling { await runner.run(source, pace: pace, limit: limit) }
         // What the last blocks decided, if a write came too soon after the one before to decide.
         if recorded > 0 { _ = try? referee.settle(store) }
         if clockChoice.published { ClockSource.withdraw(from: store) }
         logger.info("monitor stopped", metadata: ["recorded": "\(recorded)"])
-        return stopRequested() ?? 0
+        return stop.exitStatus ?? 0
     }
 
     /// Waits shorter than this go unsaid.

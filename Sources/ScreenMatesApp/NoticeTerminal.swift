@@ -1,4 +1,5 @@
 import Foundation
+import Subprocess
 
 /// How desktop notices reach the desktop through the terminal the dashboard runs in: which
 /// escape sequence the terminal turns into a desktop notification, and whether tmux stands in
@@ -28,14 +29,25 @@ struct NoticeTerminal: Hashable, Sendable {
     /// 1 or 0 and 3.4 as on, off or all); nil when unknown.
     var tmuxPassesThrough: Bool?
 
+    /// The terminal from the environment; inside tmux, tmux is asked (`askTmux`) in a task of
+    /// `tasks`, off the calling thread, which waits for its answer. Outside tmux nothing is run.
+    static func detect(environment: [String: String], in tasks: BackgroundTasks) -> NoticeTerminal {
+        guard inTmux(environment) else { return detect(environment: environment, tmuxClient: { nil }) }
+        let client = tasks.startAndWait { await askTmux() }
+        return detect(environment: environment, tmuxClient: { client })
+    }
+
     /// The terminal from the environment; inside tmux (`TMUX` set), `tmuxClient` answers what
-    /// tmux knows: the client's terminal name and the `allow-passthrough` option.
+    /// tmux knows: the client's terminal name and the `allow-passthrough` option. By default
+    /// tmux is asked in a task this call waits for (`detect(environment:in:)` gives the task to
+    /// an owner of the caller's).
     static func detect(
         environment: [String: String],
-        tmuxClient: () -> (termName: String, allowPassthrough: String)? = { NoticeTerminal.askTmux() }
+        tmuxClient: () -> (termName: String, allowPassthrough: String)? = {
+            BackgroundTasks().startAndWait { await NoticeTerminal.askTmux() }
+        }
     ) -> NoticeTerminal {
-        let inTmux = !(environment["TMUX"] ?? "").isEmpty
-        guard inTmux else {
+        guard inTmux(environment) else {
             return NoticeTerminal(kind: kind(term: environment["TERM"], environment: environment), throughTmux: false)
         }
         // tmux sets TERM and TERM_PROGRAM for its panes; the outer terminal's name comes from
@@ -51,6 +63,8 @@ struct NoticeTerminal: Hashable, Sendable {
             kind: kind(term: client?.termName, environment: outer), throughTmux: true, tmuxPassesThrough: passes)
     }
 
+    private static func inTmux(_ environment: [String: String]) -> Bool { !(environment["TMUX"] ?? "").isEmpty }
+
     private static func kind(term: String?, environment: [String: String]) -> Kind {
         let term = term ?? ""
         let program = environment["TERM_PROGRAM"] ?? ""
@@ -65,21 +79,16 @@ struct NoticeTerminal: Hashable, Sendable {
         return .none
     }
 
-    /// What the tmux server says of the client this pane is shown on. Runs `tmux` once; nil
-    /// when it cannot be asked.
-    static func askTmux() -> (termName: String, allowPassthrough: String)? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "display-message", "-p", "#{client_termname}\t#{allow-passthrough}"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        let fields = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+    /// What the tmux server says of the client this pane is shown on: runs `tmux` (found on
+    /// `PATH`) once; nil when it cannot be asked.
+    static func askTmux() async -> (termName: String, allowPassthrough: String)? {
+        guard
+            let result = try? await Subprocess.run(
+                .name("tmux"), arguments: ["display-message", "-p", "#{client_termname}\t#{allow-passthrough}"],
+                input: .none, output: .string(limit: 1 << 16), error: .discarded),
+            result.terminationStatus.isSuccess
+        else { return nil }
+        let fields = result.standardOutput.trimmingCharacters(in: .newlines)
             .split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 2 else { return nil }
         return (fields[0], fields[1])

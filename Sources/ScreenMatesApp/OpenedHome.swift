@@ -11,6 +11,8 @@ struct OpenedHome {
     let clock: ClockSource.Choice
     /// Lines of the config file that could not be used, each with its line and key.
     let configProblems: [String]
+    /// The app catalogue the profile's apps were chosen from.
+    let catalogue: AppCatalogue
 
     /// Opens `home`. With `startAfresh` (a demo), the usage, history and notices of an existing
     /// profile are cleared first and its days begin again on the clock's day, so a clock that
@@ -42,7 +44,28 @@ struct OpenedHome {
         let clock = try ClockSource.choose(
             speed: speed, startAt: startAt, store: store, publish: publish && (speed != nil || startAt != nil),
             timeZone: timeZone)
-        return OpenedHome(store: store, settings: settings, clock: clock, configProblems: configProblems)
+        return OpenedHome(
+            store: store, settings: settings, clock: clock, configProblems: configProblems, catalogue: catalogue)
+    }
+
+    /// Opens `home` for a command that records its usage (a monitor, a follower, an import):
+    /// the home must have a profile — else the error says to set one up first, then run
+    /// `command` ("the monitor") — and the config file's problems are said on standard error.
+    static func forRecording(
+        home: HomeDirectory, assets: AssetCatalog, timeZone: TimeZoneSource, command: String, speed: Double? = nil,
+        startAt: Date? = nil
+    ) throws(AppError) -> OpenedHome {
+        let opened = try open(home: home, assets: assets, timeZone: timeZone, speed: speed, startAt: startAt)
+        guard opened.settings.displayName != nil else {
+            if opened.clock.published { ClockSource.withdraw(from: opened.store) }
+            throw AppError(
+                "\(home.path) has no profile yet: run `screenmates setup --name NAME` (or `screenmates`) first, then \(command)."
+            )
+        }
+        for problem in opened.configProblems {
+            FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
+        }
+        return opened
     }
 
     /// Clears a demo's usage, history and notices so its days begin on the day of `start`;

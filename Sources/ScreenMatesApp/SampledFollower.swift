@@ -53,31 +53,24 @@ public final class SampledFollower: Sendable {
         home: HomeDirectory, assets: AssetCatalog, options: SamplingOptions, timeZone: TimeZoneSource, logger: Logger,
         probe: @escaping ProbeMaker
     ) throws(AppError) {
-        let opened = try OpenedHome.open(home: home, assets: assets, timeZone: timeZone, speed: nil, startAt: nil)
+        let opened = try OpenedHome.forRecording(home: home, assets: assets, timeZone: timeZone, command: "the monitor")
         self.timeZone = timeZone
-        guard opened.settings.displayName != nil else {
-            throw AppError(
-                "\(home.path) has no profile yet: run `screenmates setup --name NAME` (or `screenmates`) first, then the monitor."
-            )
-        }
-        for problem in opened.configProblems {
-            FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
-        }
         store = opened.store
-        catalogue = try assets.appCatalogue()
+        catalogue = opened.catalogue
         self.options = options
         self.logger = logger
         makeProbe = probe
         host = ActivityWatchOptions.localHost
     }
 
-    /// Runs until a signal asks it to stop, or the source ends (exit status 1); returns the
-    /// exit status. The loop runs on a thread of its own (`SamplingThread`).
-    public func run(stopRequested: @escaping @Sendable () -> Int32?) async -> Int32 {
-        await SamplingThread.run { thread in await follow(on: thread, stopRequested: stopRequested) }
+    /// Runs until `stop` is requested (which wakes it between samples), or the source ends
+    /// (exit status 1); returns the exit status. The loop runs on a thread of its own
+    /// (`SamplingThread`).
+    public func run(stop: StopRequest) async -> Int32 {
+        await SamplingThread.run { thread in await follow(on: thread, stop: stop) }
     }
 
-    private func follow(on thread: SamplingThread, stopRequested: @escaping @Sendable () -> Int32?) async -> Int32 {
+    private func follow(on thread: SamplingThread, stop: StopRequest) async -> Int32 {
         var probe: any FocusProbe
         do {
             probe = try makeProbe()
@@ -93,7 +86,7 @@ public final class SampledFollower: Sendable {
         var settings: (value: UserSettings, readAt: Date)?
         var status: Int32?
         while status == nil {
-            let stopping = stopRequested() != nil
+            let stopping = stop.exitStatus != nil
             let now = Date()
             do {
                 let sample = try await probe.sample(wallClock: now)
@@ -147,12 +140,12 @@ public final class SampledFollower: Sendable {
                 if probeError?.sourceEnded == true { status = 1 }
             }
             if stopping { break }
-            // A signal only sets a flag, seen at the next sample (within a second): one wake-up
-            // a sample keeps following cheap.
-            if status == nil { await thread.sleep(for: options.interval) }
+            // One wake-up a sample keeps following cheap; a stop ends the sleep at once, for a
+            // last sample.
+            if status == nil { await thread.sleep(for: options.interval, until: stop) }
         }
         logger.info("\(source.name) follower stopped")
-        return stopRequested() ?? status ?? 0
+        return stop.exitStatus ?? status ?? 0
     }
 
     /// What is kept of the source followed: its spans, its deriver, when to derive again.

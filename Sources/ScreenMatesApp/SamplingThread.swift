@@ -1,14 +1,16 @@
 import Foundation
 import Glibc
+import ScreenMatesWatch
 
 /// The thread a sampling follower runs its loop on, sleeping in the kernel between samples.
 ///
 /// Waking once a second with `Task.sleep` on Swift's shared pool costs about 210 µs of CPU a
 /// wake-up (a timer and hand-offs between the pool's threads); on a thread of its own that
-/// sleeps in `nanosleep`, about 45 µs (both measured in a release build on this kind of
+/// sleeps in the kernel, about 45 µs (both measured in a release build on this kind of
 /// machine): the difference is most of what following costs. The thread is the follower's:
-/// `run` starts it, runs the loop on it as a task executor, and ends and awaits it before it
-/// returns; nothing else runs there but the loop and the tasks it awaits (a tmux query).
+/// `run` starts it, runs the loop on it as a task executor, and ends and joins it before it
+/// returns; nothing else runs there but the loop and the tasks it awaits (a tmux query). It
+/// sleeps in `poll` on the stop's pipe, so a stop wakes it at once.
 final class SamplingThread: TaskExecutor, @unchecked Sendable {
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -21,15 +23,10 @@ final class SamplingThread: TaskExecutor, @unchecked Sendable {
     /// Runs `body` with its work on a new thread; returns once it has, and the thread ended.
     static func run<T: Sendable>(_ body: (SamplingThread) async -> T) async -> T {
         let executor = SamplingThread()
-        async let ended: Void = withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread {
-                executor.serve()
-                done.resume()
-            }.start()
-        }
+        let thread = OwnedThread(name: "sampling") { executor.serve() }
         let result = await withTaskExecutorPreference(executor) { await body(executor) }
         executor.finish()
-        await ended
+        await thread.join()
         return result
     }
 
@@ -41,17 +38,15 @@ final class SamplingThread: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Sleeps for `duration` on this thread, or with `Task.sleep` when called elsewhere. A
-    /// signal delivered to this thread ends the sleep early (the loop then looks at its flag).
-    func sleep(for duration: Duration) async {
+    /// Sleeps for `duration`, or until `stop` is requested: on this thread in `poll`, or with
+    /// `Task.sleep` (cancelled by the stop) when called elsewhere.
+    func sleep(for duration: Duration, until stop: StopRequest) async {
         let onThisThread = condition.withLock { serving.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
         guard onThisThread else {
-            try? await Task.sleep(for: duration)
+            await stop.cancelling { try? await Task.sleep(for: duration) }
             return
         }
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        _ = nanosleep(&request, nil)
+        _ = stop.sleep(for: duration)
     }
 
     private func serve() {

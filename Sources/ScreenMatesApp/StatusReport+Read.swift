@@ -51,7 +51,10 @@ extension StatusReport {
                 local: store, membership: membership, userID: feed.settings.userID, clock: choice.clock,
                 calendar: feed.calendar)
             do throws(GroupStoreError) {
-                games = (try await reader.fetch(from: try location.open()), false)
+                games = (
+                    try await location.using { store throws(GroupStoreError) in try await reader.fetch(from: store) },
+                    false
+                )
             } catch {
                 games = (reader.cached(), true)
             }

@@ -80,6 +80,7 @@ enum PostgresBenchmark {
             reconnect.append(millis(started.duration(to: yielded)))
         }
         watcher.cancel()
+        await watcher.value
 
         // Upserts: one client one at a time, then eight clients at once (one member each).
         var version: Int64 = 1000
@@ -136,6 +137,7 @@ enum PostgresBenchmark {
             fetch.append(millis(started.duration(to: clock.now)))
         }
         let server = try await serverMillis(address, code: crowd.code.value, runs: 20)
+        for store in [a, b] + clients.map(\.0) + fillers { await store.close() }
         return Result(
             signalMillis: signal, reReadMillis: reRead, upsertsPerSecondOneClient: onePerSecond,
             upsertsPerSecondEightClients: manyPerSecond, fetchMillis: fetch, serverMillis: server,

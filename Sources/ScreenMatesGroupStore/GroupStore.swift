@@ -85,6 +85,13 @@ public protocol GroupStore: Sendable {
     /// up while the consumer is busy are merged into one.
     func changes(code: GroupCode) -> AsyncStream<Void>
 
+    /// Ends what the store runs in the background — what watches for its `changes(code:)`
+    /// streams, which end, and a server's connections — and returns once all of it is gone, so
+    /// that nothing the store started outlives its user. Whoever opens a store closes it, once,
+    /// when done with it: what is shared between openers (a server's pool) ends with the last
+    /// of them. Nothing is called on a store after it is closed.
+    func close() async
+
     // MARK: Group challenges
 
     /// Shares a new challenge with the group, with its creator as first participant (joining at
@@ -316,5 +323,20 @@ extension GroupStore {
             sums[total.userID] = (sums[total.userID] ?? 0).saturatingAdding(total.viceBlocks)
         }
         return sums
+    }
+}
+
+extension GroupStore {
+    /// Runs `body`, then closes the store however `body` ends: for an opener that uses the store
+    /// once (a command, an action).
+    public func closing<T, E: Error>(after body: () async throws(E) -> T) async throws(E) -> T {
+        do {
+            let result = try await body()
+            await close()
+            return result
+        } catch {
+            await close()
+            throw error
+        }
     }
 }

@@ -15,6 +15,10 @@ import Synchronization
 ///
 /// Channel names come from the server (`group_channel`), which generated them; one that does
 /// not look generated is never used, since postgres-nio writes it into `LISTEN` unescaped.
+///
+/// The connection's loop is a task the feed owns: a loop let go of when nobody watches any
+/// more is cancelled and ends by itself, and `shutdown` cancels the one running and waits for
+/// every loop still ending.
 final class PostgresChangeFeed: Sendable {
     private struct State {
         var watchers: [GroupCode: [UUID: AsyncStream<Void>.Continuation]] = [:]
@@ -26,12 +30,17 @@ final class PostgresChangeFeed: Sendable {
         var loop: Task<Void, Never>?
         var generation = 0
         var stopped = false
+        /// Every loop that has not ended yet, by its generation: the running one and those
+        /// cancelled that are still ending. Each takes itself out as it ends.
+        var loops: [Int: Task<Void, Never>] = [:]
     }
 
     private let address: PostgresAddress
     private let logger: Logger
     /// The member who asks for a group's channel (only members may).
     private let caller: @Sendable (GroupCode) -> PostgresGroupStore.Caller?
+    /// The store's queries given up on (a keep-alive or a channel lookup with no answer).
+    private let overdue: OverdueQueries
     private let state = Mutex(State())
     private let connectionIDs = Atomic<Int>(0)
 
@@ -42,10 +51,12 @@ final class PostgresChangeFeed: Sendable {
     static let applicationName = "screenmates-listener"
 
     init(
-        address: PostgresAddress, logger: Logger, caller: @escaping @Sendable (GroupCode) -> PostgresGroupStore.Caller?
+        address: PostgresAddress, logger: Logger, overdue: OverdueQueries,
+        caller: @escaping @Sendable (GroupCode) -> PostgresGroupStore.Caller?
     ) {
         self.address = address
         self.logger = logger
+        self.overdue = overdue
         self.caller = caller
     }
 
@@ -67,7 +78,12 @@ final class PostgresChangeFeed: Sendable {
             if state.loop == nil {
                 state.generation += 1
                 let generation = state.generation
-                state.loop = Task.detached { [self] in await run(generation: generation) }
+                let loop = Task.detached { [self] in
+                    await run(generation: generation)
+                    _ = self.state.withLock { $0.loops.removeValue(forKey: generation) }
+                }
+                state.loop = loop
+                state.loops[generation] = loop
                 return .nothing
             }
             if newCode, let session = state.session { return .ask(session) }
@@ -83,7 +99,14 @@ final class PostgresChangeFeed: Sendable {
         return stream
     }
 
-    /// Ends every stream and the connection.
+    /// Ends every stream and the connection, and waits until the connection's loops have ended.
+    func shutdown() async {
+        stop()
+        let loops = state.withLock { Array($0.loops.values) }
+        for loop in loops { await loop.value }
+    }
+
+    /// Ends every stream and the connection, without waiting (`shutdown` waits).
     func stop() {
         let (watchers, loop) = state.withLock { state in
             defer {
@@ -192,7 +215,7 @@ final class PostgresChangeFeed: Sendable {
         while true {
             try await Task.sleep(for: Self.keepAliveInterval)
             let logger = self.logger
-            try await withDeadline(address.timeout) {
+            try await withDeadline(address.timeout, overdue: overdue) {
                 _ = try await connection.query("SELECT 1", logger: logger).collect()
             }
         }
@@ -203,7 +226,7 @@ final class PostgresChangeFeed: Sendable {
         guard let me = caller(code) else { return }
         let channel: String?
         do {
-            channel = try await withDeadline(address.timeout) {
+            channel = try await withDeadline(address.timeout, overdue: overdue) {
                 let rows = try await connection.query(
                     "SELECT screenmates.group_channel(\(me.id), \(me.secret), \(code.value))", logger: logger
                 ).collect()

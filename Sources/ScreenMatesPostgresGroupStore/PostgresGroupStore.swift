@@ -21,6 +21,10 @@ import Synchronization
 /// (`MemberSecret`, from the keyring), which the server checks against the login and the hash it
 /// bound the id to. A call that names no member (reading a group) acts as the member this store
 /// last saw join or create that group, else as the keyring's reader.
+///
+/// The pool's run and the listener's loop are tasks the store owns; `close` ends them and
+/// waits for them. A store may be shared by several openers (`share`), each closing it once:
+/// the last close ends it.
 public final class PostgresGroupStore: GroupStore {
     public let address: PostgresAddress
     let keyring: MemberKeyring
@@ -29,7 +33,11 @@ public final class PostgresGroupStore: GroupStore {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
     private let feed: PostgresChangeFeed
+    /// Queries given up on that still run until their connection closes.
+    private let overdue: OverdueQueries
     private let schemaReady = Mutex(false)
+    /// How many openers hold the store; 0 once closed.
+    private let holders = Mutex(1)
     private let logger: Logger
 
     /// What `pg_stat_activity` shows for the store's pooled connections.
@@ -52,15 +60,44 @@ public final class PostgresGroupStore: GroupStore {
             backgroundLogger: logger)
         self.client = client
         runner = Task.detached { await client.run() }
-        feed = PostgresChangeFeed(address: address, logger: logger) { [readers] code in
+        let overdue = OverdueQueries()
+        self.overdue = overdue
+        feed = PostgresChangeFeed(address: address, logger: logger, overdue: overdue) { [readers] code in
             guard let id = readers[code] ?? keyring.reader(), let secret = keyring.secret(id) else { return nil }
             return Caller(id: id.value, secret: secret.hex)
         }
     }
 
+    /// A store dropped without `close`: its tasks are cancelled and end by themselves, unawaited.
     deinit {
         feed.stop()
         runner.cancel()
+    }
+
+    /// One more opener holds the store, and will close it; false when it is closed already
+    /// (then the opener needs a new store).
+    public func share() -> Bool {
+        holders.withLock { holders in
+            guard holders > 0 else { return false }
+            holders += 1
+            return true
+        }
+    }
+
+    /// Lets go of the store for one opener; the last one's close ends every stream, the
+    /// listening connection and the pool, and returns once their tasks have ended.
+    public func close() async {
+        let last = holders.withLock { holders -> Bool in
+            guard holders > 0 else { return false }
+            holders -= 1
+            return holders == 0
+        }
+        guard last else { return }
+        await feed.shutdown()
+        runner.cancel()
+        await runner.value
+        // Their connections are closed now, so they end.
+        await overdue.waitForAll()
     }
 
     /// Connects and creates or migrates the schema if that has not been done yet. Operations
@@ -87,13 +124,13 @@ public final class PostgresGroupStore: GroupStore {
             do {
                 // One answer, like any operation: a server shutting down may take the query
                 // and never answer it.
-                let current = try await withDeadline(address.timeout) {
+                let current = try await withDeadline(address.timeout, overdue: overdue) {
                     try await PostgresSchemaMigrator.isCurrent(connection)
                 }
                 if !current {
                     // A first migration creates a few dozen objects, and a busy server may take
                     // a while: allow it far more than one answer's time.
-                    try await withDeadline(max(address.timeout * 4, .seconds(60))) {
+                    try await withDeadline(max(address.timeout * 4, .seconds(60)), overdue: overdue) {
                         try await PostgresSchemaMigrator.migrate(
                             connection: connection, location: location, user: address.user)
                     }
@@ -377,7 +414,7 @@ public final class PostgresGroupStore: GroupStore {
         try await prepare()
         let client = self.client
         do {
-            return try await withDeadline(address.timeout) { try await body(client) }
+            return try await withDeadline(address.timeout, overdue: overdue) { try await body(client) }
         } catch {
             if let error = error as? PSQLError,
                 error.serverInfo?[.sqlState] == GroupStoreError.RefusalState.claimWaiting
@@ -403,7 +440,7 @@ public final class PostgresGroupStore: GroupStore {
         do {
             // The claim's fingerprint (as the owner's list shows it) comes from the server's own
             // SHA-256 of the secret, which every call sends anyway.
-            let rows = try await withDeadline(address.timeout) {
+            let rows = try await withDeadline(address.timeout, overdue: overdue) {
                 try await client.query(
                     """
                     SELECT screenmates.claim_identity(\(id), \(hex)),

@@ -11,6 +11,9 @@ import Synchronization
 /// moment after its log is written), and the stream yields only when the mark has really
 /// changed. A slow safety poll of the mark (every 3 s; every second where inotify is not to be
 /// had) catches anything the notices miss. Idle, the thread wakes only for that poll.
+///
+/// The thread is owned: `stop` wakes it through its pipe and it ends at once, and the store
+/// that made the watch joins it (`SQLiteGroupStore.close`).
 final class GroupChangeWatch: Sendable {
     private let notices: FileNotices?
     /// Wakes the thread for `stop`.
@@ -19,6 +22,7 @@ final class GroupChangeWatch: Sendable {
     private let continuation: AsyncStream<Void>.Continuation
     private let safety: Duration
     private let stopped = Atomic<Bool>(false)
+    private let thread = Mutex<OwnedThread?>(nil)
 
     /// How often the mark is read with no notice at all.
     static let safetyInterval: Duration = .seconds(3)
@@ -43,13 +47,30 @@ final class GroupChangeWatch: Sendable {
     /// Starts the watching thread. Its first reading of the mark yields (the consumer's first
     /// look), then only a different mark does.
     func start() {
-        Thread.detachNewThread { [self] in run() }
+        thread.withLock { $0 = OwnedThread(name: "group-changes") { [self] in run() } }
     }
 
-    /// Ends the thread (which lets go of the watch) and the stream.
+    /// Ends the thread (which lets go of the watch) and the stream: wakes it, without waiting.
     func stop() {
         stopped.store(true, ordering: .releasing)
         wakeup.wake()
+    }
+
+    /// Whether the thread has ended (it needs joining still).
+    var hasEnded: Bool { thread.withLock { $0?.hasEnded ?? false } }
+
+    /// The thread's id, while it runs (for tests that look for it in `/proc/self/task`).
+    var threadID: Int32 { thread.withLock { $0?.threadID ?? 0 } }
+
+    /// Waits until the thread has ended and is gone; `stop` first, or it waits for the stream
+    /// to end some other way.
+    func join() async {
+        await thread.withLock { $0 }?.join()
+    }
+
+    /// `join` for a thread that has ended already (`hasEnded`), which takes no time.
+    func joinEnded() {
+        thread.withLock { $0 }?.joinBlocking()
     }
 
     private func run() {

@@ -4,6 +4,7 @@ import Glibc
 import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesSQLiteRows
+import Synchronization
 
 /// The group store on one SQLite file shared by every member on a host (each member's
 /// `--group-store` points at it; the directory's permissions decide who may use it).
@@ -20,10 +21,15 @@ import ScreenMatesSQLiteRows
 /// named, `StoredGroupRow`), every connection runs with SQLite's defensive settings, no symbolic
 /// link is followed (`SharedFileDefences`), and a file carrying a trigger or a view the store did
 /// not create is refused (`ForeignSchemaObjects`).
+///
+/// Each `changes(code:)` stream is watched by a thread of the store's own; `close` ends and
+/// joins them.
 public final class SQLiteGroupStore: GroupStore {
     /// The database file.
     public let path: String
     let pool: DatabasePool
+    /// The change watches whose threads have not been joined yet; nil once closed.
+    private let watches = Mutex<[ObjectIdentifier: GroupChangeWatch]?>([:])
 
     /// How long a write waits for other processes' writes before the store counts as
     /// unavailable, unless `open` is told otherwise.
@@ -32,6 +38,29 @@ public final class SQLiteGroupStore: GroupStore {
     private init(path: String, pool: DatabasePool) {
         self.path = path
         self.pool = pool
+    }
+
+    /// A store dropped without `close`: its watches are told to end (their streams finish),
+    /// and their threads end by themselves, unjoined.
+    deinit {
+        for watch in (watches.withLock { $0 } ?? [:]).values { watch.stop() }
+    }
+
+    /// Ends every `changes(code:)` stream and waits until the threads watching for them are
+    /// gone. Further streams end at once; the store still reads and writes.
+    public func close() async {
+        let open = watches.withLock { watches in
+            defer { watches = nil }
+            return Array((watches ?? [:]).values)
+        }
+        for watch in open { watch.stop() }
+        for watch in open { await watch.join() }
+    }
+
+    /// The ids of the threads watching for changes, while they run: for tests, which look for
+    /// them in `/proc/self/task`.
+    var changeWatchThreadIDs: [Int32] {
+        (watches.withLock { $0 } ?? [:]).values.map(\.threadID).filter { $0 != 0 }
     }
 
     /// Opens the store at `path`, creating the file (mode 0660) and its schema if needed.
@@ -88,7 +117,7 @@ public final class SQLiteGroupStore: GroupStore {
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o660)
         if fd >= 0 {
             fchmod(fd, 0o660)  // The umask may have taken the group's bits.
-            close(fd)
+            Glibc.close(fd)
             return
         }
         let code = errno
@@ -254,7 +283,20 @@ public final class SQLiteGroupStore: GroupStore {
         let watch = GroupChangeWatch(
             path: path, readMark: readMark, continuation: continuation, safetyInterval: safetyInterval)
         continuation.onTermination = { _ in watch.stop() }
-        watch.start()
+        // Watches whose streams have ended are joined here (their threads are gone or about to
+        // be), so a long-lived store does not collect them. The new one starts under the lock,
+        // so that `close` either finds it or it never starts.
+        let (started, ended) = watches.withLock { watches -> (Bool, [GroupChangeWatch]) in
+            guard var open = watches else { return (false, []) }
+            let ended = open.values.filter(\.hasEnded)
+            for watch in ended { open[ObjectIdentifier(watch)] = nil }
+            open[ObjectIdentifier(watch)] = watch
+            watch.start()
+            watches = open
+            return (true, ended)
+        }
+        for watch in ended { watch.joinEnded() }
+        if !started { continuation.finish() }
         return stream
     }
 

@@ -38,7 +38,7 @@ struct DemoCommand: AsyncParsableCommand {
                 home: home, assets: assets, location: try global.groupStoreChoice.named(home: home),
                 options: .init(members: members, speed: clock.speed, startAt: clock.startInstant, seed: seed),
                 timeZone: machineTimeZone, environment: ProcessInfo.processInfo.environment, logger: logger)
-            return try await demo.run(stopRequested: StopSignals.requestedExitStatus)
+            return try await StopSignals.watching { stop throws(AppError) in try await demo.run(stop: stop) }
         }
     }
 }

@@ -109,7 +109,7 @@ struct MonitorCommand: AsyncParsableCommand {
         let session = try MonitorSession(
             home: home, assets: assets, options: options, timeZone: machineTimeZone,
             logger: LogSetup.bootstrap(home: home))
-        return await StartupPages.handedBack { await session.run(stopRequested: StopSignals.requestedExitStatus) }
+        return await StopSignals.watching { stop in await StartupPages.handedBack { await session.run(stop: stop) } }
     }
 
     /// The home the monitor writes to, ready, and the assets; stop signals are caught from here on.
@@ -128,7 +128,7 @@ struct MonitorCommand: AsyncParsableCommand {
         let follower = try ActivityWatchFollower(
             home: home, assets: assets, options: options, timeZone: machineTimeZone,
             logger: LogSetup.bootstrap(home: home))
-        return await StartupPages.handedBack { await follower.run(stopRequested: StopSignals.requestedExitStatus) }
+        return await StopSignals.watching { stop in await StartupPages.handedBack { await follower.run(stop: stop) } }
     }
 
     /// `--source terminal|x11|sway|hyprland|auto`: samples the focus on the real clock.
@@ -137,6 +137,6 @@ struct MonitorCommand: AsyncParsableCommand {
         let follower = try SampledFollower(
             home: home, assets: assets, options: SamplingOptions(quiet: quiet), timeZone: machineTimeZone,
             logger: LogSetup.bootstrap(home: home), probe: probe)
-        return await StartupPages.handedBack { await follower.run(stopRequested: StopSignals.requestedExitStatus) }
+        return await StopSignals.watching { stop in await StartupPages.handedBack { await follower.run(stop: stop) } }
     }
 }

@@ -142,4 +142,50 @@ import Testing
             for: Self.notice(title: "Ŝ漢 went over", body: "Û2J"), terminal: Self.osc, asciiOnly: true)
         #expect(ascii == "\u{1B}]777;notify;?? went over;?2J\u{1B}\\" + "\u{1B}]9;?? went over: ?2J\u{1B}\\")
     }
+
+    // MARK: notify-send
+
+    /// A directory holding a `notify-send` that runs `script` (`DIRECTORY` in it is the
+    /// directory's path; the PATH it is given holds nothing else).
+    private static func fakeNotifySend(_ script: String) throws -> String {
+        let directory = NSTemporaryDirectory() + "screenmates-notify-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/notify-send"
+        let text = "#!/bin/sh\n" + script.replacingOccurrences(of: "DIRECTORY", with: directory) + "\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o755)
+        return directory
+    }
+
+    /// The session's tasks run `notify-send`, and the dashboard's loop goes on at once: a
+    /// `notify-send` that never ends holds up neither the call nor the session's end, which
+    /// stops it.
+    @Test func notifySendRunsInTheSessionsTasksWithoutHoldingTheCallerUp() async throws {
+        let directory = try Self.fakeNotifySend("exec /bin/sleep 3600")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let tasks = BackgroundTasks()
+        DesktopNotifier.notifySend(
+            [Self.notice(title: "bo went over", body: "9 of 8 blocks")], in: tasks,
+            environment: ["DISPLAY": ":99", "PATH": directory])
+        #expect(tasks.count == 1)
+        await tasks.finish()
+        #expect(tasks.count == 0)
+    }
+
+    /// Each notice's plain title and body, with the app's name; nothing without a desktop.
+    @Test func notifySendIsGivenEachNoticesPlainText() throws {
+        let directory = try Self.fakeNotifySend("printf '%s|' \"$@\" >> DIRECTORY/said; echo >> DIRECTORY/said")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let notices = [
+            Self.notice(title: "bo went over", body: "9 of 8 blocks"),
+            Self.notice(title: "evil\u{1B}[2J", body: "two"),
+        ]
+        DesktopNotifier.notifySend(notices, environment: ["PATH": directory])
+        #expect(!FileManager.default.fileExists(atPath: directory + "/said"), "no desktop, no notify-send")
+        DesktopNotifier.notifySend(notices, environment: ["WAYLAND_DISPLAY": "wayland-0", "PATH": directory])
+        let said = try String(contentsOfFile: directory + "/said", encoding: .utf8)
+        #expect(
+            said == "--app-name=ScreenMates|bo went over|9 of 8 blocks|\n--app-name=ScreenMates|evil\u{FFFD}[2J|two|\n",
+            "\(said)")
+    }
 }

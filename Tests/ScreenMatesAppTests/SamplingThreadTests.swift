@@ -11,7 +11,7 @@ import Testing
         let caller = pthread_self()
         let (elsewhere, stayed) = await SamplingThread.run { thread -> (Bool, Bool) in
             let mine = pthread_self()
-            await thread.sleep(for: .milliseconds(20))
+            await thread.sleep(for: .milliseconds(20), until: StopRequest())
             return (pthread_equal(mine, caller) == 0, pthread_equal(mine, pthread_self()) != 0)
         }
         #expect(elsewhere, "the loop runs on a thread of its own")
@@ -26,7 +26,7 @@ import Testing
                 // A child task (as a tmux query awaits one) and back.
                 _ = await Task { 42 }.value
                 back.append(pthread_equal(mine, pthread_self()) != 0)
-                await thread.sleep(for: .milliseconds(5))
+                await thread.sleep(for: .milliseconds(5), until: StopRequest())
             }
             return back
         }

@@ -455,6 +455,12 @@ enum GroupStoreContract {
             return true
         }
 
+        /// Waits for the stream to end by itself (its consumer is not cancelled).
+        func waitForEnd() async {
+            let running = task.withLock { $0 }
+            await running?.value
+        }
+
         /// Cancels the consuming task and waits for the stream to end.
         func cancel() async {
             let running = task.withLock { $0 }

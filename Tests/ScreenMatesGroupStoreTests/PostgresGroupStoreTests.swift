@@ -186,6 +186,47 @@ struct PostgresGroupStoreTests {
 
     // MARK: - The listener
 
+    /// Closing a store ends its change streams, its listener and its pool: once `close` has
+    /// returned, the server sees none of their connections go on (a backend ends a moment
+    /// after its client said goodbye, hence the wait). A store shared by two openers ends with
+    /// the second close only, and cannot be shared once it has ended.
+    @Test func closingAStoreEndsItsStreamsAndConnections() async throws {
+        let address = try await Server.newPreparedDatabase()
+        let store = PostgresGroupStore(address: address, keyring: PostgresTestServer.keyring)
+        let group = try await Contract.newGroup(in: store)
+        let counter = Contract.YieldCounter(store.changes(code: group.code))
+        #expect(try await counter.waitForMore(than: 0, timeout: .seconds(30)), "a first yield, for a first look")
+        #expect(try await Self.connections(to: address) >= 2, "the listener and the pool")
+
+        #expect(store.share())
+        await store.close()
+        #expect(try await store.members(code: group.code) == [Contract.ana], "still open for the other opener")
+        await store.close()
+        await counter.waitForEnd()
+        #expect(counter.hasEnded)
+        #expect(!store.share(), "a closed store is not handed out again")
+        var left = try await Self.connections(to: address)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while left > 0 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            left = try await Self.connections(to: address)
+        }
+        #expect(left == 0, "the store's connections are gone")
+    }
+
+    /// The connections of stores (pooled and listening) to the database of `address`.
+    private static func connections(to address: PostgresAddress) async throws -> Int {
+        try await Server.withConnection(to: address) { connection in
+            try await connection.query(
+                """
+                SELECT count(*) FROM pg_stat_activity
+                WHERE application_name IN (\(PostgresGroupStore.applicationName), \(PostgresChangeFeed.applicationName))
+                    AND datname = current_database()
+                """, logger: Logger(label: "t")
+            ).collect().first?.decode(Int.self) ?? -1
+        }
+    }
+
     /// The listener's connection is killed 20 times with `pg_terminate_backend`; each time the
     /// changes stream yields again once it is back (the consumer's cue to catch up), and a
     /// write made while it was away is there to read. The delays are printed as a measurement;

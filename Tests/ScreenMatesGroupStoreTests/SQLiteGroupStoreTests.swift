@@ -254,13 +254,44 @@ import Testing
         let counters = (0..<4).map { _ in Contract.YieldCounter(store.changes(code: group.code)) }
         #expect(watches(of: directory) == 4)
         for counter in counters { await counter.cancel() }
-        // The watching threads wake, end and close their descriptors.
-        let deadline = ContinuousClock.now + .seconds(30)
-        while watches(of: directory) > 0 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        // The watching threads wake and end; closing the store joins them, and their
+        // descriptors are closed.
+        await store.close()
         #expect(watches(of: directory) == 0)
         #expect(counters.allSatisfy { $0.hasEnded })
+    }
+
+    /// The thread watching a subscription is the store's: woken when the subscription ends (its
+    /// safety poll is an hour away, so nothing else would wake it), and gone once the store is
+    /// closed. A subscription still running when the store closes ends too, and so does one
+    /// asked for afterwards.
+    @Test func aSubscriptionsThreadIsGoneOnceTheStoreIsClosed() async throws {
+        let scratch = Scratch()
+        let store = try SQLiteGroupStore.open(at: scratch.newStorePath())
+        let group = try await Contract.newGroup(in: store)
+        let ended = Contract.YieldCounter(store.changes(code: group.code, safetyInterval: .seconds(3600)))
+        let running = Contract.YieldCounter(store.changes(code: group.code, safetyInterval: .seconds(3600)))
+        #expect(try await ended.waitForMore(than: 0, timeout: .seconds(30)), "a first yield, for a first look")
+        #expect(try await running.waitForMore(than: 0, timeout: .seconds(30)), "a first yield, for a first look")
+        let threads = store.changeWatchThreadIDs
+        #expect(threads.count == 2)
+        #expect(threads.allSatisfy { Self.threadExists($0) })
+        await ended.cancel()
+        await store.close()
+        #expect(!threads.contains { Self.threadExists($0) }, "the watching threads are gone")
+        await running.waitForEnd()
+        #expect(running.hasEnded, "the stream still consumed ended with the store")
+        #expect(store.changeWatchThreadIDs.isEmpty)
+        let late = store.changes(code: group.code)
+        var yields = 0
+        for await _ in late { yields += 1 }
+        #expect(yields == 0, "a stream asked for after closing ends at once")
+        #expect(store.changeWatchThreadIDs.isEmpty)
+    }
+
+    /// Whether this process has a thread with the id `gettid` gave it.
+    private static func threadExists(_ id: Int32) -> Bool {
+        FileManager.default.fileExists(atPath: "/proc/self/task/\(id)")
     }
 
     // MARK: - Damage and locks made by another program (the sqlite3 shell)

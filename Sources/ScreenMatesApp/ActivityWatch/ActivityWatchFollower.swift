@@ -25,40 +25,21 @@ public final class ActivityWatchFollower: Sendable {
         home: HomeDirectory, assets: AssetCatalog, options: ActivityWatchOptions, timeZone: TimeZoneSource,
         logger: Logger
     ) throws(AppError) {
-        let opened = try OpenedHome.open(home: home, assets: assets, timeZone: timeZone, speed: nil, startAt: nil)
+        let opened = try OpenedHome.forRecording(home: home, assets: assets, timeZone: timeZone, command: "the monitor")
         self.timeZone = timeZone
-        guard opened.settings.displayName != nil else {
-            throw AppError(
-                "\(home.path) has no profile yet: run `screenmates setup --name NAME` (or `screenmates`) first, then the monitor."
-            )
-        }
-        for problem in opened.configProblems {
-            FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
-        }
         store = opened.store
-        catalogue = try assets.appCatalogue()
+        catalogue = opened.catalogue
         self.options = options
         self.logger = logger
         _ = try options.client()
     }
 
-    /// Runs until a signal asks it to stop; returns the exit status.
-    public func run(stopRequested: @escaping @Sendable () -> Int32?) async -> Int32 {
-        let work = Task { await follow() }
-        // A signal only sets a flag; a quarter of a second to notice it keeps an idle follower idle.
-        let stopper = Task {
-            while !Task.isCancelled {
-                if stopRequested() != nil {
-                    work.cancel()
-                    return
-                }
-                try? await Task.sleep(for: .milliseconds(250))
-            }
-        }
-        await work.value
-        stopper.cancel()
+    /// Runs until `stop` is requested (which wakes it from its wait between polls); returns the
+    /// exit status.
+    public func run(stop: StopRequest) async -> Int32 {
+        await stop.cancelling { [self] in await follow() }
         logger.info("activitywatch follower stopped")
-        return stopRequested() ?? 0
+        return stop.exitStatus ?? 0
     }
 
     private func follow() async {

@@ -41,19 +41,11 @@ public struct ActivityWatchImport: Sendable {
     public init(home: HomeDirectory, assets: AssetCatalog, options: ActivityWatchOptions, timeZone: TimeZoneSource)
         throws(AppError)
     {
-        let opened = try OpenedHome.open(home: home, assets: assets, timeZone: timeZone, speed: nil, startAt: nil)
+        let opened = try OpenedHome.forRecording(home: home, assets: assets, timeZone: timeZone, command: "the import")
         self.timeZone = timeZone
-        guard opened.settings.displayName != nil else {
-            throw AppError(
-                "\(home.path) has no profile yet: run `screenmates setup --name NAME` (or `screenmates`) first, then the import."
-            )
-        }
-        for problem in opened.configProblems {
-            FileHandle.standardError.write(Data("screenmates: \(problem)\n".utf8))
-        }
         store = opened.store
         clock = opened.clock.clock
-        catalogue = try assets.appCatalogue()
+        catalogue = opened.catalogue
         self.options = options
     }
 

@@ -44,7 +44,9 @@ extension ChallengeHome {
                     "You are not in a group: create one (`screenmates group create`) or join one to share a challenge.")
             }
             do throws(GroupStoreError) {
-                challenge = try await games.create(challenge, in: try location.open())
+                challenge = try await location.using { store throws(GroupStoreError) in
+                    try await games.create(challenge, in: store)
+                }
             } catch {
                 throw AppError(error.message)
             }
@@ -60,7 +62,9 @@ extension ChallengeHome {
             throw AppError("You are not in a group, so there is no group challenge to join.")
         }
         do throws(GroupStoreError) {
-            return try await games.join(id: id.lowercased(), in: try location.open())
+            return try await location.using { store throws(GroupStoreError) in
+                try await games.join(id: id.lowercased(), in: store)
+            }
         } catch {
             throw AppError(error.message)
         }

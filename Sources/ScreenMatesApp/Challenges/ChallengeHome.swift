@@ -1,5 +1,6 @@
 import Foundation
 import ScreenMatesCore
+import ScreenMatesGroupStore
 import ScreenMatesStore
 
 /// A home opened for the challenge, coin, badge, ranking and week commands. Opening it decides
@@ -66,10 +67,11 @@ public struct ChallengeHome: Sendable {
     /// the store is out of reach. Nil outside a group.
     public func games(exchanging: Bool = true) async throws(AppError) -> GamesRead? {
         guard let (games, location) = try groupGames() else { return nil }
-        do {
-            let store = try location.open()
-            if exchanging { return GamesRead(snapshot: try await games.exchange(with: store).snapshot, offline: false) }
-            return GamesRead(snapshot: try await games.fetch(from: store), offline: false)
+        do throws(GroupStoreError) {
+            let snapshot = try await location.using { store throws(GroupStoreError) in
+                exchanging ? try await games.exchange(with: store).snapshot : try await games.fetch(from: store)
+            }
+            return GamesRead(snapshot: snapshot, offline: false)
         } catch {
             guard error.isTransient else { throw AppError(error.message) }
             return GamesRead(snapshot: games.cached(), offline: true)

@@ -61,7 +61,10 @@ extension ChallengeHome {
         let location = try groupStore.location(home: home, settings: settings)
         let ranking: PublicRanking
         do {
-            ranking = try await location.open().publicRanking(userID: settings.userID, limit: limit)
+            let userID = settings.userID
+            ranking = try await location.using { store throws(GroupStoreError) in
+                try await store.publicRanking(userID: userID, limit: limit)
+            }
         } catch {
             throw AppError(error.message)
         }

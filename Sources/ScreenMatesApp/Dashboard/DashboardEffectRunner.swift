@@ -48,7 +48,7 @@ final class DashboardEffectRunner {
     /// How desktop notices reach the desktop from this terminal; found out at the first notice
     /// sent there (inside tmux that asks tmux once).
     lazy var noticeTerminal: NoticeTerminal = {
-        let found = NoticeTerminal.detect(environment: dependencies.options.environment)
+        let found = NoticeTerminal.detect(environment: dependencies.options.environment, in: tasks)
         logger.info(
             "desktop notices", metadata: ["terminal": "\(found.kind.rawValue)", "tmux": "\(found.throughTmux)"])
         if let advice = found.advice { logger.warning("\(advice)") }
@@ -178,7 +178,7 @@ final class DashboardEffectRunner {
         let ascii = screen.glyphs.asciiOnly
         screen.writeSequence(
             notices.map { DesktopNotifier.sequences(for: $0, terminal: carrier, asciiOnly: ascii) }.joined())
-        DesktopNotifier.notifySend(notices)
+        DesktopNotifier.notifySend(notices, in: tasks)
     }
 
     private func sendTestNotice(_ state: DashboardState) -> DashboardEvent {

@@ -49,11 +49,11 @@ public struct AccountActions: Sendable {
     /// `apps` start the profile when the home has none.
     public func restore(identityFile: String?, apps: [TrackedApp]) async throws(AppError) -> Restored {
         let identity = try adopt(identityFile)
-        let store: any GroupStore
         let account: MemberAccount
         do {
-            store = try location.open()
-            account = try await store.account(userID: identity.userID)
+            account = try await location.using { store throws(GroupStoreError) in
+                try await store.account(userID: identity.userID)
+            }
         } catch {
             throw AppError(error.message)
         }
@@ -103,7 +103,9 @@ public struct AccountActions: Sendable {
         }
         let left: Int
         do {
-            left = try await location.open().deleteAccount(userID: settings.userID)
+            left = try await location.using { store throws(GroupStoreError) in
+                try await store.deleteAccount(userID: settings.userID)
+            }
         } catch {
             throw AppError(error.message)
         }

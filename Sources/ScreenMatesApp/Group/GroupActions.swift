@@ -45,20 +45,23 @@ public struct GroupActions: Sendable {
             throw .usage("A group's daily goal is 1 to \(UsageRules.dailyGoalRange.upperBound) blocks; \(goal) is not.")
         }
         let (settings, draft) = try me()
-        let store = try open(creating: true)
         let version = try nextVersion()
-        let group: Group
-        do {
-            group = try await store.createGroup(
-                dailyGoalBlocks: goal,
-                creator: draft.profile(userID: settings.userID, version: version, now: clock.now()),
-                now: clock.now())
-        } catch {
-            throw AppError(error.message)
-        }
-        // A member is in one group at a time: creating a group moves the user out of the old one.
-        if let old = settings.group, old.code != group.code {
-            try? await store.leave(code: old.code, userID: settings.userID)
+        let store = try open(creating: true)
+        let group = try await store.closing { () throws(AppError) in
+            let group: Group
+            do throws(GroupStoreError) {
+                group = try await store.createGroup(
+                    dailyGoalBlocks: goal,
+                    creator: draft.profile(userID: settings.userID, version: version, now: clock.now()),
+                    now: clock.now())
+            } catch {
+                throw AppError(error.message)
+            }
+            // A member is in one group at a time: creating a group moves the user out of the old one.
+            if let old = settings.group, old.code != group.code {
+                try? await store.leave(code: old.code, userID: settings.userID)
+            }
+            return group
         }
         try remember(group)
         await syncOnce()
@@ -106,16 +109,19 @@ public struct GroupActions: Sendable {
         } catch {
             throw .app(error)
         }
-        let group: Group
-        do {
-            group = try await store.join(
-                code: code, member: draft.profile(userID: settings.userID, version: version, now: clock.now()),
-                now: clock.now())
-        } catch {
-            throw .store(error)
-        }
-        if let old = settings.group, old.code != code {
-            try? await store.leave(code: old.code, userID: settings.userID)
+        let group = try await store.closing { () throws(Failure) in
+            let group: Group
+            do throws(GroupStoreError) {
+                group = try await store.join(
+                    code: code, member: draft.profile(userID: settings.userID, version: version, now: clock.now()),
+                    now: clock.now())
+            } catch {
+                throw .store(error)
+            }
+            if let old = settings.group, old.code != code {
+                try? await store.leave(code: old.code, userID: settings.userID)
+            }
+            return group
         }
         do {
             try remember(group)
@@ -131,11 +137,15 @@ public struct GroupActions: Sendable {
         let settings = try profile()
         guard let membership = settings.group else { throw AppError("You are not in a group.") }
         let store = try open()
+        try await store.closing { () throws(AppError) in
+            do throws(GroupStoreError) {
+                try await store.leave(code: membership.code, userID: settings.userID)
+            } catch {
+                throw AppError(error.message)
+            }
+        }
         do {
-            try await store.leave(code: membership.code, userID: settings.userID)
             try local.setGroup(nil)
-        } catch let error as GroupStoreError {
-            throw AppError(error.message)
         } catch {
             throw AppError(error)
         }
@@ -169,8 +179,9 @@ public struct GroupActions: Sendable {
         }
         let reporter = GroupReporter(local: local, membership: membership, userID: settings.userID, clock: clock)
         do throws(GroupStoreError) {
-            let store = try location.open()
-            let snapshot = try await reporter.snapshot(from: store, today: today(settings))
+            let snapshot = try await location.using { store throws(GroupStoreError) in
+                try await reporter.snapshot(from: store, today: today(settings))
+            }
             reporter.cache(snapshot)
             return (snapshot, false)
         } catch {
@@ -210,20 +221,21 @@ public struct GroupActions: Sendable {
         guard let membership = settings.group else { throw .app(AppError("You are not in a group.")) }
         let reporter = GroupReporter(local: local, membership: membership, userID: settings.userID, clock: clock)
         do throws(GroupStoreError) {
-            let store = try location.open()
-            try await reporter.send(draft, to: store)
-            let days = try await reporter.sendDays(to: store)
-            let snapshot = try await reporter.snapshot(from: store, today: draft.day)
-            reporter.cache(snapshot)
-            // The group's games too (with `sync` only: they book coins and badges now): weeks
-            // settled and booked, challenges and coins reported.
-            let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
-            if archiving {
-                _ = try? await GroupGames(
-                    local: local, membership: membership, userID: settings.userID, clock: clock, calendar: calendar
-                ).exchange(with: store)
+            return try await location.using { store throws(GroupStoreError) in
+                try await reporter.send(draft, to: store)
+                let days = try await reporter.sendDays(to: store)
+                let snapshot = try await reporter.snapshot(from: store, today: draft.day)
+                reporter.cache(snapshot)
+                // The group's games too (with `sync` only: they book coins and badges now): weeks
+                // settled and booked, challenges and coins reported.
+                let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
+                if archiving {
+                    _ = try? await GroupGames(
+                        local: local, membership: membership, userID: settings.userID, clock: clock, calendar: calendar
+                    ).exchange(with: store)
+                }
+                return (days, snapshot.members.count)
             }
-            return (days, snapshot.members.count)
         } catch {
             throw .store(error)
         }
@@ -251,9 +263,11 @@ public struct GroupActions: Sendable {
         guard let (settings, membership) = membership() else { throw AppError("You are not in a group.") }
         do {
             let store = try location.open()
-            let rules = try change(try await store.settlementRules(code: membership.code))
-            try await store.setSettlementRules(rules, code: membership.code, userID: settings.userID)
-            return rules
+            return try await store.closing {
+                let rules = try change(try await store.settlementRules(code: membership.code))
+                try await store.setSettlementRules(rules, code: membership.code, userID: settings.userID)
+                return rules
+            }
         } catch let error as GroupStoreError {
             throw AppError(error.message)
         } catch let error as AppError {

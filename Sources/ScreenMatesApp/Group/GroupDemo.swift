@@ -62,8 +62,8 @@ public final class GroupDemo {
         self.logger = logger
     }
 
-    /// Sets the group up, starts the mates, and runs until `stopRequested` returns a status.
-    public func run(stopRequested: @escaping @Sendable () -> Int32?) async throws(AppError) -> Int32 {
+    /// Sets the group up, starts the mates, and runs until `stop` is requested.
+    public func run(stop: StopRequest) async throws(AppError) -> Int32 {
         // The user's own home: in a group, its clock published for the dashboard to follow.
         let opened = try OpenedHome.open(
             home: home, assets: assets, timeZone: timeZone, speed: options.speed, startAt: options.startAt)
@@ -113,7 +113,7 @@ public final class GroupDemo {
             // rather than holding one of the few threads that run every task; it sees the stop
             // itself and reports once more before it ends.
             for mate in mates {
-                group.addTask { await mate.report(until: stopRequested) }
+                group.addTask { await mate.report(until: { stop.exitStatus }) }
             }
             // The monitors: sent SIGTERM once the stop comes (their task cancelled), and awaited.
             await withDiscardingTaskGroup { monitors in
@@ -121,15 +121,13 @@ public final class GroupDemo {
                     let arguments = monitorArguments(for: mate)
                     monitors.addTask { await Self.runMonitor(arguments, mate: mate.name, logger: logger) }
                 }
-                while stopRequested() == nil {
-                    try? await Task.sleep(for: .milliseconds(100))
-                }
+                await stop.wait()
                 monitors.cancelAll()
             }
         }
         for mate in mates where mate.publishedClock { ClockSource.withdraw(from: mate.store) }
         print("Stopped \(mates.count) simulated member\(mates.count == 1 ? "" : "s").")
-        return stopRequested() ?? 0
+        return stop.exitStatus ?? 0
     }
 
     // MARK: - Mates

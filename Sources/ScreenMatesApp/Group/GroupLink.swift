@@ -171,10 +171,18 @@ public actor GroupLink {
             guard !Task.isCancelled, gate.isOpen else { break }
             await handle(next)
         }
-        watcher?.cancel()
         retry?.cancel()
-        await watcher?.value
         await retry?.value
+        await dropStore()
+    }
+
+    /// Stops watching the store and closes it, waiting for what it ran in the background.
+    private func dropStore() async {
+        watcher?.cancel()
+        await watcher?.value
+        watcher = nil
+        await store?.close()
+        store = nil
     }
 
     private func handle(_ next: Trigger) async {
@@ -190,7 +198,6 @@ public actor GroupLink {
             if store == nil {
                 let opened = try location.open()
                 store = opened
-                watcher?.cancel()
                 watcher = watch(opened)
                 lastMark = nil
                 exchangedMark = nil
@@ -272,7 +279,7 @@ public actor GroupLink {
         } catch {
             if error.isTransient {
                 if !status.offline { logger.warning("group store unreachable: \(error.message)") }
-                store = nil
+                await dropStore()
                 update {
                     if let synced { $0.lastSyncedAt = synced }
                     if daysSent { $0.unsyncedDays = 0 }

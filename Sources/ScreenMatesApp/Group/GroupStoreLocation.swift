@@ -39,10 +39,11 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
         /// Why the password file was not read (group or world access…), when it would have been.
         public var passwordFileWarning: String? { address.passwordFileWarning }
 
-        /// The store, made once.
+        /// The store, made at the first open and shared by every opener until the last of them
+        /// has closed it (then the next open makes it again).
         var opened: PostgresGroupStore {
             store.withLock { store in
-                if let store { return store }
+                if let store, store.share() { return store }
                 let made = PostgresGroupStore(address: address, keyring: keyring)
                 store = made
                 return made
@@ -95,8 +96,9 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
             busyTimeout: busyTimeout)
     }
 
-    /// Opens the store. Only creating a group makes a new store file; otherwise a missing file
-    /// is a store that cannot be reached (a shared disk not mounted, a path mistyped).
+    /// Opens the store, which the caller closes (`GroupStore.close`) when done with it. Only
+    /// creating a group makes a new store file; otherwise a missing file is a store that cannot
+    /// be reached (a shared disk not mounted, a path mistyped).
     public func open(creating: Bool = false) throws(GroupStoreError) -> any GroupStore {
         switch self {
         case .sqlite(let path, let busyTimeout):
@@ -115,11 +117,20 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
     /// status 1, one that refuses (a role that may not create tables…) with 70.
     public func prepare() async throws(AppError) {
         do throws(GroupStoreError) {
-            let store = try open(creating: true)
-            if let server = store as? PostgresGroupStore { try await server.prepare() }
+            try await using(creating: true) { store throws(GroupStoreError) in
+                if let server = store as? PostgresGroupStore { try await server.prepare() }
+            }
         } catch {
             throw AppError(error.message, exitStatus: error.isTransient ? 1 : 70)
         }
+    }
+
+    /// Opens the store, runs `body` with it and closes it, however `body` ends.
+    public func using<T>(creating: Bool = false, _ body: (any GroupStore) async throws(GroupStoreError) -> T)
+        async throws(GroupStoreError) -> T
+    {
+        let store = try open(creating: creating)
+        return try await store.closing { () throws(GroupStoreError) in try await body(store) }
     }
 
     /// The claims of user ids from before identities waiting for this store's owner (a
@@ -144,8 +155,9 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
             throw .usage(
                 "Claims are a PostgreSQL store's: a shared file trusts everyone who can write it, so it has none.")
         }
+        let store = server.opened
         do {
-            return try await body(server.opened)
+            return try await store.closing { () throws(GroupStoreError) in try await body(store) }
         } catch {
             throw AppError(error.message)
         }
