@@ -85,6 +85,9 @@ public protocol GroupStore: Sendable {
     /// up while the consumer is busy are merged into one.
     func changes(code: GroupCode) -> AsyncStream<Void>
 
+    /// How `changes(code:)` learns of changes now.
+    var following: ChangeFollowing { get }
+
     /// Ends what the store runs in the background — what watches for its `changes(code:)`
     /// streams, which end, and a server's connections — and returns once all of it is gone, so
     /// that nothing the store started outlives its user. Whoever opens a store closes it, once,
@@ -339,4 +342,25 @@ extension GroupStore {
             throw error
         }
     }
+}
+
+/// How a group store's change signal learns of changes: told by the store at once (inotify on a
+/// shared file, LISTEN on a server), or by asking for the change number at a steady pace (a
+/// server whose notifications do not reach the client, such as one behind a connection pooler).
+public enum ChangeFollowing: Hashable, Sendable, CustomStringConvertible {
+    case live
+    case polling(every: Duration)
+
+    /// `live`, or `polling every 2 s`: what the debug panel and `status --json` say.
+    public var description: String {
+        switch self {
+        case .live: return "live"
+        case .polling(let interval): return "polling every \(interval.components.seconds) s"
+        }
+    }
+}
+
+extension GroupStore {
+    /// Told at once, unless a store says otherwise.
+    public var following: ChangeFollowing { .live }
 }

@@ -119,8 +119,16 @@ extension PostgresAddress {
         }
         configuration.options.connectTimeout = timeout
         configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        // One member's calls come one after another: one connection, let go of after a few
+        // seconds without one (asking every 2 s keeps it), so a member at rest holds at most
+        // the listener's (or, asking, this one) and one more while working.
+        configuration.options.maximumConnections = 1
+        configuration.options.connectionIdleTimeout = Self.idleConnectionTimeout
         return configuration
     }
+
+    /// How long the pool keeps a connection nobody uses.
+    static let idleConnectionTimeout: Duration = .seconds(10)
 
     /// The configuration of a single connection to the server (the listener's, or a tool's).
     /// Throws `PostgresAddressError` when a password would go to a server that is not verified,

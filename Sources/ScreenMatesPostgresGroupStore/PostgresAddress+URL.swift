@@ -13,6 +13,7 @@ extension PostgresAddress {
         var tls: TLSMode?
         var rootCertificate: String?
         var timeout = PostgresAddress.defaultTimeout
+        var live = PostgresAddress.LiveMode.auto
 
         init(url: String) throws(PostgresAddressError) {
             let (authority, path, query) = try Self.sections(of: url)
@@ -99,11 +100,17 @@ extension PostgresAddress {
                     throw .malformed(url, "connect_timeout is a number of seconds (up to 600), not \"\(value)\"")
                 }
                 timeout = .milliseconds(Int64((seconds * 1000).rounded()))
+            case "live":
+                guard let mode = LiveMode(rawValue: value) else {
+                    let modes = LiveMode.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw .malformed(url, "live is one of \(modes), not \"\(value)\"")
+                }
+                live = mode
             default:
                 throw .malformed(
                     url,
                     "unknown parameter \"\(key)\" (known: host, port, user, password, dbname, sslmode, sslrootcert, "
-                        + "connect_timeout)"
+                        + "connect_timeout, live)"
                 )
             }
         }

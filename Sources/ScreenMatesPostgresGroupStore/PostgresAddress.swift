@@ -67,6 +67,18 @@ public struct PostgresAddress: Hashable, Sendable, CustomStringConvertible {
     /// How long to wait for a connection, and for an answer, before the store counts as
     /// unavailable (`connect_timeout`, in seconds).
     public var timeout: Duration
+    /// How changes are followed (`live`): LISTEN where notifications reach the client, else
+    /// asking for the change number at a steady pace.
+    public var live: LiveMode
+
+    /// How a store follows a group's changes, as the URL's `live` says.
+    public enum LiveMode: String, Hashable, Sendable, CaseIterable {
+        /// LISTEN, checked by a NOTIFY of its own; asking at a steady pace where that does not
+        /// come back (a connection pooler in transaction mode, a server without LISTEN).
+        case auto
+        /// Asking for the change number at a steady pace, never listening.
+        case poll
+    }
 
     public static let defaultSocketDirectory = "/var/run/postgresql"
     public static let defaultPort = 5432
@@ -104,6 +116,7 @@ public struct PostgresAddress: Hashable, Sendable, CustomStringConvertible {
         self.rootCertificate = parts.rootCertificate
         self.passwordFile = PostgresPasswordFile(environment: environment)
         self.timeout = parts.timeout
+        self.live = parts.live
         self.description = Self.withoutPassword(url)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import ScreenMatesCore
+import ScreenMatesGroupStore
 import Synchronization
 
 /// Turns the server's notifications into the `changes(code:)` signal, on one dedicated
@@ -16,10 +17,25 @@ import Synchronization
 /// Channel names come from the server (`group_channel`), which generated them; one that does
 /// not look generated is never used, since postgres-nio writes it into `LISTEN` unescaped.
 ///
+/// Notifications do not reach a client everywhere: behind a connection pooler in transaction
+/// mode (PgBouncer, and what hosted services put in front of their databases) LISTEN is taken
+/// and nothing is ever delivered. So once a channel is listened to, the store sends a NOTIFY of
+/// its own on it through its pool (`probeTimeout`); if it does not come back, the feed lets the
+/// listening connection go and follows by asking for each watched group's change number every
+/// `pollInterval` through the pool instead, yielding only when it moved. The URL's `live=poll`
+/// asks for that from the start. `following` says which way it follows.
+///
 /// The connection's loop is a task the feed owns: a loop let go of when nobody watches any
 /// more is cancelled and ends by itself, and `shutdown` cancels the one running and waits for
 /// every loop still ending.
 final class PostgresChangeFeed: Sendable {
+    /// What the feed asks of its store's pool: a group's change number, and a NOTIFY on a
+    /// channel (the probe), each one short transaction.
+    struct Pool: Sendable {
+        var changeMark: @Sendable (GroupCode) async throws -> Int64
+        var notify: @Sendable (_ channel: String) async throws -> Void
+    }
+
     private struct State {
         var watchers: [GroupCode: [UUID: AsyncStream<Void>.Continuation]] = [:]
         /// Codes whose LISTEN is in place on the current connection.
@@ -33,6 +49,10 @@ final class PostgresChangeFeed: Sendable {
         /// Every loop that has not ended yet, by its generation: the running one and those
         /// cancelled that are still ending. Each takes itself out as it ends.
         var loops: [Int: Task<Void, Never>] = [:]
+        /// How changes reach the watchers: listened to, or asked for at a steady pace (for good,
+        /// once a probe went unheard).
+        var following: ChangeFollowing
+        var pool: Pool?
     }
 
     private let address: PostgresAddress
@@ -41,7 +61,7 @@ final class PostgresChangeFeed: Sendable {
     private let caller: @Sendable (GroupCode) -> PostgresGroupStore.Caller?
     /// The store's queries given up on (a keep-alive or a channel lookup with no answer).
     private let overdue: OverdueQueries
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let connectionIDs = Atomic<Int>(0)
 
     static let keepAliveInterval: Duration = .seconds(15)
@@ -49,6 +69,11 @@ final class PostgresChangeFeed: Sendable {
     static let longestRetryDelay: Duration = .seconds(5)
     /// What `pg_stat_activity` shows for the listening connection.
     static let applicationName = "screenmates-listener"
+    /// How long the store's own NOTIFY may take to come back before LISTEN counts as unheard.
+    static let probeTimeout: Duration = .seconds(3)
+    /// How often each watched group's change number is asked for when notifications do not
+    /// reach this client.
+    static let pollInterval: Duration = .seconds(2)
 
     init(
         address: PostgresAddress, logger: Logger, overdue: OverdueQueries,
@@ -58,7 +83,16 @@ final class PostgresChangeFeed: Sendable {
         self.logger = logger
         self.overdue = overdue
         self.caller = caller
+        state = Mutex(State(following: address.live == .poll ? .polling(every: Self.pollInterval) : .live))
     }
+
+    /// Hands the feed its store's pool (the store exists only once the feed does).
+    func use(_ pool: Pool) {
+        state.withLock { $0.pool = pool }
+    }
+
+    /// Which way the watched groups are followed now.
+    var following: ChangeFollowing { state.withLock { $0.following } }
 
     /// A stream that yields when the group may have changed; see `GroupStore.changes(code:)`.
     func watch(_ code: GroupCode) -> AsyncStream<Void> {
@@ -75,6 +109,8 @@ final class PostgresChangeFeed: Sendable {
             let newCode = state.watchers[code] == nil
             state.watchers[code, default: [:]][id] = continuation
             if state.listening.contains(code) { return .yield }
+            var polling = false
+            if case .polling = state.following { polling = true }
             if state.loop == nil {
                 state.generation += 1
                 let generation = state.generation
@@ -84,8 +120,10 @@ final class PostgresChangeFeed: Sendable {
                 }
                 state.loop = loop
                 state.loops[generation] = loop
-                return .nothing
+                return polling ? .yield : .nothing
             }
+            // Asked for at a steady pace: a first read now, and a signal whenever it moves.
+            if polling { return .yield }
             if newCode, let session = state.session { return .ask(session) }
             return .nothing
         }
@@ -141,6 +179,10 @@ final class PostgresChangeFeed: Sendable {
     // MARK: - The connection
 
     private func run(generation: Int) async {
+        if case .polling = following {
+            await poll(generation: generation)
+            return
+        }
         var failures = 0
         while !Task.isCancelled {
             do {
@@ -150,12 +192,23 @@ final class PostgresChangeFeed: Sendable {
                 // Bounded by the configuration's connect timeout.
                 let connection = try await PostgresConnection.connect(
                     configuration: configuration, id: id, logger: logger)
+                var unheard = false
                 do {
                     try await session(on: connection, generation: generation)
+                } catch is ListenUnheard {
+                    unheard = true
                 } catch {
                     logger.debug("group change listener: connection ended: \(String(describing: error))")
                 }
                 try? await connection.close()
+                if unheard {
+                    logger.notice(
+                        "group changes: the server's notifications do not reach this client (a connection pooler?); asking every \(Self.pollInterval)"
+                    )
+                    state.withLock { $0.following = .polling(every: Self.pollInterval) }
+                    await poll(generation: generation)
+                    return
+                }
             } catch {
                 logger.debug("group change listener: cannot connect: \(String(describing: error))")
             }
@@ -244,9 +297,65 @@ final class PostgresChangeFeed: Sendable {
             logger.error("group change listener: the server named an unexpected channel; not listening")
             return
         }
-        try await connection.listen(on: channel) { notifications in
-            startedListening(code, generation: generation)
-            for try await _ in notifications { signal(code) }
+        // Listened to; once the store's own NOTIFY comes back, every later one will too.
+        let heard = Heard()
+        let pool = state.withLock { $0.pool }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await connection.listen(on: channel) { notifications in
+                    if let pool { try await pool.notify(channel) }
+                    for try await _ in notifications {
+                        if heard.hear() {
+                            self.signal(code)
+                        } else {
+                            self.startedListening(code, generation: generation)
+                        }
+                    }
+                }
+            }
+            group.addTask {
+                guard pool != nil else {
+                    self.startedListening(code, generation: generation)
+                    return
+                }
+                try await Task.sleep(for: Self.probeTimeout)
+                if !heard.yet { throw ListenUnheard() }
+            }
+            while try await group.next() != nil {}
+        }
+    }
+
+    /// The store's own NOTIFY did not come back: notifications do not reach this client.
+    private struct ListenUnheard: Error {}
+
+    /// Whether a notification came back on a channel since it was listened to.
+    private final class Heard: Sendable {
+        private let heard = Mutex(false)
+
+        /// Notes one; returns whether one had come before.
+        func hear() -> Bool { heard.withLock { heard in defer { heard = true }; return heard } }
+        var yet: Bool { heard.withLock { $0 } }
+    }
+
+    // MARK: - Asking at a steady pace
+
+    /// Asks for every watched group's change number every `pollInterval`, through the store's
+    /// pool, and signals a group's watchers when it moved (and at the first answer, as a
+    /// listener does when its LISTEN is in place). A question that fails is asked again next
+    /// time: the watchers' own reads find out whether the store is out of reach.
+    private func poll(generation: Int) async {
+        var seen: [GroupCode: Int64] = [:]
+        while !Task.isCancelled {
+            let asked = state.withLock { state -> (codes: [GroupCode], pool: Pool?)? in
+                guard state.generation == generation else { return nil }
+                return (Array(state.watchers.keys), state.pool)
+            }
+            guard let asked else { return }
+            for code in asked.codes {
+                guard let pool = asked.pool, let mark = try? await pool.changeMark(code) else { continue }
+                if seen.updateValue(mark, forKey: code) != mark { signal(code) }
+            }
+            try? await Task.sleep(for: Self.pollInterval)
         }
     }
 

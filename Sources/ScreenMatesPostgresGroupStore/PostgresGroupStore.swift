@@ -66,6 +66,18 @@ public final class PostgresGroupStore: GroupStore {
             guard let id = readers[code] ?? keyring.reader(), let secret = keyring.secret(id) else { return nil }
             return Caller(id: id.value, secret: secret.hex)
         }
+        let timeout = address.timeout
+        feed.use(
+            PostgresChangeFeed.Pool(
+                changeMark: { [weak self] code in
+                    guard let self else { throw CancellationError() }
+                    return try await self.changeMark(code: code)
+                },
+                notify: { channel in
+                    try await withDeadline(timeout, overdue: overdue) {
+                        _ = try await client.query("SELECT pg_notify(\(channel), 'probe')").collect()
+                    }
+                }))
     }
 
     /// A store dropped without `close`: its tasks are cancelled and end by themselves, unawaited.
@@ -376,6 +388,10 @@ public final class PostgresGroupStore: GroupStore {
     public func changes(code: GroupCode) -> AsyncStream<Void> {
         feed.watch(code)
     }
+
+    /// Live while the server's notifications reach this client, else asking every 2 s (see
+    /// `PostgresChangeFeed`).
+    public var following: ChangeFollowing { feed.following }
 
     // MARK: - Who calls
 

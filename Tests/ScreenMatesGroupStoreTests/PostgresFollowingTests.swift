@@ -1,0 +1,149 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ScreenMatesCore
+import ScreenMatesGroupStore
+import Testing
+
+@testable import ScreenMatesPostgresGroupStore
+
+/// How a PostgreSQL store follows a group's changes: live where the server's notifications reach
+/// it, by asking for the change number every 2 s where they do not — behind a real PgBouncer in
+/// transaction mode (`.ci/pgbouncer`, which `.ci/run` starts), or when the URL says `live=poll`.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipNote))
+struct PostgresFollowingTests {
+    private typealias Contract = GroupStoreContract
+    private typealias Server = PostgresTestServer
+
+    /// PgBouncer in front of the test server, when one runs.
+    static let bouncer = ProcessInfo.processInfo.environment["SCREENMATES_TEST_PGBOUNCER"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    /// The same database, reached through PgBouncer.
+    static func throughBouncer(_ direct: PostgresAddress) throws -> PostgresAddress {
+        var through = direct
+        through.endpoint = try PostgresAddress(url: try #require(bouncer)).endpoint
+        return through
+    }
+
+    /// Two stores of one group, the first watching it: its stream's yields counted.
+    struct Watched {
+        let watching: PostgresGroupStore
+        let writing: PostgresGroupStore
+        let group: Group
+        let counter: GroupStoreContract.YieldCounter
+
+        init(_ address: PostgresAddress) async throws {
+            watching = PostgresGroupStore(address: address, keyring: Server.keyring)
+            writing = PostgresGroupStore(address: address, keyring: Server.keyring)
+            group = try await Contract.newGroup(in: watching)
+            _ = try await writing.join(code: group.code, member: Contract.bo, now: Contract.start)
+            counter = Contract.YieldCounter(watching.changes(code: group.code))
+        }
+
+        /// Another member's report reaches the watching store's stream.
+        func reportReaches(version: Int64) async throws -> Bool {
+            let before = counter.yields
+            var update = Contract.bo
+            update.version = version
+            update.blocksToday = Int(version)
+            try await writing.upsertProfile(update)
+            return try await counter.waitForMore(than: before, timeout: .seconds(30))
+        }
+
+        func close() async {
+            await counter.cancel()
+            await watching.close()
+            await writing.close()
+        }
+    }
+
+    /// Waits until `store` follows some other way than live, or 30 s.
+    static func waitUntilPolling(_ store: PostgresGroupStore) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while store.following == .live && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    @Test(.enabled(if: bouncer != nil, "needs PgBouncer: .ci/pgbouncer start DIR \"$SCREENMATES_TEST_POSTGRES\""))
+    func behindAConnectionPoolerTheStoreFindsNotificationsMissingAndAsksEveryTwoSeconds() async throws {
+        let watched = try await Watched(try Self.throughBouncer(try await Server.newPreparedDatabase()))
+        #expect(try await watched.counter.waitForMore(than: 0, timeout: .seconds(30)), "a first yield")
+        try await Self.waitUntilPolling(watched.watching)
+        #expect(watched.watching.following == .polling(every: .seconds(2)))
+        #expect(watched.watching.following.description == "polling every 2 s")
+        #expect(try await watched.reportReaches(version: 2), "another member's report, asked for")
+        #expect(try await watched.reportReaches(version: 3))
+        // Nothing moves: the change number asked for is the same, and nothing is signalled.
+        try await Task.sleep(for: .seconds(1))
+        let settled = watched.counter.yields
+        try await Task.sleep(for: .seconds(5))
+        #expect(watched.counter.yields == settled, "no signal while nothing changed")
+        await watched.close()
+    }
+
+    @Test func onADirectServerNotificationsComeBackAndTheStoreStaysLive() async throws {
+        let watched = try await Watched(try await Server.newPreparedDatabase())
+        #expect(try await watched.counter.waitForMore(than: 0, timeout: .seconds(30)), "the probe came back")
+        try await Task.sleep(for: PostgresChangeFeed.probeTimeout + .seconds(1))
+        #expect(watched.watching.following == .live)
+        #expect(try await watched.reportReaches(version: 2))
+        await watched.close()
+    }
+
+    /// `live=poll`: no listening connection at all, and changes still arrive.
+    @Test func theURLCanAskForPollingFromTheStart() async throws {
+        let direct = try await Server.newPreparedDatabase()
+        var polling = direct
+        polling.live = .poll
+        let watched = try await Watched(polling)
+        #expect(watched.watching.following == .polling(every: .seconds(2)))
+        #expect(try await watched.counter.waitForMore(than: 0, timeout: .seconds(30)), "a first yield")
+        #expect(try await watched.reportReaches(version: 2))
+        #expect(try await Self.connections(to: direct, named: PostgresChangeFeed.applicationName) == 0)
+        await watched.close()
+    }
+
+    @Test func theURLSaysHowToFollow() throws {
+        #expect(try PostgresAddress(url: "postgres://ana@db.example/screenmates").live == .auto)
+        #expect(try PostgresAddress(url: "postgres://ana@db.example/screenmates?live=poll").live == .poll)
+        #expect(throws: PostgresAddressError.self) {
+            try PostgresAddress(url: "postgres://ana@db.example/screenmates?live=sometimes")
+        }
+    }
+
+    /// One member at work holds two connections at most: the listener and one of the pool.
+    @Test func aWatchingMemberHoldsAtMostTwoConnections() async throws {
+        let direct = try await Server.newPreparedDatabase()
+        let store = PostgresGroupStore(address: direct, keyring: Server.keyring)
+        let group = try await Contract.newGroup(in: store)
+        let counter = Contract.YieldCounter(store.changes(code: group.code))
+        #expect(try await counter.waitForMore(than: 0, timeout: .seconds(30)))
+        for version in Int64(2)...6 {
+            var update = Contract.ana
+            update.version = version
+            try await store.upsertProfile(update)
+            _ = try await store.members(code: group.code)
+        }
+        let held = try await Self.connections(to: direct, named: nil)
+        #expect(held >= 1 && held <= 2, "\(held)")
+        await counter.cancel()
+        await store.close()
+    }
+
+    /// The store's connections to the database of `address` (pooled and listening, or only
+    /// those with `named` as their application name).
+    static func connections(to address: PostgresAddress, named: String?) async throws -> Int {
+        try await Server.withConnection(to: address) { connection in
+            let names = named.map { [$0] } ?? [PostgresGroupStore.applicationName, PostgresChangeFeed.applicationName]
+            return try await connection.query(
+                """
+                SELECT count(*) FROM pg_stat_activity
+                WHERE application_name = ANY(\(names)) AND datname = current_database()
+                """, logger: Logger(label: "t")
+            ).collect().first?.decode(Int.self) ?? -1
+        }
+    }
+}
