@@ -169,8 +169,11 @@ let package = Package(
             name: "ScreenMatesBench",
             dependencies: [
                 "ScreenMatesCore", "ScreenMatesUI", "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesGroupStore",
-                "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore",
+                "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore", "ScreenMatesWatch",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
 
