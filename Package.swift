@@ -170,14 +170,23 @@ let package = Package(
             name: "ScreenMatesBench",
             dependencies: [
                 "ScreenMatesCore", "ScreenMatesUI", "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesGroupStore",
-                "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore",
+                "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore", "ScreenMatesWatch",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
 
-        // What several test targets share: values written out in tests (a user id from a literal).
+        // What several test targets share: values written out in tests (a user id from a literal),
+        // and the one way tests start child processes (through swift-subprocess).
         .target(
-            name: "ScreenMatesTestSupport", dependencies: ["ScreenMatesCore"], path: "Tests/ScreenMatesTestSupport"),
+            name: "ScreenMatesTestSupport",
+            dependencies: [
+                "ScreenMatesCore", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Tests/ScreenMatesTestSupport"),
         .testTarget(
             name: "ScreenMatesCoreTests",
             dependencies: [
@@ -202,8 +211,6 @@ let package = Package(
                 "ScreenMatesCore",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "Subprocess", package: "swift-subprocess"),
-                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .testTarget(
@@ -221,10 +228,8 @@ let package = Package(
         .testTarget(
             name: "ScreenMatesSourcesTests",
             dependencies: [
-                "ScreenMatesSources", "ScreenMatesMonitor", "ScreenMatesCore",
+                "ScreenMatesSources", "ScreenMatesMonitor", "ScreenMatesCore", "ScreenMatesTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "Subprocess", package: "swift-subprocess"),
-                .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .testTarget(
             name: "ScreenMatesUITests",
@@ -247,8 +252,8 @@ let package = Package(
         .testTarget(
             name: "ScreenMatesEndToEndTests",
             dependencies: [
-                "screenmates", "ScreenMatesStore", "ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "CSV", package: "CSV.swift"),
+                "screenmates", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift"),
             ]),
     ],
     swiftLanguageModes: [.v6]

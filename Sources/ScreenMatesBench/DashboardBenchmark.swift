@@ -25,7 +25,7 @@ enum DashboardBenchmark {
         let environment = [
             "TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": home, "PATH": "/usr/bin:/bin",
         ]
-        guard try runToCompletion(binary, ["setup", "--home", home, "--name", "bench"], environment) == 0 else {
+        guard try ChildProcess.run(binary, ["setup", "--home", home, "--name", "bench"], environment) == 0 else {
             throw POSIXError(.EINVAL)
         }
         var arguments = ["--home", home, "dashboard"]
@@ -73,24 +73,4 @@ enum DashboardBenchmark {
 
     /// The start of the idle window left out of `settledCPUSeconds`.
     static let settling = 5.0
-
-    static func runToCompletion(_ program: String, _ arguments: [String], _ environment: [String: String]) throws
-        -> Int32
-    {
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv + envp { free(pointer) }
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return (status >> 8) & 0xFF
-    }
 }

@@ -49,7 +49,7 @@ enum GroupBenchmark {
 
         private func run(_ binary: String, _ arguments: [String], home: String) throws {
             guard
-                try DashboardBenchmark.runToCompletion(binary, arguments, MonitorBenchmark.environment(home: home))
+                try ChildProcess.run(binary, arguments, MonitorBenchmark.environment(home: home))
                     == 0
             else { throw POSIXError(.EINVAL) }
         }

@@ -35,7 +35,7 @@ enum MemoryBenchmark {
                 environment: MonitorBenchmark.environment(home: home))
             Thread.sleep(forTimeInterval: seconds)
             if let measured = try? sample(label, pid: monitor.pid) { samples.append(measured) }
-            kill(monitor.pid, SIGTERM)
+            monitor.send(SIGTERM)
             monitor.wait()
         }
         return samples

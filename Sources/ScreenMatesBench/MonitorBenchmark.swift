@@ -19,7 +19,7 @@ enum MonitorBenchmark {
         let home = NSTemporaryDirectory() + "screenmates-bench-" + UUID().uuidString
         let clock = startAt.map { ["--start-at", $0] } ?? []
         guard
-            try DashboardBenchmark.runToCompletion(
+            try ChildProcess.run(
                 binary, ["setup", "--home", home, "--name", "bench"] + clock, environment(home: home)) == 0
         else { throw BenchmarkError("screenmates setup failed in \(home)") }
         return home
@@ -84,7 +84,7 @@ enum MonitorBenchmark {
         let before = terminal.cpuSeconds
         terminal.read(for: seconds)
         let cpu = terminal.cpuSeconds - before
-        kill(monitor.pid, SIGTERM)
+        monitor.send(SIGTERM)
         monitor.wait()
         _ = terminal.terminate()
         return (cpu, monitor.lines.count)

@@ -3,6 +3,14 @@ import Glibc
 
 /// Runs a program on a pseudo-terminal of a given size and records every byte it writes to
 /// the terminal, with when it was written: what a real terminal emulator would receive.
+///
+/// The one child the benchmark starts with `posix_spawn` rather than swift-subprocess: the
+/// program must have the terminal as its controlling terminal, as in a terminal emulator (so the
+/// terminal's signals and job control reach it). That takes a new session whose leader opens
+/// the terminal itself, after `setsid` (`POSIX_SPAWN_SETSID`, then the open in the file
+/// actions). swift-subprocess on Linux can start a new session but only hands the child
+/// descriptors opened beforehand, and has no hook to run in the child before `exec`, so its
+/// child would get no controlling terminal.
 final class PseudoTerminal {
     let master: Int32
     let pid: pid_t

@@ -45,7 +45,7 @@ enum VersusBenchmark {
     /// The dashboard on a home set up for the purpose: no group, nothing recorded yet.
     static func dashboard(binary: String, home: String) throws -> Peer {
         guard
-            try DashboardBenchmark.runToCompletion(
+            try ChildProcess.run(
                 binary, ["setup", "--home", home, "--name", "bench"], environment(home: home)) == 0
         else { throw BenchmarkError("screenmates setup failed in \(home)") }
         return Peer(name: "screenmates", program: binary, arguments: ["--home", home, "dashboard"], marker: "q quit")

@@ -172,20 +172,29 @@ import Testing
         #expect(tasks.count == 0)
     }
 
-    /// Each notice's plain title and body, with the app's name; nothing without a desktop.
-    @Test func notifySendIsGivenEachNoticesPlainText() throws {
+    /// Each notice's plain title and body, with the app's name, in order; nothing without a
+    /// desktop.
+    @Test func notifySendIsGivenEachNoticesPlainText() async throws {
         let directory = try Self.fakeNotifySend("printf '%s|' \"$@\" >> DIRECTORY/said; echo >> DIRECTORY/said")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let notices = [
             Self.notice(title: "bo went over", body: "9 of 8 blocks"),
             Self.notice(title: "evil\u{1B}[2J", body: "two"),
         ]
-        DesktopNotifier.notifySend(notices, environment: ["PATH": directory])
-        #expect(!FileManager.default.fileExists(atPath: directory + "/said"), "no desktop, no notify-send")
-        DesktopNotifier.notifySend(notices, environment: ["WAYLAND_DISPLAY": "wayland-0", "PATH": directory])
-        let said = try String(contentsOfFile: directory + "/said", encoding: .utf8)
-        #expect(
-            said == "--app-name=ScreenMates|bo went over|9 of 8 blocks|\n--app-name=ScreenMates|evil\u{FFFD}[2J|two|\n",
-            "\(said)")
+        let tasks = BackgroundTasks()
+        DesktopNotifier.notifySend(notices, in: tasks, environment: ["PATH": directory])
+        #expect(tasks.count == 0, "no desktop, no notify-send")
+        DesktopNotifier.notifySend(
+            notices, in: tasks, environment: ["WAYLAND_DISPLAY": "wayland-0", "PATH": directory])
+        let expected =
+            "--app-name=ScreenMates|bo went over|9 of 8 blocks|\n--app-name=ScreenMates|evil\u{FFFD}[2J|two|\n"
+        var said = ""
+        let deadline = ContinuousClock.now + .seconds(30)
+        while said != expected && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+            said = (try? String(contentsOfFile: directory + "/said", encoding: .utf8)) ?? ""
+        }
+        #expect(said == expected)
+        await tasks.finish()
     }
 }

@@ -23,7 +23,7 @@ struct GroupLinkBusyGroupTests {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let database = "screenmates_busy_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        #expect(try Self.psql(server, "CREATE DATABASE \(database)").status == 0)
+        #expect(try await Self.psql(server, "CREATE DATABASE \(database)").status == 0)
         let url = server.replacingOccurrences(of: "/postgres?", with: "/\(database)?")
 
         // ana, on the server's own clock and day (a strict store).
@@ -54,7 +54,7 @@ struct GroupLinkBusyGroupTests {
         try await Self.waitFor { link.status.snapshot != nil }
 
         // Someone holds the group's row for 8 s; ana's next report comes meanwhile.
-        let holder = try Self.psqlInBackground(
+        let holder = try await Self.psqlInBackground(
             url,
             "BEGIN; SELECT 1 FROM screenmates.group_info WHERE code = '\(group.code.value)' FOR UPDATE; "
                 + "SELECT pg_sleep(8); COMMIT;")
@@ -64,8 +64,7 @@ struct GroupLinkBusyGroupTests {
             day: DayCalendar(timeZone: utc).day(containing: clock.now()),
             streak: 0, lastActive: clock.now())
         link.report(draft)
-        holder.waitUntilExit()
-        #expect(holder.terminationStatus == 0)
+        #expect(await holder.wait() == 0, "\(holder.standardError)")
         try await Self.waitFor { link.status.snapshot?.members.first?.blocksToday == 3 }
         #expect(link.status.lastSyncedAt != nil, "the report went once the row was free")
         let (offline, busy) = (wentOffline.load(ordering: .relaxed), wasBusy.load(ordering: .relaxed))
@@ -82,22 +81,15 @@ struct GroupLinkBusyGroupTests {
         while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
     }
 
-    private static func psql(_ url: String, _ sql: String) throws -> Process {
-        let process = try psqlInBackground(url, sql)
-        process.waitUntilExit()
-        return process
+    private static func psql(_ url: String, _ sql: String) async throws -> Command.Result {
+        try await Command.run("/usr/bin/env", psqlArguments(url, sql))
     }
 
-    private static func psqlInBackground(_ url: String, _ sql: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        return process
+    private static func psqlInBackground(_ url: String, _ sql: String) async throws -> SpawnedProcess {
+        try await SpawnedProcess("/usr/bin/env", psqlArguments(url, sql))
     }
-}
 
-extension Process {
-    fileprivate var status: Int32 { terminationStatus }
+    private static func psqlArguments(_ url: String, _ sql: String) -> [String] {
+        ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql]
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScreenMatesTestSupport
 import Testing
 
 /// `assets/screenmates-monitor.service`, the monitor as a systemd user service.
@@ -12,17 +13,10 @@ import Testing
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: analyze),
             "systemd-analyze is not installed (Debian: apt install systemd)"))
-    func theUnitPassesSystemdAnalyzeVerify() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.analyze)
-        process.arguments = ["verify", Self.unit]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(said)")
+    func theUnitPassesSystemdAnalyzeVerify() async throws {
+        let verified = try await Command.run(Self.analyze, ["verify", Self.unit])
+        let said = verified.stderr
+        #expect(verified.status == 0, "\(said)")
         // Warnings (an unknown key, a misspelt section) exit 0 too: none may name the unit.
         #expect(!said.contains("screenmates-monitor.service"), "\(said)")
     }

@@ -72,13 +72,14 @@ import Testing
     }
 
     private static let zone = TimeZoneSource.fixed(TimeZone(identifier: "Europe/Berlin")!)
+    private static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
     @Test func aSimulatedMonitorStopsWhenAsked() async throws {
         let (home, assets) = try Self.home()
         defer { try? FileManager.default.removeItem(atPath: home.path) }
         let session = try MonitorSession(
             home: home, assets: assets, options: MonitorOptions(quiet: true), timeZone: Self.zone,
-            logger: Logger(label: "test"))
+            logger: Self.logger)
         let stop = StopRequest()
         async let status = session.run(stop: stop)
         stop.request(exitStatus: 143)
@@ -92,7 +93,7 @@ import Testing
         let follower = try ActivityWatchFollower(
             home: home, assets: assets,
             options: ActivityWatchOptions(url: "http://127.0.0.1:9", pollInterval: .seconds(3600), quiet: true),
-            timeZone: Self.zone, logger: Logger(label: "test"))
+            timeZone: Self.zone, logger: Self.logger)
         let stop = StopRequest()
         async let status = follower.run(stop: stop)
         stop.request(exitStatus: 130)
@@ -113,7 +114,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: home.path) }
         let follower = try SampledFollower(
             home: home, assets: assets, options: SamplingOptions(interval: .seconds(3600), quiet: true),
-            timeZone: Self.zone, logger: Logger(label: "test"), probe: { Unfocused() })
+            timeZone: Self.zone, logger: Self.logger, probe: { Unfocused() })
         let stop = StopRequest()
         async let status = follower.run(stop: stop)
         stop.request(exitStatus: 129)

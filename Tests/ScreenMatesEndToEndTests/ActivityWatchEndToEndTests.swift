@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ScreenMatesCore
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 /// `screenmates monitor --source activitywatch` and `screenmates import activitywatch` against
@@ -48,8 +49,8 @@ struct ActivityWatchEndToEndTests: RealUsageTests {
         ActivityWatchServer.event(minutes(base, from), seconds: (to - from) * 60, ["status": status])
     }
 
-    func follow(_ home: Binary.Home, _ server: ActivityWatchServer) throws -> SpawnedProcess {
-        try SpawnedProcess(
+    func follow(_ home: Binary.Home, _ server: ActivityWatchServer) async throws -> SpawnedProcess {
+        try await SpawnedProcess(
             Binary.path,
             ["monitor", "--home", home.path, "--source", "activitywatch", "--url", server.url, "--host", Self.host])
     }
@@ -84,7 +85,7 @@ struct ActivityWatchEndToEndTests: RealUsageTests {
             [Self.presence(t, 0, 20, "not-afk"), Self.presence(t, 20, 30, "afk"), Self.presence(t, 30, 80, "not-afk")],
             to: Self.afk)
 
-        let monitor = try follow(home, server)
+        let monitor = try await follow(home, server)
         let ids = try await waitForIDs(monitor, 3)
         #expect(ids.count == 3, "\(monitor.standardError)")
         // A few more polls change nothing.
@@ -143,7 +144,7 @@ struct ActivityWatchEndToEndTests: RealUsageTests {
         try await setUp(home, vice: ["YouTube"], productive: ["vscode"])
         let t = Self.followedMorning()
         // Started before the watcher made its bucket: it says what it waits for, then follows.
-        let monitor = try follow(home, server)
+        let monitor = try await follow(home, server)
         defer { monitor.kill() }
         #expect(try await waitForError(monitor, "no window bucket"), "\(monitor.standardError)")
         try await server.createBucket(Self.windows, type: "currentwindow", host: Self.host)
@@ -274,7 +275,7 @@ struct ActivityWatchEndToEndTests: RealUsageTests {
         }
         try #require(listening)
         let url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
-        let monitor = try SpawnedProcess(
+        let monitor = try await SpawnedProcess(
             Binary.path, ["monitor", "--home", home.path, "--source", "activitywatch", "--url", url])
         defer { monitor.kill() }
         #expect(

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ScreenMatesTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -43,7 +44,7 @@ final class ActivityWatchServer: Sendable {
     static func start(port: Int? = nil) async throws -> ActivityWatchServer {
         let executable = try #require(executable, "no aw-server to start")
         let port = try port ?? freePort()
-        let process = try SpawnedProcess(
+        let process = try await SpawnedProcess(
             executable, ["--testing", "--host", "127.0.0.1", "--port", "\(port)", "--storage", "memory"])
         let server = ActivityWatchServer(port: port, process: process)
         let deadline = ContinuousClock.now + .seconds(60)

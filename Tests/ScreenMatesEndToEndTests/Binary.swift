@@ -1,4 +1,5 @@
 import Foundation
+import ScreenMatesTestSupport
 
 /// The `screenmates` executable built next to the test bundle, and a private home for it.
 struct Binary {

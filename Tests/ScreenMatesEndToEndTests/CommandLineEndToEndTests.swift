@@ -1,4 +1,5 @@
 import Foundation
+import ScreenMatesTestSupport
 import Testing
 
 /// The command line without a screen: errors are clear and exit non-zero.
@@ -144,7 +145,7 @@ import Testing
         // Set up at 08:00 on a simulated day: the typical day's first block is later than that.
         let start = "2026-11-21T08:00"
         #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana", "--start-at", start]).status == 0)
-        let monitor = try SpawnedProcess(Binary.path, ["monitor", "--home", home.path, "--start-at", start])
+        let monitor = try await SpawnedProcess(Binary.path, ["monitor", "--home", home.path, "--start-at", start])
         let deadline = ContinuousClock.now + .seconds(30)
         while !monitor.standardError.contains("the next block") && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))

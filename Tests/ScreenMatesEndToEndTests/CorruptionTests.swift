@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Glibc
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 /// A damaged local database is named with the way out, never replaced; `recover` saves what
@@ -91,7 +92,8 @@ import Testing
         let home = Binary.Home()
         #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
         // Killed mid-run: its last commits live only in the write-ahead log.
-        let monitor = try SpawnedProcess(binary, ["monitor", "--home", home.path, "--rate", "100", "--seed", "8"])
+        let monitor = try await SpawnedProcess(
+            binary, ["monitor", "--home", home.path, "--rate", "100", "--seed", "8"])
         let deadline = ContinuousClock.now + .seconds(60)
         while monitor.lines.count < 150 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
@@ -119,7 +121,7 @@ import Testing
     /// A monitor that has the store open and is stopped (SIGSTOP), so it holds the store without
     /// writing to it.
     private func stoppedHolder(_ home: Binary.Home) async throws -> SpawnedProcess {
-        let holder = try SpawnedProcess(binary, ["monitor", "--home", home.path, "--rate", "1", "--seed", "77"])
+        let holder = try await SpawnedProcess(binary, ["monitor", "--home", home.path, "--rate", "1", "--seed", "77"])
         let deadline = ContinuousClock.now + .seconds(60)
         while holder.lines.isEmpty && !holder.hasEnded && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))

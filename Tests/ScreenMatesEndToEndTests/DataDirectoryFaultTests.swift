@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 /// Faults of the data directory itself, as a user meets them, on a file system of the test's
@@ -22,7 +23,7 @@ import Testing
         let home = mount.path + "/home"
         try await scratch.expectSuccess(["setup", "--home", home, "--name", "ana"])
 
-        let monitor = try FaultMonitor(["monitor", "--home", home, "--rate", "50", "--seed", "11"])
+        let monitor = try await FaultMonitor(["monitor", "--home", home, "--rate", "50", "--seed", "11"])
         let dashboard = try await FaultPane(["dashboard", "--home", home])
         #expect(await eventually { monitor.ids.count >= 20 }, "the monitor writes: \(monitor.stderr)")
         try await dashboard.waitFor("blocks on the Today box") { FaultPane.blocks(in: $0) != nil }
@@ -87,7 +88,7 @@ import Testing
         #expect(try await scratch.status(home: home).eventsApplied == 40, "status reads a read-only home too")
 
         // A monitor says what is wrong, keeps its events and goes on running.
-        let monitor = try FaultMonitor(["monitor", "--home", home, "--rate", "50", "--seed", "22"])
+        let monitor = try await FaultMonitor(["monitor", "--home", home, "--rate", "50", "--seed", "22"])
         #expect(await eventually { monitor.stderr.contains("read-only") }, "\(monitor.stderr)")
         #expect(monitor.stderr.contains("Cannot write to \(home)/local.sqlite"), "\(monitor.stderr)")
         #expect(monitor.ids.isEmpty, "nothing may be acknowledged while nothing can be written")
@@ -219,10 +220,10 @@ private struct FaultError: Error, CustomStringConvertible {
 private struct FaultMonitor {
     let process: SpawnedProcess
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String]) async throws {
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        process = try SpawnedProcess(Binary.path, arguments, environment: environment)
+        process = try await SpawnedProcess(Binary.path, arguments, environment: environment)
     }
 
     var ids: [UUID] { process.lines.compactMap { UUID(uuidString: $0) } }
@@ -323,10 +324,9 @@ private final class FaultMount {
         return UInt64(info.f_bavail) * UInt64(info.f_frsize)
     }
 
-    /// Unmounts it (lazily when something still has it open: a killed child not yet gone).
+    /// Unmounts it (lazily when something still has it open: a killed child not yet gone), as
+    /// `umount` and `umount --lazy` would, without a program to wait for.
     func unmount() {
-        if (try? Command.runBlocking("/bin/umount", [path]))?.status != 0 {
-            _ = try? Command.runBlocking("/bin/umount", ["--lazy", path])
-        }
+        if umount2(path, 0) != 0 { _ = umount2(path, Int32(MNT_DETACH)) }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ScreenMatesCore
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 /// `screenmates monitor` following a real, headless sway 1.7 (run as `nobody` when the tests
@@ -17,7 +18,7 @@ struct DesktopSourceEndToEndTests: RealUsageTests {
         let sway = try await HeadlessSway()
         try await sway.window(appID: "alpha")
         try await sway.swaymsg(["[app_id=alpha] focus"])
-        let monitor = try SpawnedProcess(
+        let monitor = try await SpawnedProcess(
             Binary.path, ["monitor", "--home", home.path, "--source", "sway"],
             environment: ProcessInfo.processInfo.environment.merging(sway.environment) { _, new in new })
         defer { monitor.kill() }
@@ -49,7 +50,7 @@ struct DesktopSourceEndToEndTests: RealUsageTests {
         environment["XDG_CURRENT_DESKTOP"] = "sway"
         environment["SCREENMATES_ACTIVITYWATCH_URL"] = "http://127.0.0.1:\(port)"
         environment["TMUX_TMPDIR"] = noTmux
-        let monitor = try SpawnedProcess(Binary.path, ["monitor", "--home", home.path], environment: environment)
+        let monitor = try await SpawnedProcess(Binary.path, ["monitor", "--home", home.path], environment: environment)
         defer { monitor.kill() }
         #expect(
             try await waitForError(monitor, "(--source sway); chosen again if it goes away"), "\(monitor.standardError)"
@@ -89,7 +90,7 @@ final class HeadlessSway {
             chown(config, 65534, 65534)
             command = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
         }
-        process = try SpawnedProcess(
+        process = try await SpawnedProcess(
             command[0], Array(command.dropFirst()),
             environment: [
                 "PATH": "/usr/bin:/bin", "HOME": runtime, "XDG_RUNTIME_DIR": runtime, "LANG": "C.UTF-8",

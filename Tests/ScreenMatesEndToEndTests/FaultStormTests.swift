@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ScreenMatesCore
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 /// Several monitor processes write while a driver kills writers and the dashboard with
@@ -64,10 +65,11 @@ import Testing
         }
         let everyPossible = Set(possible.joined())
 
-        func startWriter(_ index: Int) throws -> SpawnedProcess {
-            try SpawnedProcess(binary, writerArguments(index, home: home.path) + ["--rate", "500"])
+        func startWriter(_ index: Int) async throws -> SpawnedProcess {
+            try await SpawnedProcess(binary, writerArguments(index, home: home.path) + ["--rate", "500"])
         }
-        var writers = try (0..<size.writers).map(startWriter)
+        var writers: [SpawnedProcess] = []
+        for index in 0..<size.writers { writers.append(try await startWriter(index)) }
         var runs: [[SpawnedProcess]] = Array(repeating: [], count: size.writers)
 
         /// Ids printed by every run of writer `index` so far.
@@ -114,7 +116,7 @@ import Testing
                 await writers[victim].wait()
                 runs[victim].append(writers[victim])
                 try checkKilledWriter(victim)
-                writers[victim] = try startWriter(victim)
+                writers[victim] = try await startWriter(victim)
             }
             kills += 1
         }

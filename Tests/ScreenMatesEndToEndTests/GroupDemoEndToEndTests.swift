@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ScreenMatesTestSupport
 import Testing
 
 /// `screenmates demo --members N`: the mates' monitors and reporters run until Ctrl-C, and none
@@ -16,7 +17,7 @@ import Testing
 
     @Test func theMatesRunUntilCtrlCAndNoneOutlivesTheDemo() async throws {
         let home = Binary.Home()
-        let demo = try SpawnedProcess(
+        let demo = try await SpawnedProcess(
             Binary.path,
             ["demo", "--home", home.path, "--members", "3", "--speed", "60", "--start-at", "2026-11-21T18:00"])
         defer { demo.kill() }

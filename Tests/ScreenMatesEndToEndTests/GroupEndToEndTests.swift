@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ScreenMatesTestSupport
 import Testing
 
 /// Groups from the command line and on screen: two people on one host share a group store file.
@@ -107,7 +108,7 @@ import Testing
             return members.first { $0["name"] as? String == "bo" }?["lastActive"] as? String
         }
         #expect(try await seenByAna() != newest, "nothing reported yet")
-        let watch = try SpawnedProcess(Binary.path, ["sync", "--watch", "--home", bo])
+        let watch = try await SpawnedProcess(Binary.path, ["sync", "--watch", "--home", bo])
         let deadline = ContinuousClock.now + .seconds(30)
         var seen = try await seenByAna()
         while seen != newest && ContinuousClock.now < deadline {

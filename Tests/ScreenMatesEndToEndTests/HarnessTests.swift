@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ScreenMatesTestSupport
 import Testing
 
 /// The end-to-end helpers themselves: a child that hangs fails its test with what it printed,
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func aSpawnedProcessThatOutlivesItsWaitIsKilledAndReported() async throws {
-        let process = try SpawnedProcess("/bin/sh", ["-c", "echo started; exec sleep 600"])
+        let process = try await SpawnedProcess("/bin/sh", ["-c", "echo started; exec sleep 600"])
         await withKnownIssue("the wait's time limit records an issue") {
             let status = await process.wait(timeout: 1)
             #expect(status == 128 + SIGKILL)
@@ -29,6 +30,22 @@ import Testing
         }
         #expect(process.hasEnded)
         #expect(process.lines == ["started"])
+    }
+
+    /// A signal reaches the process (its handler runs: it was started with none blocked), and
+    /// its end is seen though a grandchild still holds its output open.
+    @Test func aSignalReachesTheProcessAndAGrandchildHoldingItsOutputDoesNotHoldUpItsEnd() async throws {
+        let script = "trap 'echo got TERM; exit 3' TERM; /bin/sleep 600 & echo \"grandchild $!\"; wait"
+        let process = try await SpawnedProcess("/bin/sh", ["-c", script])
+        var grandchild: pid_t?
+        while grandchild == nil && !process.hasEnded {
+            grandchild = process.lines.first { $0.hasPrefix("grandchild ") }.flatMap { pid_t($0.dropFirst(11)) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        process.kill(SIGTERM)
+        #expect(await process.wait() == 3, "\(process.lines) \(process.standardError)")
+        #expect(process.lines.last == "got TERM")
+        if let grandchild { kill(grandchild, SIGKILL) }
     }
 
     @Test func aTmuxServerEndsWithItsTest() async throws {

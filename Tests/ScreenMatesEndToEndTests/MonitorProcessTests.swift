@@ -1,6 +1,7 @@
 import Foundation
 import ScreenMatesCore
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 /// `screenmates monitor` as its own process: what it prints is what is stored, several write
@@ -8,8 +9,8 @@ import Testing
 @Suite struct MonitorProcessTests {
     let binary = Binary.path
 
-    private func monitor(_ home: Binary.Home, _ arguments: [String]) throws -> SpawnedProcess {
-        try SpawnedProcess(binary, ["monitor", "--home", home.path] + arguments)
+    private func monitor(_ home: Binary.Home, _ arguments: [String]) async throws -> SpawnedProcess {
+        try await SpawnedProcess(binary, ["monitor", "--home", home.path] + arguments)
     }
 
     private func storedIDs(_ home: Binary.Home) throws -> [UUID] {
@@ -19,7 +20,7 @@ import Testing
     @Test func everyPrintedIDIsStoredAndTheCountIsKept() async throws {
         let home = Binary.Home()
         _ = try await Binary.run(["setup", "--home", home.path, "--name", "ana"])
-        let process = try monitor(home, ["--rate", "max", "--count", "700", "--seed", "9"])
+        let process = try await monitor(home, ["--rate", "max", "--count", "700", "--seed", "9"])
         #expect(await process.wait() == 0, "\(process.standardError)")
         let printed = process.lines.compactMap(UUID.init(uuidString:))
         #expect(printed.count == 700)
@@ -30,8 +31,9 @@ import Testing
     @Test func fourMonitorsAtOnceLoseNothingAndNeverReportALock() async throws {
         let home = Binary.Home()
         _ = try await Binary.run(["setup", "--home", home.path, "--name", "ana"])
-        let monitors = try (1...4).map { seed in
-            try monitor(home, ["--rate", "max", "--count", "1500", "--seed", "\(seed)"])
+        var monitors: [SpawnedProcess] = []
+        for seed in 1...4 {
+            monitors.append(try await monitor(home, ["--rate", "max", "--count", "1500", "--seed", "\(seed)"]))
         }
         var printed = Set<UUID>()
         for process in monitors {
@@ -62,7 +64,7 @@ import Testing
                 ["--rate", "max", "--count", "120", "--seed", "5"],
                 ["--scenario", "evening-binge", "--rate", "max", "--count", "25", "--seed", "6"],
             ].enumerated() {
-                let process = try monitor(home, arguments + ["--start-at", at(offset)])
+                let process = try await monitor(home, arguments + ["--start-at", at(offset)])
                 #expect(await process.wait() == 0, "round \(round): \(process.standardError)")
             }
             let status = try await Binary.run(
@@ -124,7 +126,7 @@ import Testing
         try await tmux.type("\(Binary.path) --home \(home.path) dashboard --speed 1 --start-at 2026-11-21T10:00")
         try await tmux.waitFor("0 / 96 blocks")
         for event in 1...8 {
-            let monitor = try SpawnedProcess(
+            let monitor = try await SpawnedProcess(
                 Binary.path, ["monitor", "--home", home.path, "--rate", "max", "--count", "1", "--seed", "\(event)"])
             #expect(await monitor.wait() == 0, "\(monitor.standardError)")
             // Generous, for a loaded machine; how fast it is belongs to the benchmark.

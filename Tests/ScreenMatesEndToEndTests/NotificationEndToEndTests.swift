@@ -1,5 +1,6 @@
 import Foundation
 import ScreenMatesCore
+import ScreenMatesTestSupport
 import Testing
 
 /// Notices on screen, driven by the real binary in tmux with a fast clock.
@@ -123,7 +124,7 @@ import Testing
         { "name": "vice", "summary": "vice blocks from midnight",
           "steps": [ { "at": "00:00", "app": "tiktok", "category": "vice", "blocks": 9 } ] }
         """.write(toFile: scenario, atomically: true, encoding: .utf8)
-        let monitor = try SpawnedProcess(
+        let monitor = try await SpawnedProcess(
             Binary.path,
             ["monitor", "--home", home.path, "--scenario", scenario, "--rate", "1.5", "--count", "9", "--seed", "3"])
         let titles = ["75 % of today's limit", "90 % of today's limit", "Over today's limit"]

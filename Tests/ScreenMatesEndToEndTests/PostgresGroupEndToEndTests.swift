@@ -1,4 +1,5 @@
 import Foundation
+import ScreenMatesTestSupport
 import Testing
 
 /// Two people on "different machines": two dashboards with their own home directories whose
@@ -98,57 +99,59 @@ struct PostgresGroupEndToEndTests {
     /// The server restarts under a running dashboard: it shows "offline", keeps counting its own
     /// blocks, and once the server is back it says "synced" again and the group has its numbers.
     @Test func aServerRestartShowsOfflineAndCatchesUpAfterwards() async throws {
-        let directory = NSTemporaryDirectory() + "screenmates-e2e-postgres-" + UUID().uuidString
-        let started = try await Command.run(PostgresServer.script, ["start", directory])
-        defer { _ = try? Command.runBlocking(PostgresServer.script, ["stop", directory], timeout: 60) }
-        try #require(started.status == 0, "\(started.stderr)")
-        let url = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "&connect_timeout=2"
-        try await PostgresServer.letMembersChooseTheirClock(url)
-        let root = NSTemporaryDirectory() + "screenmates-e2e-restart-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        func run(_ name: String, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String)
-        {
-            try await Binary.run(
-                arguments + ["--home", root + "/" + name], environment: ["SCREENMATES_GROUP_STORE": url])
+        try await PostgresServer.withOwnServer("start") { directory, started in
+            try #require(started.status == 0, "\(started.stderr)")
+            let url = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "&connect_timeout=2"
+            try await PostgresServer.letMembersChooseTheirClock(url)
+            let root = NSTemporaryDirectory() + "screenmates-e2e-restart-" + UUID().uuidString
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            func run(_ name: String, _ arguments: [String]) async throws -> (
+                status: Int32, stdout: String, stderr: String
+            ) {
+                try await Binary.run(
+                    arguments + ["--home", root + "/" + name], environment: ["SCREENMATES_GROUP_STORE": url])
+            }
+            #expect(try await run("ana", ["setup", "--name", "ana"] + Server.setupClock).status == 0)
+            let created = try await run("ana", ["group", "create"])
+            let code = try #require(
+                created.stdout.split(separator: " ").last.map {
+                    String($0).trimmingCharacters(in: .whitespacesAndNewlines)
+                })
+            #expect(
+                try await run(
+                    "bo", ["setup", "--name", "bo", "--vice", "tiktok", "--productive", "kindle"] + Server.setupClock
+                )
+                .status == 0)
+            #expect(try await run("bo", ["group", "join", code]).status == 0)
+            let screen = try await Tmux(environment: ["SCREENMATES_GROUP_STORE": url])
+            try await screen.type("\(Binary.path) --home \(root)/bo \(Server.dashboard)")
+            try await screen.waitFor("synced")
+
+            let halted = try await Command.run(PostgresServer.script, ["halt", directory])
+            try #require(halted.status == 0, "\(halted.stderr)")
+            _ = try await Binary.run([
+                "monitor", "--home", root + "/bo", "--rate", "max", "--count", "4", "--seed", "9",
+            ])
+            let status = try await run("bo", ["status", "--json"])
+            let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+            let blocks = try #require(object?["blocksUsed"] as? Int)
+            #expect(blocks > 0, "seed 9 gives bo at least one vice block")
+            _ = try await screen.waitFor("offline", timeout: 30)
+            let working = try await screen.waitFor("\(blocks) / 8 blocks", timeout: 30)
+            #expect(working.contains("offline"), "the dashboard keeps working from its own numbers:\n\(working)")
+
+            let restarted = try await Command.run(PostgresServer.script, ["start", directory])
+            try #require(restarted.status == 0, "\(restarted.stderr)")
+            let back = try await screen.waitFor(timeout: 60) { $0.contains("synced") && !$0.contains("offline") }
+            #expect(!back.contains("offline"))
+            // Read from the server on bo's clock (bo's dashboard still runs and publishes it): on the
+            // real day, bo's numbers of the simulated one would show as idle.
+            let shown = try await run("bo", ["group", "show", "--json"])
+            let group = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+            let bo = (group?["members"] as? [[String: Any]])?.first { $0["name"] as? String == "bo" }
+            #expect(bo?["blocksUsed"] as? Int == blocks, "bo's newest numbers reached the server")
+            try await screen.keys("q")
         }
-        #expect(try await run("ana", ["setup", "--name", "ana"] + Server.setupClock).status == 0)
-        let created = try await run("ana", ["group", "create"])
-        let code = try #require(
-            created.stdout.split(separator: " ").last.map {
-                String($0).trimmingCharacters(in: .whitespacesAndNewlines)
-            })
-        #expect(
-            try await run(
-                "bo", ["setup", "--name", "bo", "--vice", "tiktok", "--productive", "kindle"] + Server.setupClock
-            )
-            .status == 0)
-        #expect(try await run("bo", ["group", "join", code]).status == 0)
-        let screen = try await Tmux(environment: ["SCREENMATES_GROUP_STORE": url])
-        try await screen.type("\(Binary.path) --home \(root)/bo \(Server.dashboard)")
-        try await screen.waitFor("synced")
-
-        let halted = try await Command.run(PostgresServer.script, ["halt", directory])
-        try #require(halted.status == 0, "\(halted.stderr)")
-        _ = try await Binary.run(["monitor", "--home", root + "/bo", "--rate", "max", "--count", "4", "--seed", "9"])
-        let status = try await run("bo", ["status", "--json"])
-        let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
-        let blocks = try #require(object?["blocksUsed"] as? Int)
-        #expect(blocks > 0, "seed 9 gives bo at least one vice block")
-        _ = try await screen.waitFor("offline", timeout: 30)
-        let working = try await screen.waitFor("\(blocks) / 8 blocks", timeout: 30)
-        #expect(working.contains("offline"), "the dashboard keeps working from its own numbers:\n\(working)")
-
-        let restarted = try await Command.run(PostgresServer.script, ["start", directory])
-        try #require(restarted.status == 0, "\(restarted.stderr)")
-        let back = try await screen.waitFor(timeout: 60) { $0.contains("synced") && !$0.contains("offline") }
-        #expect(!back.contains("offline"))
-        // Read from the server on bo's clock (bo's dashboard still runs and publishes it): on the
-        // real day, bo's numbers of the simulated one would show as idle.
-        let shown = try await run("bo", ["group", "show", "--json"])
-        let group = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
-        let bo = (group?["members"] as? [[String: Any]])?.first { $0["name"] as? String == "bo" }
-        #expect(bo?["blocksUsed"] as? Int == blocks, "bo's newest numbers reached the server")
-        try await screen.keys("q")
     }
 
     @Test func prepareStoreSetsUpTheDatabaseForRolesThatOwnNothing() async throws {
@@ -185,6 +188,21 @@ enum PostgresServer {
     static var script: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".ci/postgres").path
+    }
+
+    /// Runs `body` with a server of the test's own (`.ci/postgres START DIRECTORY`, `start` or
+    /// `start-login`: its directory and what it printed), which is stopped afterwards, however
+    /// `body` ends.
+    static func withOwnServer(_ start: String, _ body: (String, Command.Result) async throws -> Void) async throws {
+        let directory = NSTemporaryDirectory() + "screenmates-e2e-postgres-" + UUID().uuidString
+        let started = try await Command.run(script, [start, directory])
+        do {
+            try await body(directory, started)
+        } catch {
+            _ = try? await Command.run(script, ["stop", directory], timeout: 60)
+            throw error
+        }
+        _ = try? await Command.run(script, ["stop", directory], timeout: 60)
     }
 
     /// Creates a database and returns the URL that reaches it; `prepared`, with the group

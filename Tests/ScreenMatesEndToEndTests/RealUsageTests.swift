@@ -1,6 +1,7 @@
 import Foundation
 import ScreenMatesCore
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 /// What the tests of every real usage source share: a home set up with tracked apps, the

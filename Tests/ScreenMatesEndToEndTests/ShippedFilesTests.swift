@@ -1,4 +1,5 @@
 import Foundation
+import ScreenMatesTestSupport
 import Testing
 
 /// The shell completions and the manual page shipped in `assets/` are what the built binary's

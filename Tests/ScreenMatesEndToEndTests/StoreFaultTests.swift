@@ -3,6 +3,7 @@ import GRDB
 import Glibc
 import ScreenMatesCore
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 /// Faults under a running monitor: a read-only database, a file-size limit. The monitor says
@@ -28,13 +29,13 @@ import Testing
             }
         }
 
-        func spawn(_ arguments: [String]) throws -> SpawnedProcess {
+        func spawn(_ arguments: [String]) async throws -> SpawnedProcess {
             let all = prefix + [Binary.path] + arguments
-            return try SpawnedProcess(all[0], Array(all.dropFirst()))
+            return try await SpawnedProcess(all[0], Array(all.dropFirst()))
         }
 
         func run(_ arguments: [String]) async throws -> SpawnedProcess {
-            let process = try spawn(arguments)
+            let process = try await spawn(arguments)
             await process.wait()
             return process
         }
@@ -66,7 +67,7 @@ import Testing
         #expect(before.exitStatus == 0, "\(before.standardError)")
 
         chmod(data + "/local.sqlite", 0o400)
-        let monitor = try owner.spawn(["monitor", "--home", data, "--rate", "50", "--count", "30", "--seed", "2"])
+        let monitor = try await owner.spawn(["monitor", "--home", data, "--rate", "50", "--count", "30", "--seed", "2"])
         #expect(try await waitUntil { monitor.standardError.contains("Cannot write") }, "\(monitor.standardError)")
         #expect(monitor.standardError.contains("local.sqlite"))
         #expect(monitor.lines.isEmpty, "nothing may be acknowledged while nothing can be written")
@@ -96,7 +97,7 @@ import Testing
         #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
         // A 200 KiB (soft) limit on files this process writes, and SIGXFSZ ignored: writes fail
         // with EFBIG instead of killing the process. Lifting a soft limit needs no privilege.
-        let monitor = try SpawnedProcess(
+        let monitor = try await SpawnedProcess(
             binary, ["monitor", "--home", home.path, "--rate", "max", "--count", "6000", "--seed", "3"],
             shell: "ulimit -S -f 200; trap '' XFSZ; exec \"$0\" \"$@\"")
         #expect(try await waitUntil { monitor.standardError.contains("full") }, "\(monitor.standardError)")
@@ -121,7 +122,7 @@ import Testing
         #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
         var environment = ProcessInfo.processInfo.environment
         environment["SCREENMATES_BUSY_TIMEOUT"] = "0.3"
-        let monitor = try SpawnedProcess(
+        let monitor = try await SpawnedProcess(
             binary, ["monitor", "--home", home.path, "--rate", "100", "--count", "200", "--seed", "4"],
             environment: environment)
         #expect(try await waitUntil { monitor.lines.count >= 20 })

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ScreenMatesCore
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 /// `screenmates monitor --source terminal` as a service runs it: a real tmux server with a
@@ -20,7 +21,7 @@ import Testing
 
         var written: Set<UUID> = []
         for run in 1...2 {
-            let monitor = try SpawnedProcess(
+            let monitor = try await SpawnedProcess(
                 Binary.path, ["monitor", "--home", home.path, "--source", "terminal"], environment: environment)
             defer { monitor.kill() }
             // A minute of `sleep` in the foreground of the attached client's pane is one block.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ScreenMatesTestSupport
 import Testing
 
 /// A private tmux server with one pane, driven the way a person would: keys in, screen text
@@ -17,6 +18,8 @@ final class Tmux {
     let height: Int
     /// Where the supervisor of `init(supervising:)` writes the program's exit status.
     let statusFile: String
+    /// The server's process, which `deinit` ends.
+    private var serverPID: pid_t = 0
 
     /// A pane running bash, without its start-up files.
     convenience init(width: Int = 120, height: Int = 40, environment: [String: String] = [:]) async throws {
@@ -108,14 +111,30 @@ final class Tmux {
                 "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "/usr/bin/env",
             ] + unsets + exports + command,
             capture: false)
+        serverPID =
+            pid_t(try await run(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? 0
     }
 
+    /// Ends the server as `tmux kill-server` would (its panes' programs get SIGHUP), without a
+    /// program to wait for: a `deinit` cannot await one, and blocking one of the test tasks'
+    /// few threads until another task has run it could wait forever.
     deinit {
         if !statusFile.isEmpty { unlink(statusFile) }
-        _ = try? Command.runBlocking(
-            "/usr/bin/tmux", ["-L", String(socket), "-f", "/dev/null", "kill-server"], environment: Self.environment,
-            capture: false)
+        if serverPID > 0 {
+            kill(serverPID, SIGTERM)
+            // Gone before the test goes on (a server that does not end within 10 s is left).
+            for _ in 0..<10_000 where Self.isRunning(serverPID) { usleep(1000) }
+        }
         unlink("/tmp/tmux-\(getuid())/\(socket)")
+    }
+
+    /// Whether `pid` is a process that has not ended (a zombie has).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
     }
 
     /// Types a command line and presses Enter.

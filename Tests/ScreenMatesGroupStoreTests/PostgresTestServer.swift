@@ -2,8 +2,7 @@ import Foundation
 import PostgresNIO
 import ScreenMatesCore
 import ScreenMatesGroupStore
-import Subprocess
-import SystemPackage
+import ScreenMatesTestSupport
 import Testing
 
 @testable import ScreenMatesPostgresGroupStore
@@ -140,17 +139,13 @@ enum PostgresTestServer {
     /// Runs `.ci/postgres` and returns what it printed (the server it starts keeps nothing of
     /// its caller's open, so reading its output to the end returns when it does).
     static func runScript(_ arguments: String...) async throws -> String {
-        let result = try await Subprocess.run(
-            .path(FilePath(script)), arguments: Arguments(arguments), input: .none,
-            output: .string(limit: 1 << 16), error: .discarded)
-        guard result.terminationStatus.isSuccess else {
-            throw ScriptFailed(arguments: arguments, status: result.terminationStatus)
-        }
-        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try await Command.run(script, arguments)
+        guard result.status == 0 else { throw ScriptFailed(arguments: arguments, status: result.status) }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     struct ScriptFailed: Error {
         let arguments: [String]
-        let status: TerminationStatus
+        let status: Int32
     }
 }

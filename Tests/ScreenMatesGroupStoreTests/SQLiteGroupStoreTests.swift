@@ -3,6 +3,7 @@ import GRDB
 import Glibc
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesTestSupport
 import Testing
 
 @testable import ScreenMatesSQLiteGroupStore
@@ -59,56 +60,51 @@ import Testing
     }
 
     /// Runs a system tool with a time limit; its exit status and standard error.
-    private static func runTool(_ tool: String, _ arguments: [String]) -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["--kill-after=5", "30", tool] + arguments
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
+    private static func runTool(_ tool: String, _ arguments: [String]) async -> (status: Int32, stderr: String) {
         do {
-            try process.run()
+            let result = try await Command.run(tool, arguments, timeout: 30)
+            let oneLine = result.stderr.split(whereSeparator: \.isNewline).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            return (result.status, oneLine.joined(separator: " "))
         } catch {
-            return (-1, "\(tool) could not be started: \(error)")
+            return (-1, "\(tool) could not be run: \(error)")
         }
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let oneLine = stderr.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-        return (process.terminationStatus, oneLine.joined(separator: " "))
     }
 
     /// How a file was made read-only for this process, and how to undo it.
     private enum ReadOnly {
-        case made(how: String, undo: () -> Void)
+        case made(how: String, undo: @Sendable () async -> Void)
         case impossible(reason: String)
     }
 
     /// Makes the file at `path` read-only for this process: mode 0440 for a user whom modes
     /// stop; for root, whom they do not, a read-only bind mount of the file over itself (needs
     /// the right to mount), else the immutable attribute (needs a file system that has it).
-    private func makeReadOnly(_ path: String) -> ReadOnly {
+    private func makeReadOnly(_ path: String) async -> ReadOnly {
         guard getuid() == 0 else {
             guard chmod(path, 0o440) == 0 else { return .impossible(reason: "chmod 0440 failed: errno \(errno)") }
             return .made(how: "mode 0440", undo: { chmod(path, 0o660) })
         }
-        let bind = Self.runTool("/bin/mount", ["--bind", path, path])
+        let bind = await Self.runTool("/bin/mount", ["--bind", path, path])
         if bind.status == 0 {
-            let readOnly = Self.runTool("/bin/mount", ["-o", "remount,bind,ro", path])
+            let readOnly = await Self.runTool("/bin/mount", ["-o", "remount,bind,ro", path])
             if readOnly.status == 0 {
                 return .made(
                     how: "a read-only bind mount",
                     undo: {
                         // A descriptor still open (a connection not yet closed) makes it busy.
-                        if Self.runTool("/bin/umount", [path]).status != 0 {
-                            _ = Self.runTool("/bin/umount", ["--lazy", path])
+                        if await Self.runTool("/bin/umount", [path]).status != 0 {
+                            _ = await Self.runTool("/bin/umount", ["--lazy", path])
                         }
                     })
             }
-            _ = Self.runTool("/bin/umount", [path])
+            _ = await Self.runTool("/bin/umount", [path])
         }
-        let chattr = Self.runTool("/usr/bin/chattr", ["+i", path])
+        let chattr = await Self.runTool("/usr/bin/chattr", ["+i", path])
         if chattr.status == 0 {
-            return .made(how: "the immutable attribute", undo: { _ = Self.runTool("/usr/bin/chattr", ["-i", path]) })
+            return .made(
+                how: "the immutable attribute", undo: { _ = await Self.runTool("/usr/bin/chattr", ["-i", path]) })
         }
         return .impossible(
             reason: "root ignores file modes, and neither a read-only bind mount (\(bind.stderr)) nor the "
@@ -119,16 +115,21 @@ import Testing
         let scratch = Scratch()
         let path = scratch.newStorePath()
         let group = try await Contract.newGroup(in: try SQLiteGroupStore.open(at: path))  // Closed again.
-        switch makeReadOnly(path) {
+        switch await makeReadOnly(path) {
         case .impossible(let reason):
             try Test.cancel("Skipped: the file cannot be made read-only for this process: \(reason).")
         case .made(let how, let undo):
-            defer { undo() }
             // The condition is real: this process cannot open the file for writing.
             let fd = Glibc.open(path, O_WRONLY | O_CLOEXEC)
             #expect(fd < 0, "\(how) left the file writable")
             if fd >= 0 { close(fd) }
-            try await readButNotWrite(path, group: group, how: how)  // The store is closed again.
+            do {
+                try await readButNotWrite(path, group: group, how: how)  // The store is closed again.
+            } catch {
+                await undo()
+                throw error
+            }
+            await undo()
         }
     }
 
@@ -299,18 +300,15 @@ import Testing
     private static let shell = "/usr/bin/sqlite3"
     private static let hasShell = FileManager.default.isExecutableFile(atPath: shell)
 
-    /// Runs the sqlite3 shell on `path` with `commands` (SQL or dot-commands, in order).
-    @discardableResult
-    private func runShell(_ path: String, _ commands: [String], wait: Bool = true) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.shell)
-        process.arguments = [path] + commands
-        try process.run()
-        if wait {
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "sqlite3 \(commands)")
-        }
-        return process
+    /// Runs the sqlite3 shell on `path` with `commands` (SQL or dot-commands, in order), to its end.
+    private func runShell(_ path: String, _ commands: [String]) async throws {
+        let result = try await Command.run(Self.shell, [path] + commands)
+        #expect(result.status == 0, "sqlite3 \(commands): \(result.stderr)")
+    }
+
+    /// The sqlite3 shell on `path` with `commands`, left running.
+    private func startShell(_ path: String, _ commands: [String]) async throws -> SpawnedProcess {
+        try await SpawnedProcess(Self.shell, [path] + commands)
     }
 
     /// Waits until another connection holds the store's write lock.
@@ -329,11 +327,11 @@ import Testing
         Issue.record("the other program never took the write lock")
     }
 
-    @Test(.enabled(if: hasShell)) func aFileFromANewerVersionIsUnusable() throws {
+    @Test(.enabled(if: hasShell)) func aFileFromANewerVersionIsUnusable() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
         _ = try SQLiteGroupStore.open(at: path)
-        try runShell(path, ["INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')"])
+        try await runShell(path, ["INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')"])
         #expect {
             try SQLiteGroupStore.open(at: path)
         } throws: { error in
@@ -342,7 +340,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: hasShell)) func anotherKindOfDatabaseIsRefusedAndLeftAlone() throws {
+    @Test(.enabled(if: hasShell)) func anotherKindOfDatabaseIsRefusedAndLeftAlone() async throws {
         let scratch = Scratch()
         let others = [
             ["CREATE TABLE notes (text TEXT)", "INSERT INTO notes VALUES ('mine')"],
@@ -355,7 +353,7 @@ import Testing
         ]
         for commands in others {
             let path = scratch.newStorePath()
-            try runShell(path, commands)
+            try await runShell(path, commands)
             let before = FileManager.default.contents(atPath: path)
             #expect {
                 try SQLiteGroupStore.open(at: path)
@@ -375,13 +373,12 @@ import Testing
         // The other program holds the lock until the flag file is gone.
         let flag = scratch.path + "/holding"
         #expect(FileManager.default.createFile(atPath: flag, contents: nil))
-        let holder = try runShell(
+        let holder = try await startShell(
             path,
             [
                 "BEGIN IMMEDIATE", "UPDATE group_info SET change_seq = change_seq",
                 ".shell while [ -e '\(flag)' ]; do sleep 0.05; done", "COMMIT",
-            ],
-            wait: false)
+            ])
         try await waitUntilWriteLocked(path)
         var update = Contract.ana
         update.version = 2
@@ -396,7 +393,7 @@ import Testing
         // Reading goes on meanwhile (WAL); once the lock is gone, the write goes through.
         #expect(try await store.members(code: group.code) == [Contract.ana])
         try FileManager.default.removeItem(atPath: flag)
-        holder.waitUntilExit()
+        await holder.wait()
         #expect(try await store.upsertProfile(update))
     }
 }

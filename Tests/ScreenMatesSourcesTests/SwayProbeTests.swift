@@ -2,6 +2,7 @@ import Foundation
 import ScreenMatesCore
 import ScreenMatesMonitor
 import ScreenMatesSources
+import ScreenMatesTestSupport
 import Testing
 
 /// `--source sway` against a real, headless sway 1.7: two foot windows with different app ids
@@ -104,7 +105,7 @@ struct SwayProbeTests {
             try await sway.window(appID: "alpha")
             var probe = try SwayProbe(environment: sway.environment)
             // sway exits before it answers, so swaymsg's own status says nothing.
-            _ = try await runToEnd("/usr/bin/swaymsg", ["-s", sway.socket, "exit"], environment: [:])
+            _ = try await Command.run("/usr/bin/swaymsg", ["-s", sway.socket, "exit"], environment: [:])
             var ended: FocusProbeError?
             for _ in 0..<400 where ended == nil {
                 do throws(FocusProbeError) {

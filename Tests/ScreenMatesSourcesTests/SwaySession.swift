@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ScreenMatesTestSupport
 import Testing
 
 /// A private, headless sway (Debian bookworm's 1.7: `WLR_BACKENDS=headless`, pixman, no input
@@ -64,9 +65,9 @@ struct SwaySession: Sendable {
     /// Runs swaymsg against this sway and returns what it printed.
     @discardableResult
     func swaymsg(_ arguments: [String]) async throws -> String {
-        let (status, output) = try await runToEnd("/usr/bin/swaymsg", ["-s", socket] + arguments, environment: [:])
-        try #require(status.isSuccess, "swaymsg \(arguments) ended with \(status): \(output)")
-        return output
+        let result = try await Command.run("/usr/bin/swaymsg", ["-s", socket] + arguments, environment: [:])
+        try #require(result.status == 0, "swaymsg \(arguments) ended with \(result.status): \(result.stdout)")
+        return result.stdout
     }
 
     /// Runs `command` inside sway (as its user, in its environment) and waits until the tree

@@ -1,4 +1,5 @@
 import Foundation
+import ScreenMatesTestSupport
 import Testing
 
 /// A private tmux server (its own `-L` socket) for the terminal source's tests; killed when
@@ -25,15 +26,15 @@ struct TmuxServer: Sendable {
     /// (`new-session`) is not read: the server would hold the pipe open.
     @discardableResult
     func run(_ arguments: [String]) async throws -> String {
-        let (status, output) = try await runToEnd(
+        let result = try await Command.run(
             Self.tmux, ["-L", socket, "-f", "/dev/null"] + arguments,
             environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"],
-            reading: arguments.first != "new-session")
-        try #require(status.isSuccess, "tmux \(arguments) ended with \(status)")
-        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+            capture: arguments.first != "new-session")
+        try #require(result.status == 0, "tmux \(arguments) ended with \(result.status)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func kill() async {
-        _ = try? await runToEnd(Self.tmux, ["-L", socket, "kill-server"], environment: [:], reading: false)
+        _ = try? await Command.run(Self.tmux, ["-L", socket, "kill-server"], environment: [:], capture: false)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ScreenMatesTestSupport
 import Synchronization
 import Testing
 
@@ -45,9 +46,9 @@ struct XDesktop: Sendable {
     private func startWindowManager() async throws {
         start("/usr/bin/openbox", [])
         for _ in 0..<400 {
-            let check = try await runToEnd(
+            let check = try await Command.run(
                 "/usr/bin/xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], environment: environment)
-            if check.output.contains("window id") { break }
+            if check.stdout.contains("window id") { break }
             try await Task.sleep(for: .milliseconds(25))
         }
     }
@@ -61,9 +62,9 @@ struct XDesktop: Sendable {
     /// Runs xdotool and returns what it printed.
     @discardableResult
     func xdotool(_ arguments: [String]) async throws -> String {
-        let (status, output) = try await runToEnd("/usr/bin/xdotool", arguments, environment: environment)
-        try #require(status.isSuccess, "xdotool \(arguments) ended with \(status)")
-        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try await Command.run("/usr/bin/xdotool", arguments, environment: environment)
+        try #require(result.status == 0, "xdotool \(arguments) ended with \(result.status): \(result.stderr)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A window of class `name`, once mapped: its id.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ScreenMatesCore
 import ScreenMatesStore
+import ScreenMatesTestSupport
 import Testing
 
 /// The store on a file system of the test's own (a small tmpfs) that turns read-only or fills
@@ -9,15 +10,30 @@ import Testing
 /// opened read-only writes again once reopened. Mounting needs privileges; without them the
 /// tests report themselves skipped, with the reason.
 @Suite(.serialized) struct StoreDataDirectoryFaultTests {
-    /// A tmpfs mounted on a fresh directory, unmounted (and the directory removed) on `unmount`.
+    /// A tmpfs mounted on a fresh directory for the length of `with` (then unmounted, and the
+    /// directory removed).
     private final class Mount {
         let path: String
         let directory = TemporaryDirectory()
 
-        init(megabytes: Int) throws {
+        /// Runs `body` with a tmpfs of `megabytes`, unmounted afterwards however `body` ends.
+        static func with<T>(megabytes: Int, _ body: (Mount) async throws -> T) async throws -> T {
+            let mount = try await Mount(megabytes: megabytes)
+            do {
+                let result = try await body(mount)
+                await unmountFile(mount.path)
+                return result
+            } catch {
+                await unmountFile(mount.path)
+                throw error
+            }
+        }
+
+        private init(megabytes: Int) async throws {
             path = directory.path + "/mnt"
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            let mounted = Self.tool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0700", "tmpfs", path])
+            let mounted = await Self.tool(
+                "/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0700", "tmpfs", path])
             guard mounted.status == 0 else {
                 try Test.cancel(
                     Comment(
@@ -27,36 +43,28 @@ import Testing
         }
 
         /// Remounts it read-only or read-write; true when that worked.
-        func remount(readOnly: Bool) -> Bool {
-            let result = Self.tool("/bin/mount", ["-o", readOnly ? "remount,ro" : "remount,rw", path])
+        func remount(readOnly: Bool) async -> Bool {
+            let result = await Self.tool("/bin/mount", ["-o", readOnly ? "remount,ro" : "remount,rw", path])
             #expect(result.status == 0, "remount: \(result.stderr)")
             return result.status == 0
         }
 
-        func unmount() { Self.unmountFile(path) }
-
         /// Unmounts what is mounted on `path`, lazily when something still has it open.
-        static func unmountFile(_ path: String) {
-            if tool("/bin/umount", [path]).status != 0 { _ = tool("/bin/umount", ["--lazy", path]) }
+        static func unmountFile(_ path: String) async {
+            if await tool("/bin/umount", [path]).status != 0 { _ = await tool("/bin/umount", ["--lazy", path]) }
         }
 
         /// Runs a system tool with a time limit; its exit status and standard error.
-        static func tool(_ path: String, _ arguments: [String]) -> (status: Int32, stderr: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-            process.arguments = ["--kill-after=5", "30", path] + arguments
-            let errors = Pipe()
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = errors
+        static func tool(_ path: String, _ arguments: [String]) async -> (status: Int32, stderr: String) {
             do {
-                try process.run()
+                let result = try await Command.run(path, arguments, timeout: 30)
+                let oneLine = result.stderr.split(whereSeparator: \.isNewline).map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+                return (result.status, oneLine.joined(separator: " "))
             } catch {
-                return (-1, "\(path) could not be started: \(error)")
+                return (-1, "\(path) could not be run: \(error)")
             }
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            let oneLine = stderr.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            return (process.terminationStatus, oneLine.joined(separator: " "))
         }
     }
 
@@ -70,16 +78,16 @@ import Testing
         #expect(WriteProblem.find(forDatabaseAt: directory.databasePath) == nil)
     }
 
-    @Test func aFileSystemMountedReadOnlyIsNamedAndAStoreOpenedOnItWritesOnceReopened() throws {
-        let mount = try Mount(megabytes: 8)
-        defer { mount.unmount() }
-        let path = mount.path + "/local.sqlite"
-        try writeAndClose(path: path)
-        guard mount.remount(readOnly: true) else { return }
-        #expect(WriteProblem.find(forDatabaseAt: path) == .readOnlyFileSystem)
+    @Test func aFileSystemMountedReadOnlyIsNamedAndAStoreOpenedOnItWritesOnceReopened() async throws {
+        try await Mount.with(megabytes: 8) { mount in
+            let path = mount.path + "/local.sqlite"
+            try writeAndClose(path: path)
+            guard await mount.remount(readOnly: true) else { return }
+            #expect(WriteProblem.find(forDatabaseAt: path) == .readOnlyFileSystem)
 
-        try writeAfterReopening(path: path, mount: mount)
-        #expect(WriteProblem.find(forDatabaseAt: path) == nil)
+            try await writeAfterReopening(path: path, mount: mount)
+            #expect(WriteProblem.find(forDatabaseAt: path) == nil)
+        }
     }
 
     /// A store with some events, closed again (so the file system can be remounted read-only).
@@ -89,7 +97,7 @@ import Testing
         #expect(!store.isReadOnly)
     }
 
-    private func writeAfterReopening(path: String, mount: Mount) throws {
+    private func writeAfterReopening(path: String, mount: Mount) async throws {
         let store = try LocalStore.open(at: path)
         #expect(store.isReadOnly, "opened on a read-only file system")
         #expect(try store.eventCount() == 3, "what is there can be read")
@@ -101,7 +109,7 @@ import Testing
             #expect(error == .notWritable(path: path, detail: "its file system is mounted read-only"))
             #expect(error.message.contains("Cannot write to \(path) (its file system is mounted read-only)"))
         }
-        guard mount.remount(readOnly: false) else { return }
+        guard await mount.remount(readOnly: false) else { return }
         // SQLite keeps the store read-only for this process…
         #expect(throws: StoreError.self) { try store.record(waiting) }
         // …until it is opened again.
@@ -111,30 +119,32 @@ import Testing
         #expect(try store.eventCount() == 5)
     }
 
-    @Test func aMonitorsSinkWritesWhatWaitedOnceTheFileSystemIsWritable() throws {
-        let mount = try Mount(megabytes: 8)
-        defer { mount.unmount() }
-        let path = mount.path + "/local.sqlite"
-        try writeAndClose(path: path)
-        guard mount.remount(readOnly: true) else { return }
-        try sinkRetries(path: path, mount: mount)
+    @Test func aMonitorsSinkWritesWhatWaitedOnceTheFileSystemIsWritable() async throws {
+        try await Mount.with(megabytes: 8) { mount in
+            let path = mount.path + "/local.sqlite"
+            try writeAndClose(path: path)
+            guard await mount.remount(readOnly: true) else { return }
+            try await sinkRetries(path: path, mount: mount)
+        }
     }
 
-    private func sinkRetries(path: String, mount: Mount) throws {
+    private func sinkRetries(path: String, mount: Mount) async throws {
         // The monitor keeps its store open for the whole run, beside the sink.
         let store = try LocalStore.open(at: path)
         let sink = ReopeningEventSink(store: store)
         let waiting = events(4, from: 11)
         #expect(throws: StoreError.self) { try sink.record(waiting) }
         #expect(throws: StoreError.self) { try sink.record(waiting) }
-        guard mount.remount(readOnly: false) else { return }
+        guard await mount.remount(readOnly: false) else { return }
         #expect(try sink.record(waiting) == 4)
         #expect(try store.eventCount() == 7)
     }
 
-    @Test func aFullDiskIsNamedBeforeAnyWriteFails() throws {
-        let mount = try Mount(megabytes: 2)
-        defer { mount.unmount() }
+    @Test func aFullDiskIsNamedBeforeAnyWriteFails() async throws {
+        try await Mount.with(megabytes: 2) { mount in try fillUp(mount) }
+    }
+
+    private func fillUp(_ mount: Mount) throws {
         let path = mount.path + "/local.sqlite"
         try writeAndClose(path: path)
         #expect(WriteProblem.find(forDatabaseAt: path) == nil)
@@ -157,7 +167,7 @@ import Testing
         #expect(WriteProblem.find(forDatabaseAt: path) == nil)
     }
 
-    @Test func aFileThisUserMayNotWriteIsNamed() throws {
+    @Test func aFileThisUserMayNotWriteIsNamed() async throws {
         let directory = TemporaryDirectory()
         _ = try Fixtures.store(in: directory)
         let path = directory.databasePath
@@ -168,16 +178,16 @@ import Testing
             return
         }
         // Modes do not stop root: a read-only bind mount of the file over itself does.
-        let bind = Mount.tool("/bin/mount", ["--bind", path, path])
+        let bind = await Mount.tool("/bin/mount", ["--bind", path, path])
         guard bind.status == 0 else {
             try Test.cancel(
                 Comment(
                     rawValue: "Skipped: modes do not stop root, and a bind mount is not allowed here (\(bind.stderr)).")
             )
         }
-        defer { Mount.unmountFile(path) }
-        let readOnly = Mount.tool("/bin/mount", ["-o", "remount,bind,ro", path])
+        let readOnly = await Mount.tool("/bin/mount", ["-o", "remount,bind,ro", path])
         #expect(readOnly.status == 0, "\(readOnly.stderr)")
         #expect(WriteProblem.find(forDatabaseAt: path) == .fileNotWritable)
+        await Mount.unmountFile(path)
     }
 }

@@ -1,22 +1,21 @@
 import Foundation
 import Subprocess
 import SystemPackage
-import Testing
 
 /// Programs a test keeps running beside it (an X server, a compositor, a window), each sent
 /// SIGTERM and awaited when the scope `with` opens ends: none outlives the test.
-struct BackgroundPrograms: Sendable {
+public struct BackgroundPrograms: Sendable {
     private struct Launch: Sendable {
         var path: String
         var arguments: [String]
         var environment: [String: String]
-        var ended: @Sendable (TerminationStatus?) -> Void
+        var ended: @Sendable (Int32?) -> Void
     }
 
     private let launches: AsyncStream<Launch>.Continuation
 
     /// Runs `body` with a place to start programs; they are ended when it returns or throws.
-    static func with<T>(_ body: (BackgroundPrograms) async throws -> T) async throws -> T {
+    public static func with<T>(_ body: (BackgroundPrograms) async throws -> T) async throws -> T {
         let (stream, continuation) = AsyncStream<Launch>.makeStream()
         return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
             group.addTask {
@@ -36,44 +35,29 @@ struct BackgroundPrograms: Sendable {
         }
     }
 
-    /// Starts `path`; `ended` is told how it ended (`nil`: it could not start).
-    func start(
+    /// Starts `path`; `ended` is told how it ended (its exit status, or 128 + the signal that
+    /// ended it; `nil`: it could not start).
+    public func start(
         _ path: String, _ arguments: [String], environment: [String: String],
-        ended: @escaping @Sendable (TerminationStatus?) -> Void = { _ in }
+        ended: @escaping @Sendable (Int32?) -> Void = { _ in }
     ) {
         launches.yield(Launch(path: path, arguments: arguments, environment: environment, ended: ended))
     }
 
-    private static func run(_ launch: Launch) async -> TerminationStatus? {
+    private static func run(_ launch: Launch) async -> Int32? {
         var options = PlatformOptions()
         options.teardownSequence = [.send(signal: .terminate, allowedDurationToNextStep: .seconds(3))]
-        return try? await Subprocess.run(
-            .path(FilePath(launch.path)), arguments: Arguments(launch.arguments),
-            environment: .custom(environment(launch.environment)), platformOptions: options, input: .none,
-            output: .discarded, error: .discarded
-        ).terminationStatus
+        return
+            (try? await Subprocess.run(
+                .path(FilePath(launch.path)), arguments: Arguments(launch.arguments),
+                environment: .custom(environment(launch.environment)), platformOptions: options, input: .none,
+                output: .discarded, error: .discarded
+            ).terminationStatus).map(SpawnedProcess.exitStatus)
     }
 
-    static func environment(_ values: [String: String]) -> [Environment.Key: String] {
+    public static func environment(_ values: [String: String]) -> [Environment.Key: String] {
         Dictionary(
             uniqueKeysWithValues: values.compactMap { key, value in Environment.Key(rawValue: key).map { ($0, value) } }
         )
     }
-}
-
-/// A program run to its end: its exit status and what it printed. `reading: false` for one
-/// that leaves a daemon behind holding its output (tmux's first command): nothing is read.
-func runToEnd(_ path: String, _ arguments: [String], environment: [String: String], reading: Bool = true)
-    async throws -> (status: TerminationStatus, output: String)
-{
-    let environment = Environment.custom(BackgroundPrograms.environment(environment))
-    guard reading else {
-        let result = try await Subprocess.run(
-            .path(FilePath(path)), arguments: Arguments(arguments), environment: environment, output: .discarded)
-        return (result.terminationStatus, "")
-    }
-    let result = try await Subprocess.run(
-        .path(FilePath(path)), arguments: Arguments(arguments), environment: environment,
-        output: .string(limit: 1 << 22))
-    return (result.terminationStatus, result.standardOutput)
 }
