@@ -62,6 +62,9 @@ extension StatusReport {
             group = GroupLink.Status(
                 snapshot: shown?.snapshot, offline: shown?.offline ?? !refused, problem: nil,
                 lastSyncedAt: sync?.lastSyncedAt, unsyncedDays: sync?.unsyncedDays ?? 0)
+            if shown?.offline == false {
+                group?.following = await location.following(code: membership.code)?.description
+            }
         }
         let data = DashboardContentBuilder.make(feed: feed, now: choice.clock.now(), group: group)
         var report = StatusReport(feed: feed, data: data, group: group)

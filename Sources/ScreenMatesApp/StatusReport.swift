@@ -34,6 +34,10 @@ public struct StatusReport: Encodable, Sendable {
         public var offline: Bool
         /// Whether the group has today's numbers as they are here (false outside a group).
         public var todaySent: Bool
+        /// How the group's changes reach a dashboard through this store: `live`, or `polling
+        /// every 2 s` (a server whose notifications do not reach it, such as one behind a
+        /// connection pooler); null outside a group or when the store is out of reach.
+        @Nullable public var following: String?
     }
 
     /// A notice delivered, newest first.
@@ -116,7 +120,7 @@ public struct StatusReport: Encodable, Sendable {
             unsyncedDays: feed.settings.group == nil
                 ? 0 : (status?.unsyncedDays ?? feed.history.filter { !$0.synced }.count),
             offline: status?.offline ?? false,
-            todaySent: Self.groupHasToday(feed: feed, snapshot: status?.snapshot))
+            todaySent: Self.groupHasToday(feed: feed, snapshot: status?.snapshot), following: status?.following)
         notifications = ((try? feed.store.shownNotices(limit: 50)) ?? []).map { record in
             Notice(
                 kind: record.notice.kind.name, day: "\(record.notice.day)", at: TimeFormat.iso8601(record.at),

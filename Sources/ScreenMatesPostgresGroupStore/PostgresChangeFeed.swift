@@ -333,7 +333,12 @@ final class PostgresChangeFeed: Sendable {
         private let heard = Mutex(false)
 
         /// Notes one; returns whether one had come before.
-        func hear() -> Bool { heard.withLock { heard in defer { heard = true }; return heard } }
+        func hear() -> Bool {
+            heard.withLock { heard in
+                defer { heard = true }
+                return heard
+            }
+        }
         var yet: Bool { heard.withLock { $0 } }
     }
 

@@ -237,7 +237,7 @@ struct SyncCommand: AsyncParsableCommand {
             print(
                 "Reporting to group \(membership.code) through \(actions.location) as your numbers change; Ctrl-C stops."
             )
-            await reporter.run(until: StopSignals.requestedExitStatus)
+            await StopSignals.watching { stop in await reporter.run(stop: stop) }
             let status = reporter.status
             print(
                 "Stopped. "

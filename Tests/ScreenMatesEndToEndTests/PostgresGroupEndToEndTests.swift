@@ -96,6 +96,67 @@ struct PostgresGroupEndToEndTests {
         try await boScreen.keys("q")
     }
 
+    /// Behind a connection pooler in transaction mode (a real PgBouncer, which `.ci/run`
+    /// starts), LISTEN never delivers: bo's dashboard finds that out by itself and asks for the
+    /// group's change number every 2 s, so ana's block still reaches bo's screen, and bo's debug
+    /// panel and `status --json` say how the group is followed.
+    @Test(
+        .enabled(
+            if: PostgresServer.bouncerURL != nil,
+            "needs PgBouncer: .ci/pgbouncer start DIR \"$SCREENMATES_TEST_POSTGRES\" (as .ci/run does)"))
+    func throughAConnectionPoolerABlockStillReachesTheOthersScreen() async throws {
+        let server = try await Server()
+        let pooled = try #require(PostgresServer.throughBouncer(server.url))
+        try await server.member("ana")
+        let created = try await server.run("ana", ["group", "create"])
+        #expect(created.status == 0, "\(created.stderr)")
+        let code = try #require(
+            created.stdout.split(separator: " ").last.map {
+                String($0).trimmingCharacters(in: .whitespacesAndNewlines)
+            })
+        try await server.member("bo")
+        let joined = try await Binary.run(
+            ["group", "join", code, "--home", server.home("bo")], environment: ["SCREENMATES_GROUP_STORE": pooled])
+        #expect(joined.status == 0, "\(joined.stderr)")
+        // ana directly (her dashboard reports and runs the simulated day's clock), bo through
+        // the pooler.
+        let anaScreen = try await Tmux(environment: ["SCREENMATES_GROUP_STORE": server.url])
+        try await anaScreen.type("\(Binary.path) --home \(server.home("ana")) \(Server.dashboard)")
+        let boScreen = try await Tmux(environment: ["SCREENMATES_GROUP_STORE": pooled])
+        try await boScreen.type("\(Binary.path) --home \(server.home("bo")) \(Server.dashboard)")
+        try await boScreen.waitFor("ana")
+        try await anaScreen.waitFor("bo")
+        var blocks = 0
+        var seed = 0
+        while blocks == 0 && seed < 60 {
+            seed += 1
+            let monitor = try await Binary.run([
+                "monitor", "--home", server.home("ana"), "--rate", "max", "--count", "1", "--seed", "\(seed)",
+            ])
+            #expect(monitor.status == 0, "\(monitor.stderr)")
+            blocks = try await server.blocksUsed("ana")
+        }
+        let screen = try await boScreen.waitFor(timeout: 30) { screen in
+            screen.split(separator: "\n").contains { $0.contains(" ana ") && $0.contains("\(blocks)/8") }
+        }
+        #expect(
+            screen.split(separator: "\n").contains { $0.contains(" ana ") && $0.contains("\(blocks)/8") },
+            "ana's block never showed on bo's screen through the pooler:\n\(screen)")
+        try await boScreen.keys("D")
+        let panel = try await boScreen.waitFor(timeout: 30) { $0.contains("polling every 2 s") }
+        #expect(panel.contains("group changes"), "\(panel)")
+        try await boScreen.keys("q")
+        try await anaScreen.keys("q")
+        let status = try await Binary.run(
+            ["status", "--json", "--home", server.home("bo")], environment: ["SCREENMATES_GROUP_STORE": pooled])
+        let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        let following = (object?["sync"] as? [String: Any])?["following"] as? String
+        #expect(following == "polling every 2 s", "\(status.stdout)")
+        let direct = try await server.run("ana", ["status", "--json"])
+        let anaObject = try JSONSerialization.jsonObject(with: Data(direct.stdout.utf8)) as? [String: Any]
+        #expect((anaObject?["sync"] as? [String: Any])?["following"] as? String == "live")
+    }
+
     /// The server restarts under a running dashboard: it shows "offline", keeps counting its own
     /// blocks, and once the server is back it says "synced" again and the group has its numbers.
     @Test func aServerRestartShowsOfflineAndCatchesUpAfterwards() async throws {
@@ -230,6 +291,20 @@ enum PostgresServer {
             "/usr/bin/env",
             ["psql", "-q", url, "-c", "UPDATE screenmates.store_policy SET members_choose_clock = true"])
         #expect(relaxed.status == 0, "psql: \(relaxed.stderr)")
+    }
+
+    /// PgBouncer in front of the test server (`SCREENMATES_TEST_PGBOUNCER`), when one runs.
+    static let bouncerURL = ProcessInfo.processInfo.environment["SCREENMATES_TEST_PGBOUNCER"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    /// The database of `url`, reached through PgBouncer.
+    static func throughBouncer(_ url: String) -> String? {
+        guard let bouncerURL, let scheme = url.range(of: "://") else { return nil }
+        let afterScheme = url[scheme.upperBound...]
+        let query = afterScheme.firstIndex(of: "?") ?? url.endIndex
+        guard let slash = afterScheme[..<query].firstIndex(of: "/") else { return nil }
+        return replacingDatabase(in: bouncerURL, with: String(url[url.index(after: slash)..<query]))
     }
 
     /// `url` naming the database `name` instead of its own.

@@ -109,11 +109,10 @@ public final class GroupDemo {
 
         let logger = logger
         await withDiscardingTaskGroup { group in
-            // A reporter sleeps in poll(2), so it runs on a thread of its own (awaited here)
-            // rather than holding one of the few threads that run every task; it sees the stop
-            // itself and reports once more before it ends.
+            // A reporter's watch sleeps in poll(2) on a thread of its own (joined), not on one
+            // of the few threads that run every task; the stop's pipe wakes it at once.
             for mate in mates {
-                group.addTask { await mate.report(until: { stop.exitStatus }) }
+                group.addTask { await mate.report(stop: stop) }
             }
             // The monitors: sent SIGTERM once the stop comes (their task cancelled), and awaited.
             await withDiscardingTaskGroup { monitors in
@@ -143,7 +142,7 @@ public final class GroupDemo {
         let publishedClock: Bool
 
         /// Reports the mate's numbers whenever its monitor writes, as its dashboard would.
-        func report(until stop: @escaping @Sendable () -> Int32?) async { await reporter.run(until: stop) }
+        func report(stop: StopRequest) async { await reporter.run(stop: stop) }
     }
 
     private func makeMate(_ index: Int, code: GroupCode, location: GroupStoreLocation, clock: any AppClock)

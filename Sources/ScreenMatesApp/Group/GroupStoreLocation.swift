@@ -125,6 +125,30 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// How a dashboard following the group `code` through this store learns of its changes,
+    /// found out as the store finds it out: at its first change signal (behind a connection
+    /// pooler a PostgreSQL store takes a few seconds to find that notifications do not come
+    /// back). Nil when the store does not signal within `limit`.
+    public func following(code: GroupCode, limit: Duration = .seconds(8)) async -> ChangeFollowing? {
+        try? await using { store throws(GroupStoreError) in
+            let changes = store.changes(code: code)
+            let signalled = await withTaskGroup(of: Bool.self) { race in
+                race.addTask {
+                    for await _ in changes { return true }
+                    return false
+                }
+                race.addTask {
+                    try? await Task.sleep(for: limit)
+                    return false
+                }
+                let first = await race.next() ?? false
+                race.cancelAll()
+                return first
+            }
+            return signalled ? store.following : nil
+        }
+    }
+
     /// Opens the store, runs `body` with it and closes it, however `body` ends.
     public func using<T>(creating: Bool = false, _ body: (any GroupStore) async throws(GroupStoreError) -> T)
         async throws(GroupStoreError) -> T

@@ -41,21 +41,16 @@ public struct LiveReporter: Sendable {
     /// sent yet.
     public var status: GroupLink.Status { link.status }
 
-    /// Reports until `stop` gives a status (looked at once a second, and whenever the home
-    /// changes) or the task is cancelled (which wakes the watch at once), returning once the
-    /// group link has stopped too. The home is watched on a thread of its own (it sleeps in
-    /// `poll`), which this call owns and awaits.
-    public func run(until stop: @escaping @Sendable () -> Int32?) async {
+    /// Reports until `stop` is requested or the task is cancelled (either wakes the watch at
+    /// once), returning once the group link has stopped too. The home is watched on a thread of
+    /// its own (it sleeps in `poll`), which this call owns and joins.
+    public func run(stop: StopRequest) async {
         let cancelled = WakePipe()
         await withDiscardingTaskGroup { tasks in
             tasks.addTask { await link.run() }
+            let watch = OwnedThread(name: "home watch") { watchHome(stop: stop, cancelled: cancelled) }
             await withTaskCancellationHandler {
-                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                    Thread.detachNewThread {
-                        watchHome(until: stop, cancelled: cancelled)
-                        done.resume()
-                    }
-                }
+                await watch.join()
             } onCancel: {
                 cancelled.wake()
             }
@@ -64,8 +59,8 @@ public struct LiveReporter: Sendable {
     }
 
     /// Reads the home's numbers whenever its database changes, and hands them to the link, until
-    /// `stop` gives a status or `cancelled` is woken.
-    private func watchHome(until stop: @escaping @Sendable () -> Int32?, cancelled: WakePipe) {
+    /// `stop` is requested or `cancelled` is woken.
+    private func watchHome(stop: StopRequest, cancelled: WakePipe) {
         guard let feed = try? FiguresReader(store: store, clock: clock, timeZone: timeZone),
             let watcher = FileNotices(directory: home.path, prefix: home.databaseFileName)
         else { return }
@@ -73,8 +68,9 @@ public struct LiveReporter: Sendable {
         var descriptors = [
             pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: cancelled.readFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
         ]
-        while stop() == nil, descriptors[1].revents == 0 {
+        while stop.exitStatus == nil, descriptors[1].revents == 0 {
             if (try? feed.refresh(checkTimeZone: false)) != nil, let name = feed.settings.displayName {
                 let now = "\(feed.eventsApplied) \(feed.today)"
                 if now != seen {
@@ -86,7 +82,8 @@ public struct LiveReporter: Sendable {
                         displayName: name, blocksToday: feed.ledger.viceBlocks, day: feed.today,
                         streak: feed.summary.streak.current, lastActive: feed.lastActive))
             }
-            _ = poll(&descriptors, 2, Self.wakeInterval)
+            // The day may end while nothing is written: a look at least every second.
+            _ = poll(&descriptors, 3, Self.wakeInterval)
             _ = watcher.drain()
         }
     }
