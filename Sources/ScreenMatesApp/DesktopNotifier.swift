@@ -10,12 +10,12 @@ import SystemPackage
 /// there to show it (run through swift-subprocess, in a task with an owner).
 enum DesktopNotifier {
     /// The escape sequences for one notice, as `terminal` understands them (none where it is
-    /// not known to: see `NoticeTerminal`). The text is made safe first: no control character
+    /// not known to: see `DesktopNoticeCarrier`). The text is made safe first: no control character
     /// can end the sequence early or smuggle another one in, and no ";" can start another field
     /// (OSC 777 separates title and body with it; some terminals read `OSC 9;4;…` as a command).
     /// Where the terminal is not UTF-8 (`asciiOnly`), every other character becomes "?": such a
     /// terminal may take a byte of a UTF-8 character (0x9B, 0x9C) for an 8-bit control.
-    static func sequences(for notice: Notice, terminal: NoticeTerminal, asciiOnly: Bool = false) -> String {
+    static func sequences(for notice: Notice, terminal: DesktopNoticeCarrier, asciiOnly: Bool = false) -> String {
         terminal.sequences(
             title: field(notice.title, asciiOnly: asciiOnly), body: field(notice.body, asciiOnly: asciiOnly),
             id: String(

@@ -12,7 +12,7 @@ import Testing
 @Suite struct DesktopNotifierTests {
     private static let day = LocalDate(iso8601: "2026-11-21")!
     /// A terminal that shows OSC 777 and OSC 9, without tmux.
-    private static let osc = NoticeTerminal(kind: .osc777AndOsc9, throughTmux: false)
+    private static let osc = DesktopNoticeCarrier(kind: .osc777AndOsc9, throughTmux: false)
 
     private static func notice(title: String, body: String) -> Notice {
         Notice(kind: .mateOver(userID: UserID("bo234567")), day: day, title: title, body: body)

@@ -118,7 +118,7 @@ extension DashboardEffectRunner {
             ("next notice due", state.nextNoticeDue.map(TimeFormat.iso8601) ?? "-"),
         ]
         if dependencies.options.desktop || settings.notificationDesktop {
-            let carrier = noticeTerminal
+            let carrier = noticeCarrier
             lines.append(("desktop notices", carrier.summary))
         }
         lines += recorded.keys.sorted().map { ("  recorded", $0) }

@@ -47,8 +47,8 @@ final class DashboardEffectRunner {
     let referee: ChallengeReferee
     /// How desktop notices reach the desktop from this terminal; found out at the first notice
     /// sent there (inside tmux that asks tmux once).
-    lazy var noticeTerminal: NoticeTerminal = {
-        let found = NoticeTerminal.detect(environment: dependencies.options.environment, in: tasks)
+    lazy var noticeCarrier: DesktopNoticeCarrier = {
+        let found = DesktopNoticeCarrier.detect(environment: dependencies.options.environment, in: tasks)
         logger.info(
             "desktop notices", metadata: ["terminal": "\(found.kind.rawValue)", "tmux": "\(found.throughTmux)"])
         if let advice = found.advice { logger.warning("\(advice)") }
@@ -174,7 +174,7 @@ final class DashboardEffectRunner {
     private func deliver(_ notices: [Notice], bell: Bool, desktop: Bool) {
         if bell { screen.bell() }
         guard desktop else { return }
-        let carrier = noticeTerminal
+        let carrier = noticeCarrier
         let ascii = screen.glyphs.asciiOnly
         screen.writeSequence(
             notices.map { DesktopNotifier.sequences(for: $0, terminal: carrier, asciiOnly: ascii) }.joined())

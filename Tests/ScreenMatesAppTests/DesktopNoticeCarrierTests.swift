@@ -8,15 +8,15 @@ import Testing
 
 /// Which sequence carries a desktop notice, decided from the terminal; through tmux wrapped in
 /// its passthrough; and nothing where the terminal is not known to show one.
-@Suite struct NoticeTerminalTests {
+@Suite struct DesktopNoticeCarrierTests {
     private static func detect(
         _ environment: [String: String], tmux: (String, String)? = nil
-    ) -> NoticeTerminal {
-        NoticeTerminal.detect(environment: environment, tmuxClient: { tmux.map { ($0.0, $0.1) } })
+    ) -> DesktopNoticeCarrier {
+        DesktopNoticeCarrier.detect(environment: environment, tmuxClient: { tmux.map { ($0.0, $0.1) } })
     }
 
     @Test func eachKnownTerminalGetsItsSequenceAndOthersNone() {
-        let cases: [([String: String], NoticeTerminal.Kind)] = [
+        let cases: [([String: String], DesktopNoticeCarrier.Kind)] = [
             (["TERM": "xterm-kitty"], .kitty),
             (["TERM": "xterm-256color", "KITTY_WINDOW_ID": "3"], .kitty),
             (["TERM": "xterm-256color", "VTE_VERSION": "7600"], .osc777AndOsc9),
@@ -60,17 +60,17 @@ import Testing
     }
 
     @Test func sequencesByKind() {
-        let osc = NoticeTerminal(kind: .osc777AndOsc9, throughTmux: false)
+        let osc = DesktopNoticeCarrier(kind: .osc777AndOsc9, throughTmux: false)
         #expect(
             osc.sequences(title: "Over", body: "9 of 8", id: "a1")
                 == "\u{1B}]777;notify;Over;9 of 8\u{1B}\\\u{1B}]9;Over: 9 of 8\u{1B}\\")
-        let kitty = NoticeTerminal(kind: .kitty, throughTmux: false)
+        let kitty = DesktopNoticeCarrier(kind: .kitty, throughTmux: false)
         #expect(
             kitty.sequences(title: "Over", body: "9 of 8", id: "a1")
                 == "\u{1B}]99;i=sma1:d=0;Over\u{1B}\\\u{1B}]99;i=sma1:d=1:p=body;9 of 8\u{1B}\\")
-        let none = NoticeTerminal(kind: .none, throughTmux: true, tmuxPassesThrough: true)
+        let none = DesktopNoticeCarrier(kind: .none, throughTmux: true, tmuxPassesThrough: true)
         #expect(none.sequences(title: "Over", body: "9 of 8", id: "a1").isEmpty)
-        let tmuxKitty = NoticeTerminal(kind: .kitty, throughTmux: true, tmuxPassesThrough: true)
+        let tmuxKitty = DesktopNoticeCarrier(kind: .kitty, throughTmux: true, tmuxPassesThrough: true)
         #expect(
             tmuxKitty.sequences(title: "Over", body: "x", id: "a1")
                 == "\u{1B}Ptmux;\u{1B}\u{1B}]99;i=sma1:d=0;Over\u{1B}\u{1B}\\\u{1B}\\"
@@ -86,11 +86,11 @@ import Testing
             let notice = Notice(
                 kind: .mateOver(userID: UserID("bo234567")), day: LocalDate(iso8601: "2026-11-21")!, title: title,
                 body: body)
-            for kind in [NoticeTerminal.Kind.osc777AndOsc9, .kitty] {
+            for kind in [DesktopNoticeCarrier.Kind.osc777AndOsc9, .kitty] {
                 let direct = DesktopNotifier.sequences(
-                    for: notice, terminal: NoticeTerminal(kind: kind, throughTmux: false))
+                    for: notice, terminal: DesktopNoticeCarrier(kind: kind, throughTmux: false))
                 let wrapped = DesktopNotifier.sequences(
-                    for: notice, terminal: NoticeTerminal(kind: kind, throughTmux: true))
+                    for: notice, terminal: DesktopNoticeCarrier(kind: kind, throughTmux: true))
                 #expect(wrapped.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F || $0 == "\u{1B}" })
                 // Unwrapped: each DCS's content with its doubled ESCs made single again.
                 let unwrapped = wrapped.components(separatedBy: "\u{1B}Ptmux;").dropFirst().map { part in

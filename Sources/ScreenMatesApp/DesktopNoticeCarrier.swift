@@ -10,7 +10,7 @@ import Subprocess
 /// the one tmux's client runs in, named by tmux itself (`client_termname`), and the sequence
 /// goes in tmux's passthrough (`ESC P tmux; … ESC \`), which tmux forwards only with
 /// `allow-passthrough on` (and otherwise drops, showing nothing).
-struct NoticeTerminal: Hashable, Sendable {
+struct DesktopNoticeCarrier: Hashable, Sendable {
     /// The desktop-notification sequence a terminal understands.
     enum Kind: String, Hashable, Sendable {
         /// OSC 777 (`notify;title;body`: VTE, foot, urxvt, WezTerm, Ghostty) and OSC 9 (one
@@ -31,7 +31,7 @@ struct NoticeTerminal: Hashable, Sendable {
 
     /// The terminal from the environment; inside tmux, tmux is asked (`askTmux`) in a task of
     /// `tasks`, off the calling thread, which waits for its answer. Outside tmux nothing is run.
-    static func detect(environment: [String: String], in tasks: BackgroundTasks) -> NoticeTerminal {
+    static func detect(environment: [String: String], in tasks: BackgroundTasks) -> DesktopNoticeCarrier {
         guard inTmux(environment) else { return detect(environment: environment, tmuxClient: { nil }) }
         let client = tasks.startAndWait { await askTmux() }
         return detect(environment: environment, tmuxClient: { client })
@@ -44,11 +44,11 @@ struct NoticeTerminal: Hashable, Sendable {
     static func detect(
         environment: [String: String],
         tmuxClient: () -> (termName: String, allowPassthrough: String)? = {
-            BackgroundTasks().startAndWait { await NoticeTerminal.askTmux() }
+            BackgroundTasks().startAndWait { await DesktopNoticeCarrier.askTmux() }
         }
-    ) -> NoticeTerminal {
+    ) -> DesktopNoticeCarrier {
         guard inTmux(environment) else {
-            return NoticeTerminal(kind: kind(term: environment["TERM"], environment: environment), throughTmux: false)
+            return DesktopNoticeCarrier(kind: kind(term: environment["TERM"], environment: environment), throughTmux: false)
         }
         // tmux sets TERM and TERM_PROGRAM for its panes; the outer terminal's name comes from
         // tmux, and the variables it sets for its own windows (inherited by a tmux server
@@ -59,7 +59,7 @@ struct NoticeTerminal: Hashable, Sendable {
         let passes = client.map { client in
             ["1", "on", "all"].contains(client.allowPassthrough.trimmingCharacters(in: .whitespaces))
         }
-        return NoticeTerminal(
+        return DesktopNoticeCarrier(
             kind: kind(term: client?.termName, environment: outer), throughTmux: true, tmuxPassesThrough: passes)
     }
 
