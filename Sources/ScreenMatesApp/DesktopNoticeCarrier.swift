@@ -48,7 +48,8 @@ struct DesktopNoticeCarrier: Hashable, Sendable {
         }
     ) -> DesktopNoticeCarrier {
         guard inTmux(environment) else {
-            return DesktopNoticeCarrier(kind: kind(term: environment["TERM"], environment: environment), throughTmux: false)
+            return DesktopNoticeCarrier(
+                kind: kind(term: environment["TERM"], environment: environment), throughTmux: false)
         }
         // tmux sets TERM and TERM_PROGRAM for its panes; the outer terminal's name comes from
         // tmux, and the variables it sets for its own windows (inherited by a tmux server
