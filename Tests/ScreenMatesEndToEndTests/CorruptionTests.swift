@@ -128,6 +128,13 @@ import Testing
         }
         try #require(!holder.lines.isEmpty, "the monitor never wrote: \(holder.standardError)")
         holder.kill(SIGSTOP)
+        // The signal is sent from a task of its own: the files may be touched only once the
+        // monitor has really stopped ('T' in /proc/PID/stat), or a write in hand lands after.
+        while ContinuousClock.now < deadline {
+            let stat = (try? String(contentsOfFile: "/proc/\(holder.pid)/stat", encoding: .utf8)) ?? ""
+            if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst(2).first == "T" { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         return holder
     }
 
