@@ -9,6 +9,8 @@ public enum TerminalError: ExplainedError, Hashable, Sendable {
     case notATerminal
     case noTerminalType
     case unknownTerminal(String)
+    /// The terminal type cannot move the cursor (`dumb`, an editor's shell buffer).
+    case cannotAddressCursor(String)
 
     public var message: String {
         switch self {
@@ -21,6 +23,9 @@ public enum TerminalError: ExplainedError, Hashable, Sendable {
         case .unknownTerminal(let name):
             return "The terminal type \"\(name)\" (from TERM) is not in the terminfo database. "
                 + "Install its terminfo entry (Debian: ncurses-term) or set TERM=xterm-256color."
+        case .cannotAddressCursor(let name):
+            return "The terminal type \"\(name)\" (from TERM) cannot move the cursor, so the dashboard cannot draw. "
+                + "Run it in a terminal emulator (TERM=xterm-256color), or use `screenmates status` (add --json for scripts)."
         }
     }
 }
@@ -91,7 +96,10 @@ public final class Terminal {
         guard let term = getenv("TERM").map({ String(cString: $0) }), !term.isEmpty else { throw .noTerminalType }
         var status: Int32 = 0
         if setupterm(term, STDOUT_FILENO, &status) != OK { throw .unknownTerminal(term) }
+        // Without cursor addressing (`cup`) ncurses would draw nothing readable.
+        let addressable = sm_tigetstr("cup") != nil
         sm_release_setupterm()
+        guard addressable else { throw .cannotAddressCursor(term) }
     }
 
     /// Whether the locale's character set is UTF-8 (otherwise the ASCII glyphs are used).

@@ -37,6 +37,20 @@ import Testing
         #expect(!unknownEnded.alternateOn, "\(unknownEnded)")
     }
 
+    /// A terminal that cannot move the cursor (`TERM=dumb`, as in an editor's shell buffer) gets
+    /// a message and exit status 1, like an unknown TERM, instead of a screen drawn unreadably.
+    @Test func aTerminalThatCannotMoveTheCursorIsToldSo() async throws {
+        let home = Binary.Home()
+        #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        let dumb = try await Tmux(environment: ["TERM": "dumb"], running: [Binary.path, "--home", home.path])
+        let ended = try await dumb.waitForPane { $0.dead }
+        let screen = try await dumb.screen(everything: true)
+        #expect(ended.dead && ended.exitStatus == 1, "\(ended)\n\(screen)")
+        #expect(screen.contains("\"dumb\"") && screen.contains("cannot move the cursor"), "\(screen)")
+        #expect(screen.contains("screenmates status"), "\(screen)")
+        #expect(!ended.alternateOn, "\(ended)")
+    }
+
     @Test func globalOptionsWorkBeforeAndAfterTheSubcommand() async throws {
         let home = Binary.Home()
         #expect(try await Binary.run(["--home", home.path, "setup", "--name", "ana"]).status == 0)
