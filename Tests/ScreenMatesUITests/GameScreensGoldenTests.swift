@@ -18,6 +18,20 @@ import Testing
         #expect(frame.text.contains("135 coins"), "the header shows the balance")
     }
 
+    /// With no challenge yet, the hint goes on under itself at 80 columns instead of being cut.
+    @Test(arguments: sizes)
+    func noChallengeYetWrapsItsHint(width: Int, height: Int) {
+        var model = GamesFixtures.model(.challenges, width: width, height: height)
+        model.data?.games?.challenges = []
+        let frame = FrameChecks.render(model)
+        let text = frame.text.split(separator: "\n").map { $0.replacingOccurrences(of: "│", with: " ") }
+            .joined(separator: " ").split(separator: " ").joined(separator: " ")
+        #expect(text.contains("No challenge yet"), "\(frame.text)")
+        #expect(
+            text.contains("c creates one: a rule over some days, with coins at stake, yours or your group's."),
+            "\(frame.text)")
+    }
+
     @Test(arguments: sizes)
     func challengesForm(width: Int, height: Int) {
         var model = GamesFixtures.model(.challenges, width: width, height: height)

@@ -41,10 +41,17 @@ struct ChallengesView {
         drawList(&frame, rows, selected: state.selected, in: list)
         guard let row = state.row(in: rows) else {
             frame.box(details, title: "No challenge yet")
-            frame.put(
+            // Wrapped like the rest: at 80 columns it takes two lines.
+            let text =
                 "c creates one: a rule over some days, with coins at stake"
-                    + (games.inGroup ? ", yours or your group's." : "."),
-                x: details.x + 2, y: details.y + 1, style: Style(.muted), maxWidth: details.width - 4)
+                + (games.inGroup ? ", yours or your group's." : ".")
+            let lines = WordWrap.lines(
+                text, width: max(1, details.width - 4), limit: max(1, details.height - 2),
+                ellipsis: frame.glyphs.ellipsis)
+            for (index, line) in lines.enumerated() {
+                frame.put(
+                    line, x: details.x + 2, y: details.y + 1 + index, style: Style(.muted), maxWidth: details.width - 4)
+            }
             return
         }
         if case .confirmForfeit(let id) = state.mode, id == row.id {
