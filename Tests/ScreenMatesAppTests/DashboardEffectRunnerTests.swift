@@ -124,6 +124,17 @@ import Testing
         #expect(config.contains("theme = \"dark\""), "\(config)")
     }
 
+    /// Apps saved in the store but not in the config file (here: a directory stands where the
+    /// file goes) say so on the footer, not only in the log.
+    @Test func appsTheConfigFileCannotTakeAreSaidOnTheScreen() throws {
+        let fixture = try Fixture()
+        let config = fixture.home.path + "/" + SettingsFile.fileName
+        try FileManager.default.removeItem(atPath: config)
+        try FileManager.default.createDirectory(atPath: config + "/x", withIntermediateDirectories: true)
+        let apps = try #require(try fixture.store.settings()?.apps)
+        #expect(fixture.perform(.saveApps(apps)) == [.writeFailed(warning: "config.toml not saved - see the log")])
+    }
+
     @Test func anAppAlreadyOnTheListsIsRefused() throws {
         let fixture = try Fixture()
         let app = try #require(try fixture.store.settings()?.viceApps.first)

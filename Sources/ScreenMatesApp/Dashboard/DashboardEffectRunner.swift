@@ -367,6 +367,7 @@ final class DashboardEffectRunner {
             try settingsFile.save(settings, keys: [.viceApps, .productiveApps, .hiddenApps])
         } catch {
             logger.error("saving the apps in the config file failed: \(error.message)")
+            return events.isEmpty ? [.writeFailed(warning: "\(SettingsFile.fileName) not saved - see the log")] : events
         }
         return events
     }
