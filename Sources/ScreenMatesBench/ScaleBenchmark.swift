@@ -61,6 +61,8 @@ enum ScaleBenchmark {
         var mateWrites: Int
         var serverCPUSeconds: Double
         var poolerCPUSeconds: Double?
+        /// This process's: the members' side, all of them.
+        var clientCPUSeconds: Double
         var measuredSeconds: Double
     }
 
@@ -239,6 +241,7 @@ enum ScaleBenchmark {
         let sampler = Task { await connections.sample(admin, database: database) }
         let serverBefore = serverCPU(postmaster: postmaster)
         let poolerBefore = poolerID.map(processCPU)
+        let clientBefore = processCPU(getpid())
         let clock = ContinuousClock()
         let started = clock.now
 
@@ -366,6 +369,7 @@ enum ScaleBenchmark {
         let measured = clock.now
         let serverAfter = serverCPU(postmaster: postmaster)
         let poolerAfter = poolerID.map(processCPU)
+        let clientAfter = processCPU(getpid())
         for watcher in watchers { watcher.cancel() }
         var looks = 0
         var rows = 0
@@ -397,7 +401,7 @@ enum ScaleBenchmark {
             lookBytes: bytes, mateWrites: mateWrites,
             serverCPUSeconds: serverAfter - serverBefore,
             poolerCPUSeconds: poolerBefore.flatMap { before in poolerAfter.map { $0 - before } },
-            measuredSeconds: seconds(started.duration(to: measured)))
+            clientCPUSeconds: clientAfter - clientBefore, measuredSeconds: seconds(started.duration(to: measured)))
     }
 
     /// The rows a look reads as the server sends them (DataRow messages in binary format: a
@@ -530,6 +534,7 @@ enum ScaleBenchmark {
         if let pooler = result.poolerCPUSeconds {
             cpu += "; PgBouncer CPU: \(format(pooler, 1)) s (\(format(pooler / span * 100, 0)) % of one core)"
         }
+        cpu += "; the members' side (this process): \(format(result.clientCPUSeconds, 1)) s"
         lines.append(cpu)
         return lines
     }
