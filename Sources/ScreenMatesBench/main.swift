@@ -6,6 +6,7 @@ import ScreenMatesPostgresGroupStore
 //
 //   swift build -c release && .build/release/screenmates-bench [--idle-seconds 60] [--members 1000]
 //   .build/release/screenmates-bench --only postgres --postgres URL   (or SCREENMATES_BENCH_POSTGRES)
+//   .build/release/screenmates-bench --only scale --postgres URL [--pooler URL] [--scale-members 100,1000]
 //   .build/release/screenmates-bench --versus htop,top [--idle-seconds 30] [--launches 5]
 //
 // Timings come from a release build; each figure says how it was taken.
@@ -27,7 +28,7 @@ struct ScreenMatesBenchCommand: AsyncParsableCommand {
 
     /// A part of the benchmark.
     enum Part: String, CaseIterable, ExpressibleByArgument {
-        case frame, dashboard, monitor, group, notices, memory, versus, postgres
+        case frame, dashboard, monitor, group, notices, memory, versus, postgres, scale
         case largeGroup = "large-group"
         case demoNotices = "demo-notices"
     }
@@ -49,6 +50,24 @@ struct ScreenMatesBenchCommand: AsyncParsableCommand {
 
     @Option(help: "The members of the group the PostgreSQL part fetches.")
     var groupMembers = 10_000
+
+    @Option(help: "A connection pooler in front of the --postgres server (PgBouncer), for the scale part.")
+    var pooler: String?
+
+    @Option(help: "The scale part's member counts, comma-separated: one run each, directly and through --pooler.")
+    var scaleMembers = "100,1000"
+
+    @Option(help: "How the scale part's members reach the server, comma-separated: direct, pooler.")
+    var routes = "direct,pooler"
+
+    @Option(help: "The members of each group in the scale part (the last may have fewer).")
+    var groupSize = 50
+
+    @Option(help: "The compressed day the scale part's reports are spread over, in seconds.")
+    var scaleSeconds = 60.0
+
+    @Option(help: "The profile reports each member sends over the scale part's day.")
+    var reports = 3
 
     @Option(help: "Programs to measure beside the dashboard, comma-separated (runs the versus part).")
     var versus: [String] = []
@@ -234,6 +253,48 @@ struct ScreenMatesBenchCommand: AsyncParsableCommand {
             line("… the server's part (EXPLAIN ANALYZE's execution time)", result.serverMillis)
             let delays = try GroupBenchmark.latency(binary: binary, events: 100, rate: 2, server: postgresURL)
             line("a block committed in ana's home to bo's screen, through this server", delays)
+        }
+
+        if only == .scale {
+            guard let postgresURL else {
+                print("The scale part needs a server: --postgres URL (its superuser) or SCREENMATES_BENCH_POSTGRES.")
+                throw ExitCode(64)
+            }
+            try await measureScale(server: try PostgresAddress(url: postgresURL))
+        }
+    }
+
+    /// The scale part: one run per member count and route, each with a report of its own.
+    @MainActor
+    func measureScale(server: PostgresAddress) async throws {
+        let pooler = try self.pooler.map { try PostgresAddress(url: $0) }
+        let counts = scaleMembers.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let routes = self.routes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        for members in counts {
+            for route in routes {
+                let through: PostgresAddress?
+                switch route {
+                case "direct": through = nil
+                case "pooler":
+                    guard let pooler else {
+                        print("(no --pooler: the run through one is skipped)")
+                        continue
+                    }
+                    through = pooler
+                default: throw ValidationError("unknown route \(route): direct or pooler")
+                }
+                let plan = ScaleBenchmark.Plan(
+                    members: members, groupSize: max(2, groupSize), seconds: scaleSeconds, reports: max(1, reports))
+                let label = through.map { "through \($0.description)" } ?? "directly to \(server.description)"
+                print("")
+                do {
+                    let result = try await ScaleBenchmark.run(
+                        plan: plan, route: ScaleBenchmark.Route(server: server, pooler: through))
+                    for line in ScaleBenchmark.report(result, route: label) { print(line) }
+                } catch {
+                    print("Scale, \(label): \(members) members: the run failed: \(error)")
+                }
+            }
         }
     }
 

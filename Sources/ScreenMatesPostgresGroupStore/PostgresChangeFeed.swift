@@ -33,7 +33,7 @@ final class PostgresChangeFeed: Sendable {
     /// channel (the probe), each one short transaction.
     struct Pool: Sendable {
         var changeMark: @Sendable (GroupCode) async throws -> Int64
-        var notify: @Sendable (_ channel: String) async throws -> Void
+        var notify: @Sendable (_ channel: String, _ payload: String) async throws -> Void
     }
 
     private struct State {
@@ -239,6 +239,7 @@ final class PostgresChangeFeed: Sendable {
         }
         guard let codes else { return }
         for code in codes { request.yield(code) }
+        let turns = ListenTurns()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
@@ -252,7 +253,7 @@ final class PostgresChangeFeed: Sendable {
             for await code in requests where started.insert(code).inserted {
                 group.addTask {
                     do {
-                        try await self.listen(for: code, on: connection, generation: generation)
+                        try await self.listen(for: code, on: connection, generation: generation, turns: turns)
                     } catch {
                         request.finish()
                         throw error
@@ -274,9 +275,20 @@ final class PostgresChangeFeed: Sendable {
         }
     }
 
-    private func listen(for code: GroupCode, on connection: PostgresConnection, generation: Int) async throws {
+    private func listen(
+        for code: GroupCode, on connection: PostgresConnection, generation: Int, turns: ListenTurns
+    ) async throws {
         let logger = self.logger
         guard let me = caller(code) else { return }
+        // postgres-nio stops the program when a notification comes in after its LISTEN took
+        // effect but before the server said it was ready again (it still counts the channel as
+        // starting), which a busy group's notifications do sooner or later. So the LISTEN runs in
+        // a transaction of ours, which postgres-nio's Sync does not end: it takes effect at our
+        // COMMIT, once postgres-nio counts the channel as listened to. A transaction is the
+        // connection's, so the channels take turns, from asking for the channel to that COMMIT.
+        await turns.take()
+        let turn = Turn(turns)
+        defer { turn.end() }
         let channel: String?
         do {
             channel = try await withDeadline(address.timeout, overdue: overdue) {
@@ -299,17 +311,27 @@ final class PostgresChangeFeed: Sendable {
         }
         // Listened to; once the store's own NOTIFY comes back, every later one will too.
         let heard = Heard()
+        // Only this probe coming back counts: behind a pooler in transaction mode, another
+        // member's notification can reach this connection once, through a server connection
+        // some other client left listening, and none would follow.
+        let probe = "probe " + UUID().uuidString
         let pool = state.withLock { $0.pool }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
+                _ = try await connection.query("BEGIN", logger: logger).collect()
                 try await connection.listen(on: channel) { notifications in
-                    if let pool { try await pool.notify(channel) }
-                    for try await _ in notifications {
-                        if heard.hear() {
+                    _ = try await connection.query("COMMIT", logger: logger).collect()
+                    turn.end()
+                    if let pool { try await pool.notify(channel, probe) }
+                    for try await notification in notifications {
+                        if heard.yet {
                             self.signal(code)
-                        } else {
+                        } else if pool == nil || notification.payload == probe {
+                            heard.hear()
                             self.startedListening(code, generation: generation)
                         }
+                        // Another's notification before the probe is back: the read that
+                        // follows the probe covers its change.
                     }
                 }
             }
@@ -325,20 +347,62 @@ final class PostgresChangeFeed: Sendable {
         }
     }
 
+    /// Whose turn it is to start listening on a connection (see `listen`): one at a time, in
+    /// the order asked.
+    final class ListenTurns: Sendable {
+        private let state = Mutex<(busy: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+        /// Returns once it is the caller's turn, which lasts until `end` of its `Turn`.
+        func take() async {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    guard state.busy else {
+                        state.busy = true
+                        return true
+                    }
+                    state.waiting.append(waiter)
+                    return false
+                }
+                if now { waiter.resume() }
+            }
+        }
+
+        fileprivate func pass() {
+            let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard !state.waiting.isEmpty else {
+                    state.busy = false
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }
+            next?.resume()
+        }
+    }
+
+    /// One turn taken: ended once, by whichever comes first (the COMMIT, or leaving).
+    final class Turn: Sendable {
+        private let turns: ListenTurns
+        private let ended = Mutex(false)
+
+        init(_ turns: ListenTurns) { self.turns = turns }
+
+        func end() {
+            let first = ended.withLock { ended in
+                defer { ended = true }
+                return !ended
+            }
+            if first { turns.pass() }
+        }
+    }
+
     /// The store's own NOTIFY did not come back: notifications do not reach this client.
     private struct ListenUnheard: Error {}
 
-    /// Whether a notification came back on a channel since it was listened to.
+    /// Whether the store's probe came back on a channel since it was listened to.
     private final class Heard: Sendable {
         private let heard = Mutex(false)
 
-        /// Notes one; returns whether one had come before.
-        func hear() -> Bool {
-            heard.withLock { heard in
-                defer { heard = true }
-                return heard
-            }
-        }
+        func hear() { heard.withLock { $0 = true } }
         var yet: Bool { heard.withLock { $0 } }
     }
 

@@ -73,9 +73,9 @@ public final class PostgresGroupStore: GroupStore {
                     guard let self else { throw CancellationError() }
                     return try await self.changeMark(code: code)
                 },
-                notify: { channel in
+                notify: { channel, payload in
                     try await withDeadline(timeout, overdue: overdue) {
-                        _ = try await client.query("SELECT pg_notify(\(channel), 'probe')").collect()
+                        _ = try await client.query("SELECT pg_notify(\(channel), \(payload))").collect()
                     }
                 }))
     }

@@ -1,0 +1,541 @@
+import Foundation
+import Glibc
+import PostgresNIO
+import ScreenMatesCore
+import ScreenMatesGroupStore
+import ScreenMatesPostgresGroupStore
+import Synchronization
+
+/// Many members on one PostgreSQL server at once, each played as a home of its own: a
+/// `PostgresGroupStore` with its own secret that watches its group's changes and, at each
+/// signal, looks at the group as the dashboard's link does (the change mark, then the snapshot:
+/// the group, its members, the week's and the month's sums), while it reports its profile a
+/// few times over a day compressed into `seconds` (its first report also sends yesterday's
+/// total). Members reach the server directly or through a connection pooler; behind one in
+/// transaction mode their stores ask for the change mark every 2 s instead of listening.
+///
+/// Measured per run: the server connections the members hold, how long a member's report takes
+/// to be seen by each other member of its group, the rows each change costs each of them, and
+/// the CPU of the server's processes (and the pooler's). Each run gets a database and a login
+/// role of its own, dropped after; members connect as that role, which owns nothing.
+enum ScaleBenchmark {
+    /// How large a run is.
+    struct Plan: Sendable {
+        var members: Int
+        /// Members per group (the last group may have fewer).
+        var groupSize: Int
+        /// The compressed day the reports are spread over.
+        var seconds: Double
+        /// Profile reports each member sends over the day.
+        var reports: Int
+    }
+
+    /// Where the members connect, and where the server's figures come from.
+    struct Route: Sendable {
+        /// The server as its superuser: databases and roles are made through it.
+        var server: PostgresAddress
+        /// A pooler in front of the server, for the members; nil for directly.
+        var pooler: PostgresAddress?
+    }
+
+    struct Result {
+        var plan: Plan
+        var groups: Int
+        /// Members whose first look succeeded before the day ended.
+        var watching: Int
+        /// The most connections to the run's database that `pg_stat_activity` showed.
+        var serverConnections: Int
+        /// Reports whose profile write returned, and every write that did (profiles and totals).
+        var profileWrites: Int
+        var writes: Int
+        var failedWrites: Failures
+        var failedLooks: Failures
+        /// From a profile write returning to a mate's look having read it, per (write, mate).
+        var latencyMillis: [Double]
+        /// (profile write, mate) pairs never seen by the end.
+        var unseen: Int
+        var looks: Int
+        var lookRows: Int
+        var lookBytes: Int
+        /// Every write counted once per other member of the writer's group.
+        var mateWrites: Int
+        var serverCPUSeconds: Double
+        var poolerCPUSeconds: Double?
+        /// This process's: the members' side, all of them.
+        var clientCPUSeconds: Double
+        var measuredSeconds: Double
+    }
+
+    /// Failed operations by kind, with one message of each.
+    struct Failures: Sendable {
+        var counts: [String: Int] = [:]
+        var examples: [String: String] = [:]
+
+        mutating func add(_ error: any Error) {
+            let message = (error as? GroupStoreError)?.message ?? String(describing: error)
+            let kind = String(String(describing: error).prefix { $0 != "(" })
+            counts[kind, default: 0] += 1
+            if examples[kind] == nil { examples[kind] = String(message.prefix(160)) }
+        }
+
+        mutating func merge(_ other: Failures) {
+            for (kind, count) in other.counts {
+                counts[kind, default: 0] += count
+                if examples[kind] == nil { examples[kind] = other.examples[kind] }
+            }
+        }
+
+        var total: Int { counts.values.reduce(0, +) }
+
+        var summary: String {
+            counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key) (\(examples[$0.key] ?? ""))" }
+                .joined(separator: "; ")
+        }
+    }
+
+    /// What one member's watcher saw: each look's rows, and when each profile version showed.
+    struct Sightings: Sendable {
+        var looks = 0
+        var rows = 0
+        var bytes = 0
+        var firstLook = false
+        var failures = Failures()
+        /// (member index, version, when the look that read it ended).
+        var seen: [(member: Int, version: Int64, at: ContinuousClock.Instant)] = []
+    }
+
+    /// A count that tasks add to.
+    final class Tally: Sendable {
+        private let count = Atomic<Int>(0)
+        func add() { count.add(1, ordering: .relaxed) }
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
+    /// How long the last reports get to be seen after the day ends.
+    static let drainSeconds = 10.0
+
+    /// When each member's profile writes returned, by member and version.
+    final class WriteLog: Sendable {
+        private let times: Mutex<[[ContinuousClock.Instant?]]>
+
+        init(members: Int, versions: Int) {
+            times = Mutex(Array(repeating: Array(repeating: nil, count: versions + 1), count: members))
+        }
+
+        func record(member: Int, version: Int64, at instant: ContinuousClock.Instant) {
+            times.withLock { $0[member][Int(version)] = instant }
+        }
+
+        func instant(member: Int, version: Int64) -> ContinuousClock.Instant? {
+            times.withLock { log in
+                Int(version) < log[member].count ? log[member][Int(version)] : nil
+            }
+        }
+    }
+
+    static func run(plan: Plan, route: Route) async throws -> Result {
+        let logger = Logger(label: "bench")
+        let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        let database = "screenmates_scale_" + suffix
+        let role = "screenmates_scale_member_" + suffix
+        let admin = try await PostgresConnection.connect(
+            configuration: try route.server.connectionConfiguration(applicationName: "screenmates-bench"), id: 1,
+            logger: logger)
+        func execute(_ statement: String, on connection: PostgresConnection) async throws {
+            _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
+        }
+        try await execute("CREATE ROLE \(role) LOGIN", on: admin)
+        try await execute("CREATE DATABASE \(database)", on: admin)
+        try await execute("GRANT CONNECT ON DATABASE \(database) TO \(role)", on: admin)
+        do {
+            let result = try await run(plan: plan, route: route, database: database, role: role, admin: admin)
+            try? await execute("DROP DATABASE \(database) WITH (FORCE)", on: admin)
+            try? await execute("DROP ROLE \(role)", on: admin)
+            try? await admin.close()
+            return result
+        } catch {
+            try? await execute("DROP DATABASE \(database) WITH (FORCE)", on: admin)
+            try? await execute("DROP ROLE \(role)", on: admin)
+            try? await admin.close()
+            throw error
+        }
+    }
+
+    private static func run(
+        plan: Plan, route: Route, database: String, role: String, admin: PostgresConnection
+    ) async throws -> Result {
+        var owner = route.server
+        owner.database = database
+        // The schema, as its owner, and a policy that lets members choose their clock and lets
+        // one login bring thousands of members and groups in a day.
+        try await PostgresGroupStore(address: owner, keyring: .none).prepare()
+        let configure = try await PostgresConnection.connect(
+            configuration: try owner.connectionConfiguration(applicationName: "screenmates-bench"), id: 2,
+            logger: Logger(label: "bench"))
+        _ = try await configure.query(
+            """
+            UPDATE screenmates.store_policy SET members_choose_clock = true, groups_created_per_day = 100000,
+                new_members_per_login_per_day = 100000
+            """, logger: Logger(label: "bench")
+        ).collect()
+        try? await configure.close()
+
+        var direct = owner
+        direct.user = role
+        var reach = route.pooler ?? direct
+        reach.database = database
+        reach.user = role
+
+        // The members, their groups and their secrets.
+        let now = Date()
+        let today = DayCalendar(timeZone: TimeZone(identifier: "UTC")!).day(containing: now)
+        let groupCount = (plan.members + plan.groupSize - 1) / plan.groupSize
+        let ids = (0..<plan.members).map { try! UserID(validating: "m\($0)x" + database.suffix(6)) }
+        let secrets = ids.map { _ in MemberSecret.random() }
+        let index = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+        let groupOf = (0..<plan.members).map { $0 / plan.groupSize }
+        let mates = (0..<plan.members).map { member in
+            min(plan.groupSize, plan.members - groupOf[member] * plan.groupSize) - 1
+        }
+        @Sendable func profile(_ member: Int, version: Int64, blocks: Int, at: Date) -> MemberProfile {
+            MemberProfile(
+                userID: ids[member], displayName: try! DisplayName(validating: "member\(member)"),
+                blocksToday: blocks, day: today, streak: 0, lastActive: at, lastUpdated: at, version: version)
+        }
+
+        // Groups made and joined by a few stores that hold every secret (not measured).
+        let setupKeyring = MemberKeyring(reader: { nil }, secret: { index[$0].map { secrets[$0] } })
+        let setupStores = (0..<8).map { _ in PostgresGroupStore(address: direct, keyring: setupKeyring) }
+        var codes: [GroupCode] = []
+        for group in 0..<groupCount {
+            let store = setupStores[group % setupStores.count]
+            let creator = group * plan.groupSize
+            codes.append(
+                try await store.createGroup(
+                    dailyGoalBlocks: 8, creator: profile(creator, version: 1, blocks: 0, at: now), now: now
+                ).code)
+        }
+        let groupCodes = codes
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            for (lane, store) in setupStores.enumerated() {
+                tasks.addTask {
+                    for member in stride(from: lane, to: plan.members, by: setupStores.count)
+                    where member % plan.groupSize != 0 {
+                        _ = try await store.join(
+                            code: groupCodes[groupOf[member]], member: profile(member, version: 1, blocks: 0, at: now),
+                            now: now)
+                    }
+                }
+            }
+            try await tasks.waitForAll()
+        }
+        for store in setupStores { await store.close() }
+
+        // The members' own stores, each with only its member's secret.
+        let stores = (0..<plan.members).map {
+            PostgresGroupStore(address: reach, keyring: .single(ids[$0], secrets[$0]))
+        }
+        let postmaster = try await postmasterID(admin)
+        let poolerID = route.pooler.flatMap(poolerProcess)
+        let connections = ConnectionSampler()
+        let sampler = Task { await connections.sample(admin, database: database) }
+        let serverBefore = serverCPU(postmaster: postmaster)
+        let poolerBefore = poolerID.map(processCPU)
+        let clientBefore = processCPU(getpid())
+        let clock = ContinuousClock()
+        let started = clock.now
+
+        // Each member watches its group from now on, started over a few seconds as homes would.
+        let weekDays = GroupSnapshot.finishedDays(of: .week, today: today)
+        let monthDays = GroupSnapshot.finishedDays(of: .month, today: today)
+        let watching = Tally()
+        var watchers: [Task<Sightings, Never>] = []
+        for member in 0..<plan.members {
+            let store = stores[member]
+            let code = groupCodes[groupOf[member]]
+            let id = ids[member]
+            watchers.append(
+                Task {
+                    var sightings = Sightings()
+                    var lastMark: Int64?
+                    var versions: [Int: Int64] = [:]
+                    for await _ in store.changes(code: code) {
+                        do {
+                            let mark = try await store.changeMark(code: code)
+                            sightings.rows += 1
+                            sightings.bytes += RowBytes.changeMark
+                            guard mark != lastMark else { continue }
+                            guard try await store.group(code: code, userID: id, now: Date()) != nil else {
+                                throw GroupStoreError.unknownCode(code)
+                            }
+                            let members = try await store.members(code: code)
+                            var week: [UserID: Int]?
+                            if let weekDays { week = try await store.blockSums(code: code, days: weekDays) }
+                            var month: [UserID: Int]?
+                            if let monthDays { month = try await store.blockSums(code: code, days: monthDays) }
+                            let at = clock.now
+                            lastMark = mark
+                            sightings.looks += 1
+                            sightings.rows += 1 + members.count + (week?.count ?? 0) + (month?.count ?? 0)
+                            sightings.bytes += RowBytes.group + members.reduce(0) { $0 + RowBytes.member($1) }
+                            for sums in [week, month] {
+                                sightings.bytes += (sums ?? [:]).keys.reduce(0) { $0 + RowBytes.blockSum($1) }
+                            }
+                            if !sightings.firstLook {
+                                sightings.firstLook = true
+                                watching.add()
+                            }
+                            for profile in members {
+                                guard let other = index[profile.userID], other != member else { continue }
+                                let before = versions[other] ?? 1
+                                guard profile.version > before else { continue }
+                                for version in (before + 1)...profile.version {
+                                    sightings.seen.append((other, version, at))
+                                }
+                                versions[other] = profile.version
+                            }
+                        } catch {
+                            sightings.failures.add(error)
+                        }
+                    }
+                    return sightings
+                })
+            if member % 50 == 49 { try? await Task.sleep(for: .milliseconds(50)) }
+        }
+        // The day starts once every member has looked once (or after 30 s: some never may).
+        let warmUpEnd = clock.now + .seconds(30)
+        while watching.value < plan.members && clock.now < warmUpEnd {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+
+        // The day: each member reports at moments of its own.
+        let log = WriteLog(members: plan.members, versions: plan.reports + 1)
+        let dayStart = clock.now
+        let outcomes = try await withThrowingTaskGroup(of: (Int, Failures, Int, Int).self) { tasks in
+            for member in 0..<plan.members {
+                let store = stores[member]
+                let code = groupCodes[groupOf[member]]
+                let moments = (0..<plan.reports).map { _ in Double.random(in: 0..<plan.seconds) }.sorted()
+                tasks.addTask {
+                    var failures = Failures()
+                    var profiles = 0
+                    var totals = 0
+                    var blocks = 0
+                    for (report, moment) in moments.enumerated() {
+                        try? await Task.sleep(until: dayStart + .milliseconds(Int64(moment * 1000)), clock: clock)
+                        let version = Int64(report + 2)
+                        blocks += Int.random(in: 1...3)
+                        do {
+                            try await store.upsertProfile(profile(member, version: version, blocks: blocks, at: Date()))
+                            log.record(member: member, version: version, at: clock.now)
+                            profiles += 1
+                        } catch {
+                            failures.add(error)
+                        }
+                        guard report == 0 else { continue }
+                        do {
+                            let yesterday = DayTotal(
+                                userID: ids[member], date: today.adding(days: -1), viceBlocks: Int.random(in: 0...12),
+                                goalBlocks: 8, version: version)
+                            try await store.upsertDayTotals([yesterday], code: code)
+                            totals += 1
+                        } catch {
+                            failures.add(error)
+                        }
+                    }
+                    return (member, failures, profiles, totals)
+                }
+            }
+            var all: [(Int, Failures, Int, Int)] = []
+            for try await outcome in tasks { all.append(outcome) }
+            return all
+        }
+        var failedWrites = Failures()
+        var profileWrites = 0
+        var writes = 0
+        // Every write that returned, once per other member of its writer's group.
+        var mateWrites = 0
+        var expectedPairs = 0
+        for (member, failures, profiles, totals) in outcomes {
+            failedWrites.merge(failures)
+            profileWrites += profiles
+            writes += profiles + totals
+            mateWrites += (profiles + totals) * mates[member]
+            expectedPairs += profiles * mates[member]
+        }
+
+        // Time for the last reports to be seen.
+        try? await Task.sleep(for: .seconds(drainSeconds))
+        let measured = clock.now
+        let serverAfter = serverCPU(postmaster: postmaster)
+        let poolerAfter = poolerID.map(processCPU)
+        let clientAfter = processCPU(getpid())
+        for watcher in watchers { watcher.cancel() }
+        var looks = 0
+        var rows = 0
+        var bytes = 0
+        var latency: [Double] = []
+        var failedLooks = Failures()
+        var firstLooks = 0
+        for watcher in watchers {
+            let sightings = await watcher.value
+            looks += sightings.looks
+            rows += sightings.rows
+            bytes += sightings.bytes
+            failedLooks.merge(sightings.failures)
+            if sightings.firstLook { firstLooks += 1 }
+            for seen in sightings.seen {
+                guard let written = log.instant(member: seen.member, version: seen.version) else { continue }
+                latency.append(max(0, millis(written.duration(to: seen.at))))
+            }
+        }
+        sampler.cancel()
+        let maxConnections = await sampler.value
+        await withTaskGroup(of: Void.self) { tasks in
+            for store in stores { tasks.addTask { await store.close() } }
+        }
+        return Result(
+            plan: plan, groups: groupCount, watching: firstLooks, serverConnections: maxConnections,
+            profileWrites: profileWrites, writes: writes, failedWrites: failedWrites, failedLooks: failedLooks,
+            latencyMillis: latency, unseen: max(0, expectedPairs - latency.count), looks: looks, lookRows: rows,
+            lookBytes: bytes, mateWrites: mateWrites,
+            serverCPUSeconds: serverAfter - serverBefore,
+            poolerCPUSeconds: poolerBefore.flatMap { before in poolerAfter.map { $0 - before } },
+            clientCPUSeconds: clientAfter - clientBefore, measuredSeconds: seconds(started.duration(to: measured)))
+    }
+
+    /// The rows a look reads as the server sends them (DataRow messages in binary format: a
+    /// 7-byte header, then each column's 4-byte length and its value; NULL has no value).
+    enum RowBytes {
+        static let header = 7
+        static func text(_ value: String) -> Int { 4 + value.utf8.count }
+        static let int8 = 12
+        static let null = 4
+        static let bool = 5
+        /// `change_mark`: one int8.
+        static let changeMark = header + int8
+        /// `find_group`: outcome, retry_after (NULL), goal, member count, created at.
+        static let group = header + text("found") + null + 3 * int8
+        /// `group_members`: known, id, name, blocks, day, streak, last active, last updated, version.
+        static func member(_ profile: MemberProfile) -> Int {
+            header + bool + text(profile.userID.value) + text(profile.displayName.value) + 3 * int8
+                + (profile.lastActive == nil ? null : int8) + 2 * int8
+        }
+        /// `group_block_sums`: known, id, blocks, and four NULLs (a row every client accepts).
+        static func blockSum(_ id: UserID) -> Int {
+            header + bool + text(id.value) + int8 + 4 * null
+        }
+    }
+
+    // MARK: - The server's figures
+
+    /// Samples the connections to `database` every 0.5 s until cancelled; returns the most seen.
+    final class ConnectionSampler: Sendable {
+        func sample(_ connection: PostgresConnection, database: String) async -> Int {
+            var most = 0
+            let logger = Logger(label: "bench")
+            while !Task.isCancelled {
+                if let rows = try? await connection.query(
+                    "SELECT count(*)::int8 FROM pg_stat_activity WHERE datname = \(database)", logger: logger
+                ).collect(), let count = try? rows.first?.decode(Int64.self) {
+                    most = max(most, Int(count))
+                }
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+            return most
+        }
+    }
+
+    /// The server's postmaster: the parent of the admin connection's backend.
+    private static func postmasterID(_ connection: PostgresConnection) async throws -> Int32 {
+        let rows = try await connection.query("SELECT pg_backend_pid()::int8", logger: Logger(label: "bench"))
+            .collect()
+        guard let backend = try rows.first?.decode(Int64.self), let stat = processStat(Int32(backend)) else {
+            throw BenchmarkError("the server's processes are not on this machine")
+        }
+        return stat.parent
+    }
+
+    /// The CPU of the server's processes so far: the postmaster's own and that of its children
+    /// that ended (cutime, cstime), and of those that run.
+    static func serverCPU(postmaster: Int32) -> Double {
+        guard let main = processStat(postmaster) else { return 0 }
+        var ticks = main.ticks + main.childTicks
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry), let stat = processStat(pid), stat.parent == postmaster else { continue }
+            ticks += stat.ticks
+        }
+        return Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// The CPU of one process so far (its own, not its children's).
+    static func processCPU(_ pid: Int32) -> Double {
+        Double(processStat(pid)?.ticks ?? 0) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// The pooler's process, from the pid file beside its socket (as `.ci/pgbouncer` writes it).
+    private static func poolerProcess(_ address: PostgresAddress) -> Int32? {
+        guard case .socket(let directory, _) = address.endpoint,
+            let text = try? String(contentsOfFile: directory + "/pgbouncer.pid", encoding: .utf8)
+        else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Fields of `/proc/<pid>/stat`: parent, utime+stime, cutime+cstime (clock ticks).
+    private static func processStat(_ pid: Int32) -> (parent: Int32, ticks: Int, childTicks: Int)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return nil }
+        // After the command's closing parenthesis: state, ppid, … utime is the 12th field.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 14, let parent = Int32(fields[1]), let user = Int(fields[11]),
+            let system = Int(fields[12]), let childUser = Int(fields[13]), let childSystem = Int(fields[14])
+        else { return nil }
+        return (parent, user + system, childUser + childSystem)
+    }
+
+    private static func millis(_ duration: Duration) -> Double { seconds(duration) * 1000 }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    // MARK: - Report
+
+    static func report(_ result: Result, route: String) -> [String] {
+        let plan = result.plan
+        var lines = [
+            "Scale, \(route): \(plan.members) members in \(result.groups) groups of up to \(plan.groupSize), "
+                + "\(plan.reports) reports each over \(format(plan.seconds, 0)) s (measured \(format(result.measuredSeconds, 0)) s)",
+            "  members watching (first look done): \(result.watching) of \(plan.members)",
+            "  server connections (most in pg_stat_activity for the run's database, every 0.5 s): \(result.serverConnections)",
+            "  writes returned: \(result.writes) (\(result.profileWrites) profiles, \(result.writes - result.profileWrites) day totals); "
+                + "failed: \(result.failedWrites.total)"
+                + (result.failedWrites.total > 0 ? " — " + result.failedWrites.summary : ""),
+        ]
+        let latency = result.latencyMillis
+        lines.append(
+            "  profile written → read by each mate: median \(format(latency.percentile(0.5), 0)) ms, "
+                + "p99 \(format(latency.percentile(0.99), 0)) ms, max \(format(latency.max() ?? 0, 0)) ms "
+                + "(\(latency.count) pairs; \(result.unseen) never seen)")
+        lines.append(
+            "  looks (change mark, then group, members, week's and month's sums): \(result.looks); "
+                + "failed: \(result.failedLooks.total)"
+                + (result.failedLooks.total > 0 ? " — " + result.failedLooks.summary : ""))
+        let perMate = Double(max(1, result.mateWrites))
+        lines.append(
+            "  each change costs each other member: \(format(Double(result.lookRows) / perMate, 1)) rows, "
+                + "\(format(Double(result.lookBytes) / perMate / 1024, 1)) KiB of rows "
+                + "(\(result.lookRows) rows, \(result.lookBytes / 1024) KiB over \(result.mateWrites) write × mate)")
+        let span = max(result.measuredSeconds, 1)
+        var cpu =
+            "  server CPU: \(format(result.serverCPUSeconds, 1)) s (\(format(result.serverCPUSeconds / span * 100, 0)) % of one core)"
+        if let pooler = result.poolerCPUSeconds {
+            cpu += "; PgBouncer CPU: \(format(pooler, 1)) s (\(format(pooler / span * 100, 0)) % of one core)"
+        }
+        cpu += "; the members' side (this process): \(format(result.clientCPUSeconds, 1)) s"
+        lines.append(cpu)
+        return lines
+    }
+}
