@@ -63,7 +63,7 @@ extension StatusReport {
                 snapshot: shown?.snapshot, offline: shown?.offline ?? !refused, problem: nil,
                 lastSyncedAt: sync?.lastSyncedAt, unsyncedDays: sync?.unsyncedDays ?? 0)
             if shown?.offline == false {
-                group?.following = await location.following(code: membership.code)?.description
+                group?.following = await location.following(code: membership.code)
             }
         }
         let data = DashboardContentBuilder.make(feed: feed, now: choice.clock.now(), group: group)

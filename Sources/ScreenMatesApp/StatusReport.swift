@@ -120,7 +120,8 @@ public struct StatusReport: Encodable, Sendable {
             unsyncedDays: feed.settings.group == nil
                 ? 0 : (status?.unsyncedDays ?? feed.history.filter { !$0.synced }.count),
             offline: status?.offline ?? false,
-            todaySent: Self.groupHasToday(feed: feed, snapshot: status?.snapshot), following: status?.following)
+            todaySent: Self.groupHasToday(feed: feed, snapshot: status?.snapshot),
+            following: status?.following?.description)
         notifications = ((try? feed.store.shownNotices(limit: 50)) ?? []).map { record in
             Notice(
                 kind: record.notice.kind.name, day: "\(record.notice.day)", at: TimeFormat.iso8601(record.at),

@@ -113,7 +113,7 @@ extension DashboardEffectRunner {
             ("last sync", status?.lastSyncedAt.map(TimeFormat.iso8601) ?? "never"),
             ("days not synced", "\(status?.unsyncedDays ?? numbers.history.filter { !$0.synced }.count)"),
             ("group store state", status.map { $0.offline ? "offline" : $0.busy ? "busy" : "online" } ?? "-"),
-            ("group changes", status?.following ?? "-"),
+            ("group changes", status?.following?.description ?? "-"),
             ("notices today", "\(recorded.shown) shown, \(recorded.keys.count - recorded.shown) counted as sent"),
             ("next notice due", state.nextNoticeDue.map(TimeFormat.iso8601) ?? "-"),
         ]

@@ -41,9 +41,8 @@ public actor GroupLink {
         public var busy: Bool
         /// The group's challenges, coins and weeks, as last exchanged (or cached).
         public var games: GroupGamesSnapshot?
-        /// How the group's changes reach the link (`ChangeFollowing`'s words), once it reached
-        /// the store.
-        public var following: String?
+        /// How the group's changes reach the link, once it reached the store.
+        public var following: ChangeFollowing?
 
         public init(
             snapshot: GroupSnapshot?, offline: Bool, problem: String?, lastSyncedAt: Date?, unsyncedDays: Int,
@@ -267,7 +266,7 @@ public actor GroupLink {
                 if let synced { $0.lastSyncedAt = synced }
                 if daysSent { $0.unsyncedDays = 0 }
                 $0.offline = false
-                $0.following = store.following.description
+                $0.following = store.following
                 $0.busy = waiting != nil
                 $0.problem = problem
             }
