@@ -106,7 +106,7 @@ let package = Package(
             // The schema's SQL, compiled into the binary (no resource bundle to carry around).
             resources: [
                 .embedInCode("Migrations/v1_groups.sql"), .embedInCode("Migrations/v2_games.sql"),
-                .embedInCode("Migrations/v3_identity.sql"),
+                .embedInCode("Migrations/v3_identity.sql"), .embedInCode("Migrations/v4_changes.sql"),
             ]
         ),
 

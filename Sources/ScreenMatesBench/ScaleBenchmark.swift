@@ -55,6 +55,7 @@ enum ScaleBenchmark {
         /// (profile write, mate) pairs never seen by the end.
         var unseen: Int
         var looks: Int
+        var wholeLooks: Int
         var lookRows: Int
         var lookBytes: Int
         /// Every write counted once per other member of the writer's group.
@@ -96,6 +97,8 @@ enum ScaleBenchmark {
     /// What one member's watcher saw: each look's rows, and when each profile version showed.
     struct Sightings: Sendable {
         var looks = 0
+        /// Looks that read the group whole (the first, and after a removal).
+        var wholeLooks = 0
         var rows = 0
         var bytes = 0
         var firstLook = false
@@ -246,8 +249,6 @@ enum ScaleBenchmark {
         let started = clock.now
 
         // Each member watches its group from now on, started over a few seconds as homes would.
-        let weekDays = GroupSnapshot.finishedDays(of: .week, today: today)
-        let monthDays = GroupSnapshot.finishedDays(of: .month, today: today)
         let watching = Tally()
         var watchers: [Task<Sightings, Never>] = []
         for member in 0..<plan.members {
@@ -257,30 +258,25 @@ enum ScaleBenchmark {
             watchers.append(
                 Task {
                     var sightings = Sightings()
-                    var lastMark: Int64?
+                    var current: GroupSnapshot?
                     var versions: [Int: Int64] = [:]
                     for await _ in store.changes(code: code) {
                         do {
-                            let mark = try await store.changeMark(code: code)
+                            // As the dashboard's link looks: the change marks, then what changed.
+                            let look = try await GroupLook.look(
+                                at: store, code: code, userID: id, today: today, now: Date(), previous: current)
+                            current = look.snapshot
                             sightings.rows += 1
                             sightings.bytes += RowBytes.changeMark
-                            guard mark != lastMark else { continue }
-                            guard try await store.group(code: code, userID: id, now: Date()) != nil else {
-                                throw GroupStoreError.unknownCode(code)
-                            }
-                            let members = try await store.members(code: code)
-                            var week: [UserID: Int]?
-                            if let weekDays { week = try await store.blockSums(code: code, days: weekDays) }
-                            var month: [UserID: Int]?
-                            if let monthDays { month = try await store.blockSums(code: code, days: monthDays) }
+                            guard look.changed else { continue }
                             let at = clock.now
-                            lastMark = mark
+                            let members = look.membersRead
                             sightings.looks += 1
-                            sightings.rows += 1 + members.count + (week?.count ?? 0) + (month?.count ?? 0)
-                            sightings.bytes += RowBytes.group + members.reduce(0) { $0 + RowBytes.member($1) }
-                            for sums in [week, month] {
-                                sightings.bytes += (sums ?? [:]).keys.reduce(0) { $0 + RowBytes.blockSum($1) }
-                            }
+                            if look.whole { sightings.wholeLooks += 1 }
+                            sightings.rows += (look.whole ? 1 : 0) + members.count + look.sumsRead
+                            sightings.bytes +=
+                                (look.whole ? RowBytes.group : 0) + members.reduce(0) { $0 + RowBytes.member($1) }
+                                + look.sumsRead * RowBytes.blockSum(id)
                             if !sightings.firstLook {
                                 sightings.firstLook = true
                                 watching.add()
@@ -372,6 +368,7 @@ enum ScaleBenchmark {
         let clientAfter = processCPU(getpid())
         for watcher in watchers { watcher.cancel() }
         var looks = 0
+        var wholeLooks = 0
         var rows = 0
         var bytes = 0
         var latency: [Double] = []
@@ -380,6 +377,7 @@ enum ScaleBenchmark {
         for watcher in watchers {
             let sightings = await watcher.value
             looks += sightings.looks
+            wholeLooks += sightings.wholeLooks
             rows += sightings.rows
             bytes += sightings.bytes
             failedLooks.merge(sightings.failures)
@@ -397,7 +395,8 @@ enum ScaleBenchmark {
         return Result(
             plan: plan, groups: groupCount, watching: firstLooks, serverConnections: maxConnections,
             profileWrites: profileWrites, writes: writes, failedWrites: failedWrites, failedLooks: failedLooks,
-            latencyMillis: latency, unseen: max(0, expectedPairs - latency.count), looks: looks, lookRows: rows,
+            latencyMillis: latency, unseen: max(0, expectedPairs - latency.count), looks: looks, wholeLooks: wholeLooks,
+            lookRows: rows,
             lookBytes: bytes, mateWrites: mateWrites,
             serverCPUSeconds: serverAfter - serverBefore,
             poolerCPUSeconds: poolerBefore.flatMap { before in poolerAfter.map { $0 - before } },
@@ -412,8 +411,8 @@ enum ScaleBenchmark {
         static let int8 = 12
         static let null = 4
         static let bool = 5
-        /// `change_mark`: one int8.
-        static let changeMark = header + int8
+        /// `change_marks`: two int8.
+        static let changeMark = header + 2 * int8
         /// `find_group`: outcome, retry_after (NULL), goal, member count, created at.
         static let group = header + text("found") + null + 3 * int8
         /// `group_members`: known, id, name, blocks, day, streak, last active, last updated, version.
@@ -520,7 +519,8 @@ enum ScaleBenchmark {
                 + "p99 \(format(latency.percentile(0.99), 0)) ms, max \(format(latency.max() ?? 0, 0)) ms "
                 + "(\(latency.count) pairs; \(result.unseen) never seen)")
         lines.append(
-            "  looks (change mark, then group, members, week's and month's sums): \(result.looks); "
+            "  looks (change marks, then what changed since the last look): \(result.looks), "
+                + "\(result.wholeLooks) of them reading the group whole; "
                 + "failed: \(result.failedLooks.total)"
                 + (result.failedLooks.total > 0 ? " — " + result.failedLooks.summary : ""))
         let perMate = Double(max(1, result.mateWrites))

@@ -17,10 +17,13 @@ public struct GroupSnapshot: Hashable, Sendable, Codable {
     public var fetchedAt: Date
     /// The rows the reads behind this snapshot left out.
     public var leftOut: [LeftOutRow]
+    /// The group's change mark this snapshot is complete up to (read before its rows), when known:
+    /// a later look reads only what changed after it (`GroupLook`).
+    public var mark: Int64?
 
     public init(
         group: Group, members: [MemberProfile], day: LocalDate, weekBlocks: [UserID: Int] = [:],
-        monthBlocks: [UserID: Int] = [:], fetchedAt: Date, leftOut: [LeftOutRow] = []
+        monthBlocks: [UserID: Int] = [:], fetchedAt: Date, leftOut: [LeftOutRow] = [], mark: Int64? = nil
     ) {
         self.group = group
         self.members = members
@@ -29,13 +32,14 @@ public struct GroupSnapshot: Hashable, Sendable, Codable {
         self.monthBlocks = monthBlocks
         self.fetchedAt = fetchedAt
         self.leftOut = leftOut
+        self.mark = mark
     }
 
     private enum CodingKeys: String, CodingKey {
-        case group, members, day, weekBlocks, monthBlocks, fetchedAt, leftOut
+        case group, members, day, weekBlocks, monthBlocks, fetchedAt, leftOut, mark
     }
 
-    /// A snapshot cached before rows were left out has none.
+    /// A snapshot cached before rows were left out has none, and one cached before marks none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         group = try container.decode(Group.self, forKey: .group)
@@ -45,6 +49,7 @@ public struct GroupSnapshot: Hashable, Sendable, Codable {
         monthBlocks = try container.decode([UserID: Int].self, forKey: .monthBlocks)
         fetchedAt = try container.decode(Date.self, forKey: .fetchedAt)
         leftOut = try container.decodeIfPresent([LeftOutRow].self, forKey: .leftOut) ?? []
+        mark = try container.decodeIfPresent(Int64.self, forKey: .mark)
     }
 
     /// The finished days of `period` before `today`, or nil on its first day.

@@ -58,8 +58,10 @@ public protocol GroupStore: Sendable {
     @discardableResult
     func upsertProfile(_ profile: MemberProfile) async throws(GroupStoreError) -> Bool
 
-    /// Every member of the group, in the order they joined.
-    func members(code: GroupCode) async throws(GroupStoreError) -> [MemberProfile]
+    /// The members of the group whose row changed after change number `changedAfter` (every
+    /// member when it is nil), in the order they joined. A member's row changes with their
+    /// profile and with their coins and badges (`reportStanding`).
+    func members(code: GroupCode, changedAfter: Int64?) async throws(GroupStoreError) -> [MemberProfile]
 
     /// Stores per-day totals; for each (member, date) a total replaces the stored one only if
     /// its version is newer. Totals of users who are not members of the group are ignored.
@@ -70,11 +72,18 @@ public protocol GroupStore: Sendable {
 
     /// Each member's vice blocks added up over the days in `days` (inclusive), by user id;
     /// members without totals in those days are absent. What weekly and monthly leaderboards
-    /// need, without moving every day's row.
-    func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [UserID: Int]
+    /// need, without moving every day's row. With `changedAfter`, only the sums of the members
+    /// who have a total in `days` that changed after that change number.
+    func blockSums(code: GroupCode, days: ClosedRange<LocalDate>, changedAfter: Int64?) async throws(GroupStoreError)
+        -> [UserID: Int]
 
     /// A number that changes whenever anything in the group changes; cheap to read.
     func changeMark(code: GroupCode) async throws(GroupStoreError) -> Int64
+
+    /// The change mark, and the change that last took a row away (`GroupChangeMarks`): what a
+    /// reader that has seen change number N needs to know whether the rows changed after N tell
+    /// it everything. Read it before the rows changed after N: then no change is missed.
+    func changeMarks(code: GroupCode) async throws(GroupStoreError) -> GroupChangeMarks
 
     /// Yields (with no value) whenever the group may have changed — possibly spuriously, never
     /// missing a change that happened while the stream is being consumed. Ends when the task
@@ -121,8 +130,10 @@ public protocol GroupStore: Sendable {
 
     /// The group's challenges, newest first, each with its participants (those still members)
     /// in the order they joined. A challenge whose rule this version cannot read, or that makes
-    /// no sense (`StoredGroupChallenge`), is left out.
-    func groupChallenges(code: GroupCode) async throws(GroupStoreError) -> [GroupChallengeBoard]
+    /// no sense (`StoredGroupChallenge`), is left out. With `changedAfter`, only the challenges
+    /// that changed after that change number or whose participants did (a part reported, a
+    /// participant renamed), each whole.
+    func groupChallenges(code: GroupCode, changedAfter: Int64?) async throws(GroupStoreError) -> [GroupChallengeBoard]
 
     // MARK: Coins
 
@@ -132,8 +143,9 @@ public protocol GroupStore: Sendable {
     @discardableResult
     func reportStanding(_ report: StandingReport) async throws(GroupStoreError) -> Bool
 
-    /// The coins and badges of the group's members who have reported them.
-    func memberCoins(code: GroupCode) async throws(GroupStoreError) -> [MemberCoins]
+    /// The coins and badges of the group's members who have reported them; with
+    /// `changedAfter`, of the members whose row changed after that change number.
+    func memberCoins(code: GroupCode, changedAfter: Int64?) async throws(GroupStoreError) -> [MemberCoins]
 
     /// The ranking across everyone in the store who opted in: the first `limit` (at most
     /// `GroupStoreRules.publicRankingLimit`) by `CoinRanking`, how many opted in, and where
@@ -158,8 +170,9 @@ public protocol GroupStore: Sendable {
     func settleWeeks(code: GroupCode, today: LocalDate, now: Date) async throws(GroupStoreError) -> Int
 
     /// The group's week results (pending and settled) for weeks whose first day is in `weeks`,
-    /// ordered by week, then user id.
-    func weekResults(code: GroupCode, weeks: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [WeekResult]
+    /// ordered by week, then user id; with `changedAfter`, those that changed after it.
+    func weekResults(code: GroupCode, weeks: ClosedRange<LocalDate>, changedAfter: Int64?)
+        async throws(GroupStoreError) -> [WeekResult]
 
     // MARK: The member's account
 
@@ -316,16 +329,51 @@ public enum GroupStoreError: Error, Hashable, Sendable {
     }
 }
 
+/// Where a group's change numbers stand: `mark` (as `changeMark`), and `lastRemoval`, the change
+/// that last took a row away (a member who left, with their day totals, challenge parts and week
+/// results; a group's challenges with it). A reader that has seen `mark` N may merge the rows
+/// changed after N into what it has when `lastRemoval <= N`; else it reads the group whole.
+public struct GroupChangeMarks: Hashable, Sendable {
+    public var mark: Int64
+    public var lastRemoval: Int64
+
+    public init(mark: Int64, lastRemoval: Int64) {
+        self.mark = mark
+        self.lastRemoval = lastRemoval
+    }
+
+    /// Whether a reader that has seen change number `seen` can catch up from the rows changed
+    /// after it.
+    public func canCatchUp(from seen: Int64) -> Bool { lastRemoval <= seen && seen <= mark }
+}
+
 extension GroupStore {
-    /// Adds up `dayTotals` (saturating); an engine that can add up where the rows are should do
-    /// that instead, leaving out the rows `dayTotals` would leave out.
+    /// Every member of the group, in the order they joined.
+    public func members(code: GroupCode) async throws(GroupStoreError) -> [MemberProfile] {
+        try await members(code: code, changedAfter: nil)
+    }
+
+    /// Each member's vice blocks added up over `days`.
     public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [UserID: Int]
     {
-        var sums: [UserID: Int] = [:]
-        for total in try await dayTotals(code: code, days: days) {
-            sums[total.userID] = (sums[total.userID] ?? 0).saturatingAdding(total.viceBlocks)
-        }
-        return sums
+        try await blockSums(code: code, days: days, changedAfter: nil)
+    }
+
+    /// The group's challenges, newest first.
+    public func groupChallenges(code: GroupCode) async throws(GroupStoreError) -> [GroupChallengeBoard] {
+        try await groupChallenges(code: code, changedAfter: nil)
+    }
+
+    /// The coins and badges of the group's members who have reported them.
+    public func memberCoins(code: GroupCode) async throws(GroupStoreError) -> [MemberCoins] {
+        try await memberCoins(code: code, changedAfter: nil)
+    }
+
+    /// The group's week results for weeks whose first day is in `weeks`.
+    public func weekResults(code: GroupCode, weeks: ClosedRange<LocalDate>) async throws(GroupStoreError)
+        -> [WeekResult]
+    {
+        try await weekResults(code: code, weeks: weeks, changedAfter: nil)
     }
 }
 

@@ -67,6 +67,11 @@ enum PostgresGroupSchema {
         Migration(
             version: 3, summary: "member identities, the server's own checks, quotas, restore and delete",
             compatibleFrom: 3, statements: statements(of: PackageResources.v3_identity_sql)),
+        // Adds columns with defaults, triggers and functions: the third version's clients keep
+        // working with it (the triggers stamp their writes too).
+        Migration(
+            version: 4, summary: "changes, not snapshots: every row stamped with the change that wrote it",
+            compatibleFrom: 3, statements: statements(of: PackageResources.v4_changes_sql)),
     ]
 
     /// The statements of a migration file (`Migrations/*.sql`): separated by a line holding only

@@ -105,13 +105,15 @@ extension PostgresGroupStore {
         }
     }
 
-    public func groupChallenges(code: GroupCode) async throws(GroupStoreError) -> [GroupChallengeBoard] {
+    public func groupChallenges(code: GroupCode, changedAfter: Int64?) async throws(GroupStoreError)
+        -> [GroupChallengeBoard]
+    {
         let me = try reader(code)
         let challengeRows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
                 """
                 SELECT known, id, creator_id, rule, first_day, days, reward, penalty, starts_at, created_at
-                FROM screenmates.group_challenges(\(me.id), \(me.secret), \(code.value))
+                FROM screenmates.group_challenges_after(\(me.id), \(me.secret), \(code.value), \(changedAfter))
                 """
             ).collect()
         }
@@ -120,7 +122,7 @@ extension PostgresGroupStore {
             try await client.query(
                 """
                 SELECT known, challenge_id, user_id, display_name, state, days_kept, joined_at, decided_at
-                FROM screenmates.challenge_participants(\(me.id), \(me.secret), \(code.value))
+                FROM screenmates.challenge_participants_after(\(me.id), \(me.secret), \(code.value), \(changedAfter))
                 """
             ).collect()
         }
@@ -175,13 +177,13 @@ extension PostgresGroupStore {
         return try known(rows, "reporting coins")
     }
 
-    public func memberCoins(code: GroupCode) async throws(GroupStoreError) -> [MemberCoins] {
+    public func memberCoins(code: GroupCode, changedAfter: Int64?) async throws(GroupStoreError) -> [MemberCoins] {
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
                 """
                 SELECT known, user_id, coins, badges, updated_at
-                FROM screenmates.member_coins(\(me.id), \(me.secret), \(code.value))
+                FROM screenmates.member_coins_after(\(me.id), \(me.secret), \(code.value), \(changedAfter))
                 """
             ).collect()
         }
@@ -297,7 +299,8 @@ extension PostgresGroupStore {
         return Int(settled)
     }
 
-    public func weekResults(code: GroupCode, weeks: ClosedRange<LocalDate>) async throws(GroupStoreError)
+    public func weekResults(code: GroupCode, weeks: ClosedRange<LocalDate>, changedAfter: Int64?)
+        async throws(GroupStoreError)
         -> [WeekResult]
     {
         let first = Int64(GroupStoreRules.clampedDayNumber(weeks.lowerBound))
@@ -307,7 +310,8 @@ extension PostgresGroupStore {
             try await client.query(
                 """
                 SELECT known, user_id, week, status, kept_days, over_days, missing_days, coins, rule, settled_at
-                FROM screenmates.week_results(\(me.id), \(me.secret), \(code.value), \(first), \(last))
+                FROM screenmates.week_results_after(\(me.id), \(me.secret), \(code.value), \(first), \(last),
+                    \(changedAfter))
                 """
             ).collect()
         }

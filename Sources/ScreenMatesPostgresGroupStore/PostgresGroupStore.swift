@@ -250,13 +250,13 @@ public final class PostgresGroupStore: GroupStore {
         }
     }
 
-    public func members(code: GroupCode) async throws(GroupStoreError) -> [MemberProfile] {
+    public func members(code: GroupCode, changedAfter: Int64?) async throws(GroupStoreError) -> [MemberProfile] {
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.query(
                 """
                 SELECT known, user_id, display_name, blocks_today, day, streak, last_active, last_updated, version
-                FROM screenmates.group_members(\(me.id), \(me.secret), \(code.value))
+                FROM screenmates.group_members_after(\(me.id), \(me.secret), \(code.value), \(changedAfter))
                 """
             ).collect()
         }
@@ -334,7 +334,8 @@ public final class PostgresGroupStore: GroupStore {
 
     /// Added up on the server from the rows every client accepts, so a fetch moves one row per
     /// member; a row no client accepts comes back as it is, to be left out and named.
-    public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [UserID: Int]
+    public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>, changedAfter: Int64?)
+        async throws(GroupStoreError) -> [UserID: Int]
     {
         let first = Int64(GroupStoreRules.clampedDayNumber(days.lowerBound))
         let last = Int64(GroupStoreRules.clampedDayNumber(days.upperBound))
@@ -343,7 +344,8 @@ public final class PostgresGroupStore: GroupStore {
             try await client.query(
                 """
                 SELECT known, user_id, blocks, date, vice_blocks, goal_blocks, version
-                FROM screenmates.group_block_sums(\(me.id), \(me.secret), \(code.value), \(first), \(last))
+                FROM screenmates.group_block_sums_after(\(me.id), \(me.secret), \(code.value), \(first), \(last),
+                    \(changedAfter))
                 """
             ).collect()
         }
@@ -380,6 +382,23 @@ public final class PostgresGroupStore: GroupStore {
         }
         guard let mark else { throw .unknownCode(code) }
         return mark
+    }
+
+    public func changeMarks(code: GroupCode) async throws(GroupStoreError) -> GroupChangeMarks {
+        let me = try reader(code)
+        let rows = try await perform(OperationContext(code: code)) { client in
+            try await client.query(
+                "SELECT change_seq, removed_seq FROM screenmates.change_marks(\(me.id), \(me.secret), \(code.value))"
+            ).collect()
+        }
+        let marks = try decode("the change marks") {
+            try rows.first.map { row in
+                let (mark, removal) = try row.decode((Int64, Int64).self)
+                return GroupChangeMarks(mark: mark, lastRemoval: removal)
+            }
+        }
+        guard let marks else { throw .unknownCode(code) }
+        return marks
     }
 
     /// Backed by LISTEN on one dedicated connection (see `PostgresChangeFeed`): it yields when

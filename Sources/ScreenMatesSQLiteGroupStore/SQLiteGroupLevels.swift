@@ -7,6 +7,8 @@ import ScreenMatesSQLiteRows
 ///
 /// Level 2 adds only tables and columns with defaults, so the first version keeps using a file
 /// at level 2 (it sees GRDB's migrations unchanged) and is compatible from 1.
+/// Level 3 stamps rows with change numbers, which only a version that stamps keeps right: it is
+/// compatible from 3.
 enum SQLiteGroupLevels {
     struct Level: Equatable {
         var version: Int
@@ -125,6 +127,25 @@ enum SQLiteGroupLevels {
                     PRIMARY KEY (code, user_id, week),
                     FOREIGN KEY (code, user_id) REFERENCES member(code, user_id) ON DELETE CASCADE
                 ) WITHOUT ROWID;
-                """)
+                """),
+        // Rows carry the change that last wrote them (`SQLiteChangeStamps` stamps them, in the
+        // writer's connection): a version that does not stamp would leave its writes unseen by
+        // readers that catch up from changes, so it must update first.
+        Definition(
+            version: 3, compatibleFrom: 3,
+            summary: "changes, not snapshots: every row stamped with the change that wrote it",
+            sql: """
+                ALTER TABLE group_info ADD COLUMN removed_seq INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE member ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE day_total ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE group_challenge ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE challenge_participant ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE week_result ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX member_by_change ON member(code, seq);
+                CREATE INDEX day_total_by_change ON day_total(code, seq);
+                CREATE INDEX group_challenge_by_change ON group_challenge(code, seq);
+                CREATE INDEX challenge_participant_by_change ON challenge_participant(code, seq);
+                CREATE INDEX week_result_by_change ON week_result(code, seq);
+                """),
     ]
 }

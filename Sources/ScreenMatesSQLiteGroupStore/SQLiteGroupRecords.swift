@@ -63,6 +63,17 @@ struct GroupInfoRecord: Encodable, PersistableRecord {
         else { return nil }
         return try row.checked("change_seq", in: databaseTableName)
     }
+
+    /// The group's change mark and last removal, or nil when no group has this code.
+    static func changeMarks(_ db: Database, code: GroupCode) throws -> GroupChangeMarks? {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT change_seq, removed_seq FROM group_info WHERE code = ?", arguments: [code.value])
+        else { return nil }
+        return GroupChangeMarks(
+            mark: try row.checked("change_seq", in: databaseTableName),
+            lastRemoval: try row.checked("removed_seq", in: databaseTableName))
+    }
 }
 
 /// A row of `member`: one member's profile in one group.

@@ -135,12 +135,22 @@ extension SQLiteGroupStore {
 
     /// A challenge that cannot be right — a rule this version cannot read (a newer version's, or
     /// malformed) or one that makes no sense — is left out and named, as is a participant's row.
-    public func groupChallenges(code: GroupCode) async throws(GroupStoreError) -> [GroupChallengeBoard] {
-        try await read { db, filter in
+    /// With `changedAfter`, the challenges that changed after it or whose parts did, each whole.
+    public func groupChallenges(code: GroupCode, changedAfter: Int64?) async throws(GroupStoreError)
+        -> [GroupChallengeBoard]
+    {
+        let after = changedAfter ?? -1
+        return try await read { db, filter in
             try Self.requireGroup(db, code: code)
             let boards = try Row.fetchAll(
-                db, sql: "SELECT * FROM group_challenge WHERE code = ? ORDER BY created_at DESC, id",
-                arguments: [code.value]
+                db,
+                sql: """
+                    SELECT * FROM group_challenge c
+                    WHERE code = ? AND (seq > ? OR id IN (
+                        SELECT challenge_id FROM challenge_participant WHERE code = c.code AND seq > ?))
+                    ORDER BY created_at DESC, id
+                    """,
+                arguments: [code.value, after, after]
             ).compactMap { row in filter.keep(row, .challenge, decode: StoredGroupChallenge.init(row:)) }
             let shown = Set(boards.map(\.id))
             var participants: [String: [ParticipantStanding]] = [:]
@@ -149,8 +159,11 @@ extension SQLiteGroupStore {
                 sql: """
                     SELECT p.challenge_id, p.user_id, m.display_name, p.state, p.days_kept, p.joined_at, p.decided_at
                     FROM challenge_participant p JOIN member m ON m.code = p.code AND m.user_id = p.user_id
-                    WHERE p.code = ? ORDER BY p.challenge_id, p.joined_at, p.user_id
-                    """, arguments: [code.value])
+                    WHERE p.code = ? AND p.challenge_id IN (
+                        SELECT id FROM group_challenge c WHERE c.code = p.code AND (c.seq > ? OR c.id IN (
+                            SELECT challenge_id FROM challenge_participant q WHERE q.code = c.code AND q.seq > ?)))
+                    ORDER BY p.challenge_id, p.joined_at, p.user_id
+                    """, arguments: [code.value, after, after])
             for row in rows {
                 // The parts of a challenge left out go with it, unnamed.
                 guard let id: String = row.readable("challenge_id"), shown.contains(id) else { continue }
@@ -185,12 +198,15 @@ extension SQLiteGroupStore {
                     report.version, at,
                 ])
             guard db.changesCount > 0 else { return false }
+            // The group reads a new standing with the member's row: it counts as changed.
+            try db.execute(sql: "UPDATE member SET version = version WHERE user_id = ?", arguments: [report.userID])
             for code in codes { try Self.bump(db, code: code) }
             return true
         }
     }
 
-    public func memberCoins(code: GroupCode) async throws(GroupStoreError) -> [MemberCoins] {
+    /// With `changedAfter`, of the members whose row changed after it.
+    public func memberCoins(code: GroupCode, changedAfter: Int64?) async throws(GroupStoreError) -> [MemberCoins] {
         try await read { db, filter in
             try Self.requireGroup(db, code: code)
             return try Row.fetchAll(
@@ -198,8 +214,8 @@ extension SQLiteGroupStore {
                 sql: """
                     SELECT s.user_id, s.coins, s.badges, s.updated_at
                     FROM coin_standing s JOIN member m ON m.user_id = s.user_id
-                    WHERE m.code = ? ORDER BY s.user_id
-                    """, arguments: [code.value]
+                    WHERE m.code = ? AND m.seq > ? ORDER BY s.user_id
+                    """, arguments: [code.value, changedAfter ?? -1]
             ).compactMap { row in filter.keep(row, .coins, decode: StoredCoins.init(row:)) }
         }
     }
@@ -287,8 +303,8 @@ extension SQLiteGroupStore {
         }
     }
 
-    public func weekResults(code: GroupCode, weeks: ClosedRange<LocalDate>) async throws(GroupStoreError)
-        -> [WeekResult]
+    public func weekResults(code: GroupCode, weeks: ClosedRange<LocalDate>, changedAfter: Int64?)
+        async throws(GroupStoreError) -> [WeekResult]
     {
         let first = GroupStoreRules.clampedDayNumber(weeks.lowerBound)
         let last = GroupStoreRules.clampedDayNumber(weeks.upperBound)
@@ -296,8 +312,11 @@ extension SQLiteGroupStore {
             try Self.requireGroup(db, code: code)
             return try Row.fetchAll(
                 db,
-                sql: "SELECT * FROM week_result WHERE code = ? AND week BETWEEN ? AND ? ORDER BY week, user_id",
-                arguments: [code.value, first, last]
+                sql: """
+                    SELECT * FROM week_result WHERE code = ? AND week BETWEEN ? AND ? AND seq > ?
+                    ORDER BY week, user_id
+                    """,
+                arguments: [code.value, first, last, changedAfter ?? -1]
             ).compactMap { row in filter.keep(row, .weekResult, decode: StoredWeekResult.init(row:)) }
         }
     }

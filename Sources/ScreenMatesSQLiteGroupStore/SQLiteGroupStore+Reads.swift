@@ -7,16 +7,17 @@ import ScreenMatesSQLiteRows
 // The group's members and day totals, read the way every row of the shared file is: each row
 // checked on the way in (`StoredGroupRow`), a bad one left out and reported, the rest returned.
 extension SQLiteGroupStore {
-    /// Every member of the group, in the order they joined.
-    public func members(code: GroupCode) async throws(GroupStoreError) -> [MemberProfile] {
+    /// The members whose row changed after `changedAfter` (all of them when nil), in the order
+    /// they joined.
+    public func members(code: GroupCode, changedAfter: Int64?) async throws(GroupStoreError) -> [MemberProfile] {
         try await read { db, filter in
             try Self.requireGroup(db, code: code)
             return try Row.fetchAll(
                 db,
                 sql: """
                     SELECT user_id, display_name, blocks_today, day, streak, last_active, last_updated, version
-                    FROM member WHERE code = ? ORDER BY joined_at, user_id
-                    """, arguments: [code.value]
+                    FROM member WHERE code = ? AND seq > ? ORDER BY joined_at, user_id
+                    """, arguments: [code.value, changedAfter ?? -1]
             ).compactMap { row in filter.keep(row, .member, decode: StoredMember.init(row:)) }
         }
     }
@@ -40,8 +41,10 @@ extension SQLiteGroupStore {
     /// Added up where the rows are, over the rows that are plainly right (whole numbers within
     /// their bounds: `plainlyRight`); the few others are read one by one and checked like any
     /// row, so each is either added or left out and named. The sum is SQLite's `total()`, which
-    /// never raises on overflow, held within `Int`.
-    public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [UserID: Int]
+    /// never raises on overflow, held within `Int`. With `changedAfter`, only the members with a
+    /// total in the days changed after it are added up.
+    public func blockSums(code: GroupCode, days: ClosedRange<LocalDate>, changedAfter: Int64?)
+        async throws(GroupStoreError) -> [UserID: Int]
     {
         let first = GroupStoreRules.clampedDayNumber(days.lowerBound)
         let last = GroupStoreRules.clampedDayNumber(days.upperBound)
@@ -51,13 +54,13 @@ extension SQLiteGroupStore {
         return try await read { db, filter in
             try Self.requireGroup(db, code: code)
             var sums: [UserID: Int] = [:]
-            let range: StatementArguments = [code.value, first, last]
+            let range: StatementArguments = [code.value, first, last, code.value, first, last, changedAfter ?? -1]
             var unnamed: [String] = []
             for row in try Row.fetchAll(
                 db,
                 sql: """
                     SELECT user_id, total(vice_blocks) AS blocks FROM day_total
-                    WHERE code = ? AND date BETWEEN ? AND ? AND \(Self.plainlyRight)
+                    WHERE code = ? AND date BETWEEN ? AND ? AND \(Self.changedMember) AND \(Self.plainlyRight)
                     GROUP BY user_id
                     """, arguments: range + bounds)
             {
@@ -74,14 +77,15 @@ extension SQLiteGroupStore {
                 db,
                 sql: """
                     SELECT user_id, date, vice_blocks, goal_blocks, version FROM day_total
-                    WHERE code = ? AND date BETWEEN ? AND ? AND NOT \(Self.plainlyRight)
+                    WHERE code = ? AND date BETWEEN ? AND ? AND \(Self.changedMember) AND NOT \(Self.plainlyRight)
                     """, arguments: range + bounds)
             for text in unnamed {
                 rows += try Row.fetchAll(
                     db,
                     sql: """
                         SELECT user_id, date, vice_blocks, goal_blocks, version FROM day_total
-                        WHERE code = ? AND date BETWEEN ? AND ? AND user_id = ? AND \(Self.plainlyRight)
+                        WHERE code = ? AND date BETWEEN ? AND ? AND \(Self.changedMember) AND user_id = ?
+                            AND \(Self.plainlyRight)
                         """, arguments: range + [text] + bounds)
             }
             for row in rows {
@@ -91,6 +95,11 @@ extension SQLiteGroupStore {
             return sums
         }
     }
+
+    /// The members with a total in the days (code, first, last) changed after a change number.
+    private static let changedMember = """
+        user_id IN (SELECT user_id FROM day_total WHERE code = ? AND date BETWEEN ? AND ? AND seq > ?)
+        """
 
     /// A day total SQLite can add up as it is: whole numbers, blocks and goal within their
     /// bounds (the two arguments). Never NULL, so `NOT` selects exactly the other rows.

@@ -92,7 +92,10 @@ public final class SQLiteGroupStore: GroupStore {
             if !pool.configuration.readonly {
                 // Committed means durable: a day marked synced must not vanish in a power cut.
                 // (The pool sets `synchronous = NORMAL` on its writer when it turns WAL on.)
-                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+                try pool.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA synchronous = FULL")
+                    try SQLiteChangeStamps.install(db)
+                }
             }
             // Once more now that SQLite has opened the file and its companions.
             try SharedFileDefences.refuseSymbolicLinks(path)
@@ -262,6 +265,15 @@ public final class SQLiteGroupStore: GroupStore {
 
     public func changeMark(code: GroupCode) async throws(GroupStoreError) -> Int64 {
         try await read { db in try Self.changeMark(db, code: code) }
+    }
+
+    public func changeMarks(code: GroupCode) async throws(GroupStoreError) -> GroupChangeMarks {
+        try await read { db in
+            guard let marks = try GroupInfoRecord.changeMarks(db, code: code) else {
+                throw GroupStoreError.unknownCode(code)
+            }
+            return marks
+        }
     }
 
     /// Backed by an inotify watch of the file's directory (see `GroupChangeWatch`): another

@@ -128,15 +128,15 @@ import Testing
             try db.execute(
                 sql: """
                     INSERT INTO week_result VALUES (?, 'ana23456', ?, 'settled', 7, 0, 0, 9223372036854775807,
-                        'pending', 5, 10, 0)
+                        'pending', 5, 10, 0, 0)
                     """, arguments: [code, monday])
             try db.execute(
                 sql: """
                     INSERT INTO group_challenge VALUES (?, 'evil12', 'bo234567',
-                        '{"dailyBlocks":{"max":-1,"target":{"allVice":{}}}}', ?, 3, 0, 10, NULL, 0)
+                        '{"dailyBlocks":{"max":-1,"target":{"allVice":{}}}}', ?, 3, 0, 10, NULL, 0, 0)
                     """, arguments: [code, monday + 5])
             try db.execute(
-                sql: "INSERT INTO challenge_participant VALUES (?, 'evil12', 'ana23456', 'in', 0, 0, NULL)",
+                sql: "INSERT INTO challenge_participant VALUES (?, 'evil12', 'ana23456', 'in', 0, 0, NULL, 0)",
                 arguments: [code])
         }
         let (snapshot, _) = try await group.games.exchange(with: group.store)

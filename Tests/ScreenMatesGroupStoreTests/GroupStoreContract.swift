@@ -41,7 +41,7 @@ enum GroupStoreContract {
         var testDescription: String { name }
     }
 
-    static let all: [Check] = groups + games + account
+    static let all: [Check] = groups + games + account + changes
 
     /// Groups, members, day totals, the rate limit and the change signal.
     static let groups: [Check] = [

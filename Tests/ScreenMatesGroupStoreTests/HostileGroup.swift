@@ -154,7 +154,7 @@ struct HostileGroup: Sendable {
     func rows(of members: [Member], changeMark: Bool = true) async throws -> [String] {
         let ids = members.map(\.id)
         let code = self.code.value
-        let groupInfo = changeMark ? "to_jsonb(t)" : "to_jsonb(t) - 'change_seq'"
+        let groupInfo = changeMark ? "to_jsonb(t)" : "to_jsonb(t) - 'change_seq' - 'removed_seq'"
         return try await PostgresTestServer.withConnection(to: owner) { connection in
             try await connection.query(
                 """

@@ -70,7 +70,7 @@ import Testing
         defer { withExtendedLifetime(scratch) {} }
         try hostile.execute(
             "UPDATE member SET blocks_today = 'lots', version = 'v9' WHERE user_id = 'bo234567'",
-            "INSERT INTO member VALUES ('\(group.code)', 'x' || char(27), 'x', 'x', 0, 0, 0, NULL, 0, 1, 0)",
+            "INSERT INTO member VALUES ('\(group.code)', 'x' || char(27), 'x', 'x', 0, 0, 0, NULL, 0, 1, 0, 0)",
             "INSERT INTO failed_attempt VALUES ('bo234567', 'now')",
             "INSERT INTO last_group VALUES ('nobody12', 42)")
         var bo = Contract.bo
@@ -119,7 +119,7 @@ import Testing
         try await store.upsertDayTotals(
             week.map { Contract.day(Contract.ana.userID, $0, vice: 3) }
                 + week.map { Contract.day(Contract.bo.userID, $0, vice: 1) }, code: group.code)
-        let insert = "INSERT OR REPLACE INTO day_total VALUES (?, ?, ?, ?, 8, 1)"
+        let insert = "INSERT OR REPLACE INTO day_total VALUES (?, ?, ?, ?, 8, 1, 0)"
         for (index, vice) in [Int64.max, Int64.max, Int64.min].enumerated() {
             try hostile.execute(insert, arguments: [group.code.value, "bo234567", week[index].dayNumber, vice])
         }
@@ -167,10 +167,10 @@ import Testing
         ]
         for challenge in planted {
             try hostile.execute(
-                "INSERT INTO group_challenge VALUES (?, ?, 'ana23456', ?, ?, ?, 10, 10, NULL, 1795000000000)",
+                "INSERT INTO group_challenge VALUES (?, ?, 'ana23456', ?, ?, ?, 10, 10, NULL, 1795000000000, 0)",
                 arguments: [group.code.value, challenge.id, challenge.rule, Contract.today.dayNumber, challenge.days])
             try hostile.execute(
-                "INSERT INTO challenge_participant VALUES (?, ?, 'bo234567', 'in', 0, 1795000000000, NULL)",
+                "INSERT INTO challenge_participant VALUES (?, ?, 'bo234567', 'in', 0, 1795000000000, NULL, 0)",
                 arguments: [group.code.value, challenge.id])
         }
         let (boards, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
@@ -201,15 +201,15 @@ import Testing
         try await store.createGroupChallenge(
             Contract.challenge("good1234"), code: group.code, creatorID: Contract.ana.userID, now: Contract.start)
         try hostile.execute(
-            "INSERT INTO challenge_participant VALUES ('\(code)', 'good1234', 'bo234567', 'won', 9999, 0, NULL)",
+            "INSERT INTO challenge_participant VALUES ('\(code)', 'good1234', 'bo234567', 'won', 9999, 0, NULL, 0)",
             "INSERT INTO coin_standing VALUES ('ana23456', 'ana', 120, 3, 1, 1, 1795000000000)",
             "INSERT INTO coin_standing VALUES ('bo234567', 'bo', 9223372036854775807, 2, 1, 1, 1795000000000)",
-            "INSERT INTO week_result VALUES ('\(code)', 'ana23456', 0, 'settled', 7, 0, 0, 35, 'pending', 5, 10, 0)",
+            "INSERT INTO week_result VALUES ('\(code)', 'ana23456', 0, 'settled', 7, 0, 0, 35, 'pending', 5, 10, 0, 0)",
             """
             INSERT INTO week_result VALUES ('\(code)', 'bo234567', 0, 'settled', 0, 7, 0, -9223372036854775808,
-                'pending', 5, 10, 0)
+                'pending', 5, 10, 0, 0)
             """,
-            "INSERT INTO week_result VALUES ('\(code)', 'bo234567', 7, 'settled', 7, 7, 7, 0, 'pending', 5, 10, 0)")
+            "INSERT INTO week_result VALUES ('\(code)', 'bo234567', 7, 'settled', 7, 7, 7, 0, 'pending', 5, 10, 0, 0)")
         let (boards, boardsLeftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
             try await store.groupChallenges(code: group.code)
         }
@@ -283,10 +283,10 @@ import Testing
                 + week.map { Contract.day(Contract.bo.userID, $0, vice: 1) }, code: group.code)
         try hostile.execute(
             "UPDATE day_total SET vice_blocks = 9223372036854775807 WHERE user_id = 'ana23456' AND date = \(week[3].dayNumber)",
-            "INSERT INTO member VALUES ('\(code)', 'cy\u{1B}[2J', 'cy', 'cy', 0, 0, 0, NULL, 0, 1, 'soon')",
+            "INSERT INTO member VALUES ('\(code)', 'cy\u{1B}[2J', 'cy', 'cy', 0, 0, 0, NULL, 0, 1, 'soon', 0)",
             """
             INSERT INTO week_result VALUES ('\(code)', 'bo234567', \(week[0].adding(days: -7).dayNumber), 'pending',
-                0, 0, 7, 0, 'pending', 9223372036854775807, 10, NULL)
+                0, 0, 7, 0, 'pending', 9223372036854775807, 10, NULL, 0)
             """)
         let closing = Contract.monday.adding(days: 7)
         let settled = try await LeftOutRows.collecting { () async throws(GroupStoreError) in

@@ -1,4 +1,5 @@
 import ScreenMatesCore
+import ScreenMatesGroupStore
 
 /// The group's games as a command read them: from the group store, or as last seen.
 public struct GamesRead: Sendable {

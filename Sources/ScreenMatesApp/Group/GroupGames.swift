@@ -3,46 +3,6 @@ import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesStore
 
-/// The group's challenges, coins and weeks as last read from the group store: what the
-/// challenge, ranking and week commands and screens show, cached for offline use.
-public struct GroupGamesSnapshot: Hashable, Sendable, Codable {
-    public var boards: [GroupChallengeBoard]
-    public var coins: [MemberCoins]
-    public var rules: SettlementRules
-    /// Every member's results for the weeks shown (`GroupGames.weeksShown`), oldest first.
-    public var weeks: [WeekResult]
-    public var fetchedAt: Date
-    /// The rows the store left out of all this (and of the settlement) as they could not be right.
-    public var leftOut: [LeftOutRow]
-
-    public init(
-        boards: [GroupChallengeBoard], coins: [MemberCoins], rules: SettlementRules, weeks: [WeekResult],
-        fetchedAt: Date, leftOut: [LeftOutRow] = []
-    ) {
-        self.boards = boards
-        self.coins = coins
-        self.rules = rules
-        self.weeks = weeks
-        self.fetchedAt = fetchedAt
-        self.leftOut = leftOut
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case boards, coins, rules, weeks, fetchedAt, leftOut
-    }
-
-    /// Games cached before rows were left out have none.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        boards = try container.decode([GroupChallengeBoard].self, forKey: .boards)
-        coins = try container.decode([MemberCoins].self, forKey: .coins)
-        rules = try container.decode(SettlementRules.self, forKey: .rules)
-        weeks = try container.decode([WeekResult].self, forKey: .weeks)
-        fetchedAt = try container.decode(Date.self, forKey: .fetchedAt)
-        leftOut = try container.decodeIfPresent([LeftOutRow].self, forKey: .leftOut) ?? []
-    }
-}
-
 /// This member's side of the group's games, against one group store: settling the weeks that
 /// closed and booking this member's results into their ledger, telling the group how their
 /// group challenges stand and how many coins and badges they have, and reading it all back.
@@ -80,12 +40,13 @@ public struct GroupGames: Sendable {
 
     /// Settles and books the weeks, reports this member's challenges and standing, and reads
     /// the games back (caching them, with the rows the store left out of any of it). Returns them
-    /// with the notices it recorded first.
-    public func exchange(with store: any GroupStore) async throws(GroupStoreError)
+    /// with the notices it recorded first. With `previous` (read from this store), only what
+    /// changed since is read.
+    public func exchange(with store: any GroupStore, previous: GroupGamesSnapshot? = nil) async throws(GroupStoreError)
         -> (snapshot: GroupGamesSnapshot, notices: [Notice])
     {
         let (outcome, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
-            try await exchangeReading(store)
+            try await exchangeReading(store, previous: previous)
         }
         var snapshot = outcome.snapshot
         snapshot.leftOut = leftOut
@@ -93,13 +54,13 @@ public struct GroupGames: Sendable {
         return (snapshot, outcome.notices)
     }
 
-    private func exchangeReading(_ store: any GroupStore) async throws(GroupStoreError)
+    private func exchangeReading(_ store: any GroupStore, previous: GroupGamesSnapshot?) async throws(GroupStoreError)
         -> (snapshot: GroupGamesSnapshot, notices: [Notice])
     {
         let now = clock.now()
         let today = calendar.day(containing: now)
         try await store.settleWeeks(code: code, today: today, now: now)
-        var snapshot = try await fetch(from: store)
+        var snapshot = try await fetch(from: store, previous: previous)
         var notices = try here(local.bookWeeks(snapshot.weeks, group: code, userID: userID, now: now))
         // Whatever this member takes part in here, their home decides: a copy made now if the
         // one here went missing (created or joined elsewhere, a home cleared).
@@ -125,10 +86,7 @@ public struct GroupGames: Sendable {
             try? local.markReported(challengeID: report.challengeID, mark: pending.mark)
         }
         if try await reportStanding(to: store, now: now) { changed = true }
-        if changed {
-            snapshot.boards = try await store.groupChallenges(code: code)
-            snapshot.coins = try await store.memberCoins(code: code)
-        }
+        if changed { snapshot = try await fetch(from: store, previous: snapshot) }
         notices +=
             (try? local.claim(deliver: mateFailures(in: snapshot), countAsSent: [], at: now, toasted: false)) ?? []
         return (snapshot, notices)
@@ -149,19 +107,42 @@ public struct GroupGames: Sendable {
         }
     }
 
-    /// Reads the games without writing anything to the group store, and caches them.
-    public func fetch(from store: any GroupStore) async throws(GroupStoreError) -> GroupGamesSnapshot {
+    /// Reads the games without writing anything to the group store, and caches them. With
+    /// `previous` (read from this store), only what changed since is read and merged into it,
+    /// unless a row was taken away since, the weeks shown moved, the rules changed or a row could
+    /// not be right: then all of it.
+    public func fetch(from store: any GroupStore, previous: GroupGamesSnapshot? = nil) async throws(GroupStoreError)
+        -> GroupGamesSnapshot
+    {
         let now = clock.now()
         let today = calendar.day(containing: now)
         var (snapshot, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
+            let marks = try await store.changeMarks(code: code)
             let rules = try await store.settlementRules(code: code)
             let current = rules.firstDay(ofWeekContaining: today)
-            return GroupGamesSnapshot(
-                boards: try await store.groupChallenges(code: code), coins: try await store.memberCoins(code: code),
-                rules: rules,
-                weeks: try await store.weekResults(
-                    code: code, weeks: current.adding(days: -7 * Self.weeksShown)...current),
-                fetchedAt: now)
+            let weeks = current.adding(days: -7 * Self.weeksShown)...current
+            var seen: Int64?
+            if let previous, let mark = previous.mark, previous.leftOut.isEmpty, previous.rules == rules,
+                previous.firstWeek == weeks.lowerBound, marks.canCatchUp(from: mark)
+            {
+                seen = mark
+            }
+            var snapshot = GroupGamesSnapshot(
+                boards: try await store.groupChallenges(code: code, changedAfter: seen),
+                coins: try await store.memberCoins(code: code, changedAfter: seen), rules: rules,
+                weeks: try await store.weekResults(code: code, weeks: weeks, changedAfter: seen), fetchedAt: now,
+                mark: marks.mark, firstWeek: weeks.lowerBound)
+            if let previous, seen != nil {
+                var merged = previous.merging(boards: snapshot.boards, coins: snapshot.coins, weeks: snapshot.weeks)
+                merged.mark = marks.mark
+                merged.fetchedAt = now
+                snapshot = merged
+            }
+            return snapshot
+        }
+        if !leftOut.isEmpty, previous != nil {
+            // A row that cannot be right: all of it is read, where it is named.
+            return try await fetch(from: store)
         }
         snapshot.leftOut = leftOut
         save(snapshot)

@@ -238,16 +238,20 @@ public actor GroupLink {
             } catch {
                 waiting = waiting ?? error
             }
-            let mark = try await store.changeMark(code: membership.code)
-            logger.debug("group link: \(next) handled", metadata: ["mark": "\(mark)", "seen": "\(lastMark ?? -1)"])
+            // What changed since the last look (the group whole at the first look from this store).
+            let today = wanted?.day ?? self.today()
+            let look = try await reporter.look(
+                at: store, today: today, previous: lastMark == nil ? nil : status.snapshot)
+            let mark = look.snapshot.mark
+            logger.debug(
+                "group link: \(next) handled",
+                metadata: ["mark": "\(mark ?? -1)", "seen": "\(lastMark ?? -1)", "whole": "\(look.whole)"])
             var fresh: GroupSnapshot?
-            if mark != lastMark {
-                let today = wanted?.day ?? self.today()
-                let snapshot = try await reporter.snapshot(from: store, today: today)
-                logger.leftOut(snapshot.leftOut, previously: status.snapshot?.leftOut)
-                fresh = snapshot
-                lastMark = mark
+            if look.changed {
+                logger.leftOut(look.snapshot.leftOut, previously: status.snapshot?.leftOut)
+                fresh = look.snapshot
             }
+            lastMark = mark
             // The games follow the same mark; a poke exchanges them whatever it says.
             var games: GroupGamesSnapshot?
             if next == .poke || mark != exchangedMark, gate.isOpen {
@@ -310,7 +314,9 @@ public actor GroupLink {
     /// screen), a store out of reach ends the look as offline.
     private func exchangeGames(with store: any GroupStore) async throws(GroupStoreError) -> GroupGamesSnapshot? {
         do {
-            let (snapshot, _) = try await games.exchange(with: store)
+            // Only what changed since the last exchange with this store.
+            let previous = exchangedMark == nil ? nil : status.games
+            let (snapshot, _) = try await games.exchange(with: store, previous: previous)
             logger.leftOut(snapshot.leftOut, previously: status.games?.leftOut)
             return snapshot
         } catch let error where !error.isTransient {

@@ -68,26 +68,19 @@ public struct GroupReporter: Sendable {
         try? local.markSynced(days)
     }
 
-    /// Fetches the group, its members and the sums the weekly and monthly leaderboards need,
-    /// with the rows the store left out of them.
+    /// Looks at the group: reads what changed since `previous` (read from this store), or the
+    /// group whole, its members and the sums the weekly and monthly leaderboards need, with the
+    /// rows the store left out of them (`GroupLook`).
+    public func look(at store: any GroupStore, today: LocalDate, previous: GroupSnapshot? = nil)
+        async throws(GroupStoreError) -> GroupLook
+    {
+        try await GroupLook.look(
+            at: store, code: membership.code, userID: userID, today: today, now: clock.now(), previous: previous)
+    }
+
+    /// Reads the group whole.
     public func snapshot(from store: any GroupStore, today: LocalDate) async throws(GroupStoreError) -> GroupSnapshot {
-        let (snapshot, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
-            guard let group = try await store.group(code: membership.code, userID: userID, now: clock.now()) else {
-                throw .unknownCode(membership.code)
-            }
-            let members = try await store.members(code: membership.code)
-            var snapshot = GroupSnapshot(group: group, members: members, day: today, fetchedAt: clock.now())
-            if let days = GroupSnapshot.finishedDays(of: .week, today: today) {
-                snapshot.weekBlocks = try await store.blockSums(code: membership.code, days: days)
-            }
-            if let days = GroupSnapshot.finishedDays(of: .month, today: today) {
-                snapshot.monthBlocks = try await store.blockSums(code: membership.code, days: days)
-            }
-            return snapshot
-        }
-        var complete = snapshot
-        complete.leftOut = leftOut
-        return complete
+        try await look(at: store, today: today).snapshot
     }
 
     /// Keeps the snapshot in the local store, for the next start and for offline use.

@@ -1,0 +1,337 @@
+-- The group store's fourth schema on PostgreSQL: changes, not snapshots. Every row a member can
+-- read carries the change number (`seq`) of the write that last changed it, and every group the
+-- change number of the last write that took a row away (`removed_seq`: a member who left, with
+-- their day totals, challenge parts and week results). A reader that has seen change number N
+-- asks for the rows changed after N and merges them into what it has; when a row was taken away
+-- after N it reads the group whole again. Applied once, in one transaction, by the program
+-- itself. Statements are separated by a line holding only `;`.
+--
+-- The numbers are stamped by triggers, so every writing function (and the third schema's clients,
+-- which keep working: compatible_from stays 3) stamps them alike. A row is stamped with the
+-- group's change number plus one, read with the group's row locked: every writer holds that lock
+-- until it commits and moves the change number before it does, so the rows a transaction writes
+-- carry a number above every change number readable before it committed, and none is missed by a
+-- reader that reads the change number first and the rows after.
+
+-- == Columns and indexes ==
+ALTER TABLE screenmates.group_info ADD COLUMN removed_seq bigint NOT NULL DEFAULT 0
+;
+
+ALTER TABLE screenmates.member ADD COLUMN seq bigint NOT NULL DEFAULT 0
+;
+
+ALTER TABLE screenmates.day_total ADD COLUMN seq bigint NOT NULL DEFAULT 0
+;
+
+ALTER TABLE screenmates.group_challenge ADD COLUMN seq bigint NOT NULL DEFAULT 0
+;
+
+ALTER TABLE screenmates.challenge_participant ADD COLUMN seq bigint NOT NULL DEFAULT 0
+;
+
+ALTER TABLE screenmates.week_result ADD COLUMN seq bigint NOT NULL DEFAULT 0
+;
+
+CREATE INDEX member_by_change ON screenmates.member (code, seq)
+;
+
+CREATE INDEX day_total_by_change ON screenmates.day_total (code, seq)
+;
+
+CREATE INDEX group_challenge_by_change ON screenmates.group_challenge (code, seq)
+;
+
+CREATE INDEX challenge_participant_by_change ON screenmates.challenge_participant (code, seq)
+;
+
+CREATE INDEX week_result_by_change ON screenmates.week_result (code, seq)
+;
+
+-- == The stamps (trigger functions, not granted) ==
+CREATE FUNCTION screenmates.stamp_change() RETURNS trigger
+LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
+BEGIN
+    SELECT g.change_seq + 1 INTO NEW.seq FROM screenmates.group_info g WHERE g.code = NEW.code FOR UPDATE;
+    NEW.seq := coalesce(NEW.seq, 0);
+    RETURN NEW;
+END $$
+;
+
+CREATE FUNCTION screenmates.stamp_removal() RETURNS trigger
+LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
+BEGIN
+    UPDATE screenmates.group_info g SET removed_seq = g.change_seq + 1
+        WHERE g.code = OLD.code AND g.removed_seq <> g.change_seq + 1;
+    RETURN NULL;
+END $$
+;
+
+-- A member's new name shows on the boards of the challenges they take part in: their parts count
+-- as changed with it.
+CREATE FUNCTION screenmates.stamp_renamed_parts() RETURNS trigger
+LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
+BEGIN
+    UPDATE screenmates.challenge_participant p SET days_kept = p.days_kept
+        WHERE p.code = NEW.code AND p.user_id = NEW.user_id;
+    RETURN NULL;
+END $$
+;
+
+CREATE TRIGGER member_stamp BEFORE INSERT OR UPDATE ON screenmates.member
+    FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_change()
+;
+
+CREATE TRIGGER day_total_stamp BEFORE INSERT OR UPDATE ON screenmates.day_total
+    FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_change()
+;
+
+CREATE TRIGGER group_challenge_stamp BEFORE INSERT OR UPDATE ON screenmates.group_challenge
+    FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_change()
+;
+
+CREATE TRIGGER challenge_participant_stamp BEFORE INSERT OR UPDATE ON screenmates.challenge_participant
+    FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_change()
+;
+
+CREATE TRIGGER week_result_stamp BEFORE INSERT OR UPDATE ON screenmates.week_result
+    FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_change()
+;
+
+CREATE TRIGGER member_renamed AFTER UPDATE OF display_name ON screenmates.member
+    FOR EACH ROW WHEN (OLD.display_name IS DISTINCT FROM NEW.display_name)
+    EXECUTE FUNCTION screenmates.stamp_renamed_parts()
+;
+
+CREATE TRIGGER member_removal AFTER DELETE ON screenmates.member
+    FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_removal()
+;
+
+CREATE TRIGGER day_total_removal AFTER DELETE ON screenmates.day_total
+    FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_removal()
+;
+
+CREATE TRIGGER group_challenge_removal AFTER DELETE ON screenmates.group_challenge
+    FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_removal()
+;
+
+CREATE TRIGGER challenge_participant_removal AFTER DELETE ON screenmates.challenge_participant
+    FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_removal()
+;
+
+CREATE TRIGGER week_result_removal AFTER DELETE ON screenmates.week_result
+    FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_removal()
+;
+
+-- A new standing (coins, badges) is read by the group with the member's row: the member's rows
+-- count as changed with it, in every group they are in (the caller holds those groups locked).
+CREATE OR REPLACE FUNCTION screenmates.report_standing(
+    p_user text, p_secret text, p_name text, p_coins bigint, p_badges bigint, p_public boolean, p_version bigint,
+    p_now bigint
+) RETURNS boolean
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_codes text[];
+    v_code text;
+BEGIN
+    PERFORM screenmates.name_key(p_name);
+    IF p_coins IS NULL OR p_badges IS NULL OR p_coins NOT BETWEEN 0 AND 1000000000 OR p_badges NOT BETWEEN 0 AND 1000 THEN
+        PERFORM screenmates.refuse('Coins are 0 to 10^9 and badges 0 to 1000.');
+    END IF;
+    IF p_public IS NULL OR NOT screenmates.is_instant(p_now) THEN
+        PERFORM screenmates.refuse('A standing says whether it is public and when it was made.');
+    END IF;
+    PERFORM screenmates.check_version(p_version);
+    v_codes := screenmates.lock_my_groups(v_user);
+    INSERT INTO screenmates.coin_standing AS s (user_id, display_name, coins, badges, is_public, version, updated_at)
+        VALUES (v_user, p_name, p_coins, p_badges, p_public, p_version, screenmates.call_ms(p_now))
+        ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, coins = excluded.coins,
+            badges = excluded.badges, is_public = excluded.is_public, version = excluded.version,
+            updated_at = excluded.updated_at
+        WHERE excluded.version > s.version;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    UPDATE screenmates.member m SET version = m.version WHERE m.user_id = v_user AND m.code = ANY (v_codes);
+    FOREACH v_code IN ARRAY v_codes LOOP
+        PERFORM screenmates.touch(v_code);
+    END LOOP;
+    RETURN true;
+END $$
+;
+
+-- == The API's new reads (granted to PUBLIC) ==
+-- The group's change number and the change number of the last write that took a row away; no row
+-- for a code that names no group.
+CREATE FUNCTION screenmates.change_marks(p_user text, p_secret text, p_code text)
+RETURNS TABLE (change_seq bigint, removed_seq bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT g.change_seq, g.removed_seq FROM screenmates.group_info g WHERE g.code = p_code;
+END $$
+;
+
+-- As group_members, only the rows changed after `p_after` (all of them when it is NULL).
+CREATE FUNCTION screenmates.group_members_after(p_user text, p_secret text, p_code text, p_after bigint)
+RETURNS TABLE (known boolean, user_id text, display_name text, blocks_today bigint, day bigint,
+    streak bigint, last_active bigint, last_updated bigint, version bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+            NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, m.user_id::text, m.display_name, m.blocks_today, m.day, m.streak, m.last_active,
+        m.last_updated, m.version
+        FROM screenmates.member m WHERE m.code = p_code AND m.seq > coalesce(p_after, -1)
+        ORDER BY m.joined_at, m.user_id;
+END $$
+;
+
+-- As group_block_sums, for the members with a day total in the days changed after `p_after`.
+CREATE FUNCTION screenmates.group_block_sums_after(
+    p_user text, p_secret text, p_code text, p_first bigint, p_last bigint, p_after bigint
+) RETURNS TABLE (known boolean, user_id text, blocks bigint, date bigint, vice_blocks bigint, goal_blocks bigint,
+    version bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY
+    WITH changed AS (
+        SELECT DISTINCT c.user_id FROM screenmates.day_total c
+        WHERE c.code = p_code AND c.seq > coalesce(p_after, -1) AND c.date BETWEEN p_first AND p_last
+    ), rows AS (
+        SELECT d.*, (d.user_id ~ '^[A-Za-z0-9_-]{1,64}$' AND d.vice_blocks BETWEEN 0 AND 1440
+            AND d.goal_blocks BETWEEN 0 AND 96) AS accepted
+        FROM screenmates.day_total d
+        WHERE d.code = p_code AND d.date BETWEEN p_first AND p_last AND d.user_id IN (SELECT user_id FROM changed)
+    )
+    SELECT true, r.user_id::text, least(sum(r.vice_blocks), 9007199254740992)::bigint, NULL::bigint, NULL::bigint,
+        NULL::bigint, NULL::bigint
+        FROM rows r WHERE r.accepted GROUP BY r.user_id
+    UNION ALL
+    SELECT true, r.user_id::text, NULL::bigint, r.date, r.vice_blocks, r.goal_blocks, r.version
+        FROM rows r WHERE NOT r.accepted;
+END $$
+;
+
+-- As group_challenges, only the challenges that changed after `p_after`, or whose participants did.
+CREATE FUNCTION screenmates.group_challenges_after(p_user text, p_secret text, p_code text, p_after bigint)
+RETURNS TABLE (known boolean, id text, creator_id text, rule text, first_day bigint, days bigint,
+    reward bigint, penalty bigint, starts_at bigint, created_at bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+            NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, c.id::text, c.creator_id::text, c.rule, c.first_day, c.days, c.reward, c.penalty,
+        c.starts_at, c.created_at
+        FROM screenmates.group_challenge c
+        WHERE c.code = p_code AND (c.seq > coalesce(p_after, -1) OR c.id IN (
+            SELECT p.challenge_id FROM screenmates.challenge_participant p
+            WHERE p.code = p_code AND p.seq > coalesce(p_after, -1)))
+        ORDER BY c.created_at DESC, c.id;
+END $$
+;
+
+-- As challenge_participants, every participant of the challenges group_challenges_after returns.
+CREATE FUNCTION screenmates.challenge_participants_after(p_user text, p_secret text, p_code text, p_after bigint)
+RETURNS TABLE (known boolean, challenge_id text, user_id text, display_name text, state text,
+    days_kept bigint, joined_at bigint, decided_at bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::text, NULL::text, NULL::text, NULL::bigint, NULL::bigint,
+            NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY
+    WITH changed AS (
+        SELECT c.id FROM screenmates.group_challenge c WHERE c.code = p_code AND c.seq > coalesce(p_after, -1)
+        UNION
+        SELECT q.challenge_id FROM screenmates.challenge_participant q
+        WHERE q.code = p_code AND q.seq > coalesce(p_after, -1)
+    )
+    SELECT true, p.challenge_id::text, p.user_id::text, m.display_name, p.state::text, p.days_kept,
+        p.joined_at, p.decided_at
+        FROM screenmates.challenge_participant p
+        JOIN screenmates.member m ON m.code = p.code AND m.user_id = p.user_id
+        WHERE p.code = p_code AND p.challenge_id IN (SELECT id FROM changed)
+        ORDER BY p.challenge_id, p.joined_at, p.user_id;
+END $$
+;
+
+-- As member_coins, for the members whose row changed after `p_after`.
+CREATE FUNCTION screenmates.member_coins_after(p_user text, p_secret text, p_code text, p_after bigint)
+RETURNS TABLE (known boolean, user_id text, coins bigint, badges bigint, updated_at bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, s.user_id::text, s.coins, s.badges, s.updated_at
+        FROM screenmates.coin_standing s JOIN screenmates.member m ON m.user_id = s.user_id
+        WHERE m.code = p_code AND m.seq > coalesce(p_after, -1) ORDER BY s.user_id;
+END $$
+;
+
+-- As week_results, only the results changed after `p_after`.
+CREATE FUNCTION screenmates.week_results_after(
+    p_user text, p_secret text, p_code text, p_first bigint, p_last bigint, p_after bigint
+) RETURNS TABLE (known boolean, user_id text, week bigint, status text, kept_days bigint, over_days bigint,
+    missing_days bigint, coins bigint, rule text, settled_at bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+            NULL::bigint, NULL::text, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, r.user_id::text, r.week, r.status::text, r.kept_days, r.over_days, r.missing_days,
+        r.coins, r.rule::text, r.settled_at
+        FROM screenmates.week_result r
+        WHERE r.code = p_code AND r.week BETWEEN p_first AND p_last AND r.seq > coalesce(p_after, -1)
+        ORDER BY r.week, r.user_id;
+END $$
+;
+
+REVOKE ALL ON FUNCTION screenmates.stamp_change, screenmates.stamp_removal, screenmates.stamp_renamed_parts
+FROM PUBLIC
+;
+
+GRANT EXECUTE ON FUNCTION screenmates.change_marks, screenmates.group_members_after,
+    screenmates.group_block_sums_after, screenmates.group_challenges_after,
+    screenmates.challenge_participants_after, screenmates.member_coins_after, screenmates.week_results_after
+TO PUBLIC
+;
