@@ -122,6 +122,8 @@ enum GroupBenchmark {
         var members: Int
         var totals: Int
         var fetchMillis: [Double]
+        /// One member's new profile, then a look that catches up from the changes (`GroupLook`).
+        var changeLookMillis: [Double] = []
         var membersMillis: [Double]
         var rankMillis: [Double]
         var frameMillis: [Double]
@@ -188,6 +190,17 @@ enum GroupBenchmark {
             start = ContinuousClock.now
             let snapshot = try await reporter.snapshot(from: store, today: today)
             result.fetchMillis.append(milliseconds(ContinuousClock.now - start))
+            // Another member's block, then a look from the snapshot just read: only their row.
+            var mate = snapshot.members[1 + result.changeLookMillis.count % (count - 1)]
+            mate.blocksToday += 1
+            mate.version += 1
+            try await store.upsertProfile(mate)
+            start = ContinuousClock.now
+            let look = try await reporter.look(at: store, today: today, previous: snapshot)
+            result.changeLookMillis.append(milliseconds(ContinuousClock.now - start))
+            guard !look.whole, look.membersRead == [mate] else {
+                throw BenchmarkError("a look after one member's change read \(look.membersRead.count) members")
+            }
             start = ContinuousClock.now
             let boards = GroupLeaderboards.make(snapshot: snapshot, today: today, me: me, myHistory: [])
             result.rankMillis.append(milliseconds(ContinuousClock.now - start))

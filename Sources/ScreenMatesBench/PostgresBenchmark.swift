@@ -17,6 +17,8 @@ enum PostgresBenchmark {
         var upsertsPerSecondOneClient: Double
         var upsertsPerSecondEightClients: Double
         var fetchMillis: [Double]
+        /// One member's new profile, then the change marks and the members changed since (one).
+        var changedMillis: [Double]
         /// The server's part of each fetch: `EXPLAIN ANALYZE`'s execution time of the same call.
         var serverMillis: [Double]
         var fetchMembers: Int
@@ -136,11 +138,25 @@ enum PostgresBenchmark {
             fetched = try await b.members(code: crowd.code).count
             fetch.append(millis(started.duration(to: clock.now)))
         }
+        var changed: [Double] = []
+        for round in 0..<20 {
+            let mate = profile(id("c\(1 + round)" + suffix), "crowd\(1 + round)", version: 2, blocks: round)
+            let seen = try await b.changeMark(code: crowd.code)
+            try await fillers[(1 + round) % fillers.count].upsertProfile(mate)
+            let started = clock.now
+            _ = try await b.changeMarks(code: crowd.code)
+            let read = try await b.members(code: crowd.code, changedAfter: seen)
+            changed.append(millis(started.duration(to: clock.now)))
+            guard read.map(\.userID) == [mate.userID] else {
+                throw BenchmarkError("the members changed after one profile were \(read.count)")
+            }
+        }
         let server = try await serverMillis(address, code: crowd.code.value, runs: 20)
         for store in [a, b] + clients.map(\.0) + fillers { await store.close() }
         return Result(
             signalMillis: signal, reReadMillis: reRead, upsertsPerSecondOneClient: onePerSecond,
-            upsertsPerSecondEightClients: manyPerSecond, fetchMillis: fetch, serverMillis: server,
+            upsertsPerSecondEightClients: manyPerSecond, fetchMillis: fetch, changedMillis: changed,
+            serverMillis: server,
             fetchMembers: fetched, reconnectMillis: reconnect)
     }
 

@@ -211,6 +211,7 @@ struct ScreenMatesBenchCommand: AsyncParsableCommand {
             for (label, values) in [
                 ("fetch the members alone              ", large.membersMillis),
                 ("fetch group, members, week/month sums", large.fetchMillis),
+                ("a member's change, then a look      ", large.changeLookMillis),
                 ("rank today, week and month           ", large.rankMillis),
                 ("build the 120x40 frame               ", large.frameMillis),
             ] {
@@ -251,6 +252,7 @@ struct ScreenMatesBenchCommand: AsyncParsableCommand {
                 "  profile upserts, eight clients at once: \(format(result.upsertsPerSecondEightClients, 0))/s in all")
             line("fetch a group of \(result.fetchMembers) members", result.fetchMillis)
             line("… the server's part (EXPLAIN ANALYZE's execution time)", result.serverMillis)
+            line("one member's change, then the change marks and what changed (one row)", result.changedMillis)
             let delays = try GroupBenchmark.latency(binary: binary, events: 100, rate: 2, server: postgresURL)
             line("a block committed in ana's home to bo's screen, through this server", delays)
         }

@@ -168,9 +168,9 @@ extension GroupStoreContract {
     static func catchingUpMatchesAWholeRead(_ makeStore: GroupStoreFactory) async throws {
         let store = try await makeStore()
         let moves = Generator<[GroupMove], Shrink.None<[GroupMove]>> { rng in
-            (0..<Int.random(in: 4...24, using: &rng)).map { _ in GroupMove.random(using: &rng) }
+            (0..<Int.random(in: 4...18, using: &rng)).map { _ in GroupMove.random(using: &rng) }
         }
-        await propertyCheck(count: 25, input: moves) { moves in
+        await propertyCheck(count: 15, input: moves) { moves in
             let tag = UUID().uuidString.prefix(4).lowercased()
             let people = ["ana", "bo", "cy", "dee"].map { profile("\($0)\(tag)x", "\($0)_\(tag)") }
             let group = try await store.createGroup(dailyGoalBlocks: 8, creator: people[0], now: start)
