@@ -8,8 +8,8 @@ import Synchronization
 
 /// Many members on one PostgreSQL server at once, each played as a home of its own: a
 /// `PostgresGroupStore` with its own secret that watches its group's changes and, at each
-/// signal, looks at the group as the dashboard's link does (the change mark, then the snapshot:
-/// the group, its members, the week's and the month's sums), while it reports its profile a
+/// signal, looks at the group as the dashboard's link does (`GroupLook`: the change marks, then
+/// what changed since its last look — the whole group only at its first), while it reports its profile a
 /// few times over a day compressed into `seconds` (its first report also sends yesterday's
 /// total). Members reach the server directly or through a connection pooler; behind one in
 /// transaction mode their stores ask for the change mark every 2 s instead of listening.

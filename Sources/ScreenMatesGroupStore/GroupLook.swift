@@ -28,18 +28,28 @@ public struct GroupLook: Sendable {
         at store: any GroupStore, code: GroupCode, userID: UserID, today: LocalDate, now: Date,
         previous: GroupSnapshot?
     ) async throws(GroupStoreError) -> GroupLook {
-        let marks = try await store.changeMarks(code: code)
         if let previous, let seen = previous.mark, previous.day == today, previous.leftOut.isEmpty,
-            previous.group.code == code, marks.canCatchUp(from: seen)
+            previous.group.code == code
         {
-            if marks.mark == seen {
+            let (changes, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
+                try await store.readChanges(
+                    code: code, after: seen, weekDays: GroupSnapshot.finishedDays(of: .week, today: today),
+                    monthDays: GroupSnapshot.finishedDays(of: .month, today: today))
+            }
+            if changes.marks.mark == seen, changes.marks.canCatchUp(from: seen) {
                 return GroupLook(snapshot: previous, whole: false, membersRead: [], sumsRead: 0, changed: false)
             }
-            let (caughtUp, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
-                try await catchUp(previous, seen: seen, marks: marks, store: store, now: now)
+            if changes.marks.canCatchUp(from: seen), leftOut.isEmpty {
+                var snapshot = previous.merging(
+                    members: changes.members, weekBlocks: changes.weekBlocks, monthBlocks: changes.monthBlocks)
+                snapshot.mark = changes.marks.mark
+                snapshot.fetchedAt = now
+                return GroupLook(
+                    snapshot: snapshot, whole: false, membersRead: changes.members,
+                    sumsRead: changes.weekBlocks.count + changes.monthBlocks.count, changed: true)
             }
-            if leftOut.isEmpty { return caughtUp }
         }
+        let marks = try await store.changeMarks(code: code)
         var whole = try await read(store, code: code, userID: userID, today: today, now: now)
         whole.snapshot.mark = marks.mark
         return whole
@@ -68,27 +78,6 @@ public struct GroupLook: Sendable {
         return GroupLook(
             snapshot: complete, whole: true, membersRead: complete.members,
             sumsRead: complete.weekBlocks.count + complete.monthBlocks.count, changed: true)
-    }
-
-    /// The rows changed after `seen`, merged into `previous`.
-    private static func catchUp(
-        _ previous: GroupSnapshot, seen: Int64, marks: GroupChangeMarks, store: any GroupStore, now: Date
-    ) async throws(GroupStoreError) -> GroupLook {
-        let code = previous.group.code
-        let members = try await store.members(code: code, changedAfter: seen)
-        var week: [UserID: Int] = [:]
-        var month: [UserID: Int] = [:]
-        if let days = GroupSnapshot.finishedDays(of: .week, today: previous.day) {
-            week = try await store.blockSums(code: code, days: days, changedAfter: seen)
-        }
-        if let days = GroupSnapshot.finishedDays(of: .month, today: previous.day) {
-            month = try await store.blockSums(code: code, days: days, changedAfter: seen)
-        }
-        var snapshot = previous.merging(members: members, weekBlocks: week, monthBlocks: month)
-        snapshot.mark = marks.mark
-        snapshot.fetchedAt = now
-        return GroupLook(
-            snapshot: snapshot, whole: false, membersRead: members, sumsRead: week.count + month.count, changed: true)
     }
 }
 

@@ -85,6 +85,14 @@ public protocol GroupStore: Sendable {
     /// it everything. Read it before the rows changed after N: then no change is missed.
     func changeMarks(code: GroupCode) async throws(GroupStoreError) -> GroupChangeMarks
 
+    /// What a reader that has seen change number `after` needs to catch up, at once
+    /// (`GroupChanges`): the change marks, read first, and — when they say it can catch up — the
+    /// members whose row changed after `after` and the sums over `weekDays` and `monthDays` of the
+    /// members whose totals there changed. A server answers it in one call.
+    func readChanges(
+        code: GroupCode, after: Int64, weekDays: ClosedRange<LocalDate>?, monthDays: ClosedRange<LocalDate>?
+    ) async throws(GroupStoreError) -> GroupChanges
+
     /// Yields (with no value) whenever the group may have changed — possibly spuriously, never
     /// missing a change that happened while the stream is being consumed. Ends when the task
     /// consuming it is cancelled. After it yields, read `changeMark` and fetch what changed.
@@ -347,7 +355,40 @@ public struct GroupChangeMarks: Hashable, Sendable {
     public func canCatchUp(from seen: Int64) -> Bool { lastRemoval <= seen && seen <= mark }
 }
 
+/// What changed in a group after a change number a reader has seen (`GroupStore.readChanges`).
+public struct GroupChanges: Hashable, Sendable {
+    /// Read before the rows: when they say the reader cannot catch up, the rest is empty.
+    public var marks: GroupChangeMarks
+    public var members: [MemberProfile]
+    public var weekBlocks: [UserID: Int]
+    public var monthBlocks: [UserID: Int]
+
+    public init(
+        marks: GroupChangeMarks, members: [MemberProfile] = [], weekBlocks: [UserID: Int] = [:],
+        monthBlocks: [UserID: Int] = [:]
+    ) {
+        self.marks = marks
+        self.members = members
+        self.weekBlocks = weekBlocks
+        self.monthBlocks = monthBlocks
+    }
+}
+
 extension GroupStore {
+    /// The marks, then each read of what changed in turn: for a store where a call costs little.
+    public func readChanges(
+        code: GroupCode, after: Int64, weekDays: ClosedRange<LocalDate>?, monthDays: ClosedRange<LocalDate>?
+    ) async throws(GroupStoreError) -> GroupChanges {
+        var changes = GroupChanges(marks: try await changeMarks(code: code))
+        guard changes.marks.canCatchUp(from: after), changes.marks.mark != after else { return changes }
+        changes.members = try await members(code: code, changedAfter: after)
+        if let weekDays { changes.weekBlocks = try await blockSums(code: code, days: weekDays, changedAfter: after) }
+        if let monthDays {
+            changes.monthBlocks = try await blockSums(code: code, days: monthDays, changedAfter: after)
+        }
+        return changes
+    }
+
     /// Every member of the group, in the order they joined.
     public func members(code: GroupCode) async throws(GroupStoreError) -> [MemberProfile] {
         try await members(code: code, changedAfter: nil)

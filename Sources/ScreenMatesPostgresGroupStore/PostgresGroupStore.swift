@@ -401,6 +401,81 @@ public final class PostgresGroupStore: GroupStore {
         return marks
     }
 
+    /// One call (`group_changes_after`): the marks, then what changed, checked row by row as
+    /// `members` and `blockSums` check theirs.
+    public func readChanges(
+        code: GroupCode, after: Int64, weekDays: ClosedRange<LocalDate>?, monthDays: ClosedRange<LocalDate>?
+    ) async throws(GroupStoreError) -> GroupChanges {
+        func bounds(_ days: ClosedRange<LocalDate>?) -> (Int64?, Int64?) {
+            guard let days else { return (nil, nil) }
+            return (
+                Int64(GroupStoreRules.clampedDayNumber(days.lowerBound)),
+                Int64(GroupStoreRules.clampedDayNumber(days.upperBound))
+            )
+        }
+        let (weekFirst, weekLast) = bounds(weekDays)
+        let (monthFirst, monthLast) = bounds(monthDays)
+        let me = try reader(code)
+        let rows = try await perform(OperationContext(code: code)) { client in
+            try await client.query(
+                """
+                SELECT kind, user_id, display_name, blocks_today, day, streak, last_active, last_updated, version,
+                    blocks, date, vice_blocks, goal_blocks
+                FROM screenmates.group_changes_after(\(me.id), \(me.secret), \(code.value), \(after), \(weekFirst),
+                    \(weekLast), \(monthFirst), \(monthLast))
+                """
+            ).collect()
+        }
+        var filter = GroupRowFilter()
+        let changes = try decode("what changed in the group") { () throws -> GroupChanges? in
+            var changes: GroupChanges?
+            for row in rows {
+                let (
+                    kind, user, name, blocksToday, day, streak, lastActive, lastUpdated, version, blocks, date, vice,
+                    goal
+                ) =
+                    try row.decode(
+                        (
+                            String, String?, String?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?,
+                            Int64?, Int64?, Int64?
+                        ).self)
+                switch kind {
+                case "marks":
+                    guard let blocks, let version else { throw UnreadableValue(what: "the change marks") }
+                    changes = GroupChanges(marks: GroupChangeMarks(mark: blocks, lastRemoval: version))
+                case "member":
+                    guard let user, let name, let blocksToday, let day, let streak, let lastUpdated, let version else {
+                        throw UnreadableValue(what: "a changed member")
+                    }
+                    if let member = filter.keep(
+                        StoredMember(
+                            userID: user, displayName: name, blocksToday: blocksToday, day: day, streak: streak,
+                            lastActive: lastActive, lastUpdated: lastUpdated, version: version))
+                    {
+                        changes?.members.append(member)
+                    }
+                case "week", "month":
+                    guard let user else { throw UnreadableValue(what: "a changed sum") }
+                    if let blocks, let id = try? UserID(validating: user) {
+                        let sum = Int(clamping: max(0, blocks))
+                        if kind == "week" { changes?.weekBlocks[id] = sum } else { changes?.monthBlocks[id] = sum }
+                    } else {
+                        _ = filter.keep(
+                            StoredDayTotal(
+                                userID: user, date: date ?? .min, viceBlocks: vice ?? .min, goalBlocks: goal ?? .min,
+                                version: version ?? 0))
+                    }
+                default:
+                    throw UnreadableValue(what: "a change of a kind this version does not know")
+                }
+            }
+            return changes
+        }
+        filter.report()
+        guard let changes else { throw .unknownCode(code) }
+        return changes
+    }
+
     /// Backed by LISTEN on one dedicated connection (see `PostgresChangeFeed`): it yields when
     /// the group's channel is listened to — at first and after every reconnect, so the consumer
     /// catches up on what it may have missed — and on every notification.

@@ -54,13 +54,19 @@ extension SQLiteGroupStore {
         return try await read { db, filter in
             try Self.requireGroup(db, code: code)
             var sums: [UserID: Int] = [:]
-            let range: StatementArguments = [code.value, first, last, code.value, first, last, changedAfter ?? -1]
+            // Every member's rows, or those of the members with a total changed after the mark.
+            var range: StatementArguments = [code.value, first, last]
+            var changed = "1"
+            if let changedAfter {
+                range += [code.value, first, last, changedAfter]
+                changed = Self.changedMember
+            }
             var unnamed: [String] = []
             for row in try Row.fetchAll(
                 db,
                 sql: """
                     SELECT user_id, total(vice_blocks) AS blocks FROM day_total
-                    WHERE code = ? AND date BETWEEN ? AND ? AND \(Self.changedMember) AND \(Self.plainlyRight)
+                    WHERE code = ? AND date BETWEEN ? AND ? AND \(changed) AND \(Self.plainlyRight)
                     GROUP BY user_id
                     """, arguments: range + bounds)
             {
@@ -77,14 +83,14 @@ extension SQLiteGroupStore {
                 db,
                 sql: """
                     SELECT user_id, date, vice_blocks, goal_blocks, version FROM day_total
-                    WHERE code = ? AND date BETWEEN ? AND ? AND \(Self.changedMember) AND NOT \(Self.plainlyRight)
+                    WHERE code = ? AND date BETWEEN ? AND ? AND \(changed) AND NOT \(Self.plainlyRight)
                     """, arguments: range + bounds)
             for text in unnamed {
                 rows += try Row.fetchAll(
                     db,
                     sql: """
                         SELECT user_id, date, vice_blocks, goal_blocks, version FROM day_total
-                        WHERE code = ? AND date BETWEEN ? AND ? AND \(Self.changedMember) AND user_id = ?
+                        WHERE code = ? AND date BETWEEN ? AND ? AND \(changed) AND user_id = ?
                             AND \(Self.plainlyRight)
                         """, arguments: range + [text] + bounds)
             }

@@ -198,4 +198,34 @@ import Testing
         link.stop()
         await running.value
     }
+
+    /// After a whole read, an exchange reads only what changed since (a mate's part, a new
+    /// challenge, a mate's coins) and holds exactly what a whole read holds.
+    @Test func anExchangeCatchesUpFromTheChangesAndMatchesAWholeRead() async throws {
+        let group = try await TwoHomes(createdAt: TimeFormat.parseInstant("2026-11-21T08:00", timeZone: .gmt)!)
+        let first = LocalDate(iso8601: "2026-11-22")!
+        let walk = try await group.games(group.ana).create(
+            Challenge(
+                id: "", rule: .dailyBlocks(max: 1, target: .allVice), firstDay: first, days: 2, reward: 50,
+                penalty: 25), in: group.store)
+        let seen = try await group.games(group.bo).exchange(with: group.store).snapshot
+        #expect(seen.mark != nil && seen.boards.map(\.challenge.id) == [walk.id])
+
+        // Bo joins, ana shares another challenge and earns a badge's worth of standing.
+        group.clock.set(group.at("2026-11-21T20:00"))
+        _ = try await group.games(group.bo).join(id: walk.id, in: group.store)
+        let read = try await group.games(group.ana).create(
+            Challenge(
+                id: "", rule: .dailyBlocks(max: 2, target: .allVice), firstDay: first, days: 3, reward: 10,
+                penalty: 5), in: group.store)
+        _ = try await group.games(group.ana).exchange(with: group.store)
+
+        let caughtUp = try await group.games(group.bo).exchange(with: group.store, previous: seen).snapshot
+        let whole = try await group.games(group.bo).fetch(from: group.store)
+        #expect(caughtUp.mark == whole.mark && caughtUp.mark! > seen.mark!)
+        #expect(caughtUp.boards == whole.boards)
+        #expect(caughtUp.boards.map(\.challenge.id) == [read.id, walk.id], "newest first")
+        #expect(caughtUp.boards.last?.participants.map(\.name) == ["ana", "bo"])
+        #expect(caughtUp.coins == whole.coins && caughtUp.weeks == whole.weeks && caughtUp.rules == whole.rules)
+    }
 }

@@ -51,6 +51,8 @@ struct PostgresHostileSweepTests {
             "p_id": "'malweek'", "p_rule": #"'{"streak":{}}'"#, "p_first_day": "\(today)", "p_days": "3",
             "p_reward": "10", "p_penalty": "10", "p_starts_at": "NULL", "p_today": "\(today)", "p_state": "'in'",
             "p_decided_at": "NULL", "p_first": "\(today - 7)", "p_last": "\(today)", "p_limit": "10", "p_after": "0",
+            "p_week_first": "\(today - 7)", "p_week_last": "\(today)", "p_month_first": "\(today - 30)",
+            "p_month_last": "\(today)",
             "p_coins": "5", "p_badges": "0", "p_public": "true", "p_week_start": "1", "p_kept": "10",
             "p_over": "10", "p_missing": "'pending'", "p_dates": "ARRAY[\(today)]::bigint[]",
             "p_vice": "ARRAY[1]::bigint[]", "p_goals": "ARRAY[8]::bigint[]", "p_versions": "ARRAY[1]::bigint[]",

@@ -160,6 +160,62 @@ BEGIN
 END $$
 ;
 
+-- == What changed (internal: the caller is checked by the API functions below) ==
+-- The group's members whose row changed after `p_after` (all of them when it is NULL).
+CREATE FUNCTION screenmates.members_after(p_code text, p_after bigint)
+RETURNS TABLE (user_id text, display_name text, blocks_today bigint, day bigint, streak bigint, last_active bigint,
+    last_updated bigint, version bigint)
+LANGUAGE plpgsql STABLE SET search_path = screenmates, pg_temp AS $$
+#variable_conflict use_column
+BEGIN
+    IF p_after IS NULL THEN
+        RETURN QUERY SELECT m.user_id::text, m.display_name, m.blocks_today, m.day, m.streak, m.last_active,
+            m.last_updated, m.version
+            FROM screenmates.member m WHERE m.code = p_code ORDER BY m.joined_at, m.user_id;
+    ELSE
+        RETURN QUERY SELECT m.user_id::text, m.display_name, m.blocks_today, m.day, m.streak, m.last_active,
+            m.last_updated, m.version
+            FROM screenmates.member m WHERE m.code = p_code AND m.seq > p_after ORDER BY m.joined_at, m.user_id;
+    END IF;
+END $$
+;
+
+-- Each member's vice blocks over the days, from the rows every client accepts (the bounds of
+-- GroupStoreRules, a sum that never passes 2^53), as group_block_sums; with `p_after`, only for
+-- the members with a total in the days changed after it. A row no client would accept comes back
+-- as it is (`blocks` NULL, with its date), for the client to leave out and name.
+CREATE FUNCTION screenmates.block_sums_after(p_code text, p_first bigint, p_last bigint, p_after bigint)
+RETURNS TABLE (user_id text, blocks bigint, date bigint, vice_blocks bigint, goal_blocks bigint, version bigint)
+LANGUAGE plpgsql STABLE SET search_path = screenmates, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+    v_users text[];
+BEGIN
+    IF p_after IS NOT NULL THEN
+        -- Most looks follow a profile, not a day: the index on (code, seq) answers at once.
+        SELECT array_agg(DISTINCT c.user_id) INTO v_users FROM screenmates.day_total c
+            WHERE c.code = p_code AND c.seq > p_after AND c.date BETWEEN p_first AND p_last;
+        IF v_users IS NULL THEN
+            RETURN;
+        END IF;
+    END IF;
+    RETURN QUERY
+    WITH rows AS (
+        SELECT d.*, (d.user_id ~ '^[A-Za-z0-9_-]{1,64}$' AND d.vice_blocks BETWEEN 0 AND 1440
+            AND d.goal_blocks BETWEEN 0 AND 96) AS accepted
+        FROM screenmates.day_total d
+        WHERE d.code = p_code AND d.date BETWEEN p_first AND p_last
+            AND (v_users IS NULL OR d.user_id = ANY (v_users))
+    )
+    SELECT r.user_id::text, least(sum(r.vice_blocks), 9007199254740992)::bigint, NULL::bigint, NULL::bigint,
+        NULL::bigint, NULL::bigint
+        FROM rows r WHERE r.accepted GROUP BY r.user_id
+    UNION ALL
+    SELECT r.user_id::text, NULL::bigint, r.date, r.vice_blocks, r.goal_blocks, r.version
+        FROM rows r WHERE NOT r.accepted;
+END $$
+;
+
 -- == The API's new reads (granted to PUBLIC) ==
 -- The group's change number and the change number of the last write that took a row away; no row
 -- for a code that names no group.
@@ -177,6 +233,52 @@ BEGIN
 END $$
 ;
 
+-- What a reader that has seen change number `p_after` needs, in one call: first a 'marks' row (the
+-- change number in `blocks`, the last removal in `version`); then, when it can catch up (nothing
+-- taken away after `p_after`), a 'member' row for each member whose row changed after it, and the
+-- 'week' and 'month' sums (over the days given; none when NULL) of the members whose totals
+-- there changed, as block_sums_after gives them. No row for a code that names no group.
+CREATE FUNCTION screenmates.group_changes_after(
+    p_user text, p_secret text, p_code text, p_after bigint, p_week_first bigint, p_week_last bigint,
+    p_month_first bigint, p_month_last bigint
+) RETURNS TABLE (kind text, user_id text, display_name text, blocks_today bigint, day bigint, streak bigint,
+    last_active bigint, last_updated bigint, version bigint, blocks bigint, date bigint, vice_blocks bigint,
+    goal_blocks bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_mark bigint;
+    v_removed bigint;
+BEGIN
+    IF p_after IS NULL THEN
+        PERFORM screenmates.refuse('A reader catching up names the change number it has seen.');
+    END IF;
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN;
+    END IF;
+    SELECT g.change_seq, g.removed_seq INTO v_mark, v_removed FROM screenmates.group_info g WHERE g.code = p_code;
+    RETURN QUERY SELECT 'marks'::text, NULL::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+        NULL::bigint, NULL::bigint, v_removed, v_mark, NULL::bigint, NULL::bigint, NULL::bigint;
+    IF v_removed > p_after OR p_after > v_mark OR p_after = v_mark THEN
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT 'member'::text, m.user_id, m.display_name, m.blocks_today, m.day, m.streak, m.last_active,
+        m.last_updated, m.version, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint
+        FROM screenmates.members_after(p_code, p_after) m;
+    IF p_week_first IS NOT NULL AND p_week_last IS NOT NULL THEN
+        RETURN QUERY SELECT 'week'::text, s.user_id, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+            NULL::bigint, NULL::bigint, s.version, s.blocks, s.date, s.vice_blocks, s.goal_blocks
+            FROM screenmates.block_sums_after(p_code, p_week_first, p_week_last, p_after) s;
+    END IF;
+    IF p_month_first IS NOT NULL AND p_month_last IS NOT NULL THEN
+        RETURN QUERY SELECT 'month'::text, s.user_id, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+            NULL::bigint, NULL::bigint, s.version, s.blocks, s.date, s.vice_blocks, s.goal_blocks
+            FROM screenmates.block_sums_after(p_code, p_month_first, p_month_last, p_after) s;
+    END IF;
+END $$
+;
+
 -- As group_members, only the rows changed after `p_after` (all of them when it is NULL).
 CREATE FUNCTION screenmates.group_members_after(p_user text, p_secret text, p_code text, p_after bigint)
 RETURNS TABLE (known boolean, user_id text, display_name text, blocks_today bigint, day bigint,
@@ -191,10 +293,7 @@ BEGIN
             NULL::bigint, NULL::bigint, NULL::bigint;
         RETURN;
     END IF;
-    RETURN QUERY SELECT true, m.user_id::text, m.display_name, m.blocks_today, m.day, m.streak, m.last_active,
-        m.last_updated, m.version
-        FROM screenmates.member m WHERE m.code = p_code AND m.seq > coalesce(p_after, -1)
-        ORDER BY m.joined_at, m.user_id;
+    RETURN QUERY SELECT true, m.* FROM screenmates.members_after(p_code, p_after) m;
 END $$
 ;
 
@@ -212,22 +311,8 @@ BEGIN
         RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
         RETURN;
     END IF;
-    RETURN QUERY
-    WITH changed AS (
-        SELECT DISTINCT c.user_id FROM screenmates.day_total c
-        WHERE c.code = p_code AND c.seq > coalesce(p_after, -1) AND c.date BETWEEN p_first AND p_last
-    ), rows AS (
-        SELECT d.*, (d.user_id ~ '^[A-Za-z0-9_-]{1,64}$' AND d.vice_blocks BETWEEN 0 AND 1440
-            AND d.goal_blocks BETWEEN 0 AND 96) AS accepted
-        FROM screenmates.day_total d
-        WHERE d.code = p_code AND d.date BETWEEN p_first AND p_last AND d.user_id IN (SELECT user_id FROM changed)
-    )
-    SELECT true, r.user_id::text, least(sum(r.vice_blocks), 9007199254740992)::bigint, NULL::bigint, NULL::bigint,
-        NULL::bigint, NULL::bigint
-        FROM rows r WHERE r.accepted GROUP BY r.user_id
-    UNION ALL
-    SELECT true, r.user_id::text, NULL::bigint, r.date, r.vice_blocks, r.goal_blocks, r.version
-        FROM rows r WHERE NOT r.accepted;
+    RETURN QUERY SELECT true, s.user_id, s.blocks, s.date, s.vice_blocks, s.goal_blocks, s.version
+        FROM screenmates.block_sums_after(p_code, p_first, p_last, p_after) s;
 END $$
 ;
 
@@ -326,11 +411,12 @@ BEGIN
 END $$
 ;
 
-REVOKE ALL ON FUNCTION screenmates.stamp_change, screenmates.stamp_removal, screenmates.stamp_renamed_parts
+REVOKE ALL ON FUNCTION screenmates.stamp_change, screenmates.stamp_removal, screenmates.stamp_renamed_parts,
+    screenmates.members_after, screenmates.block_sums_after
 FROM PUBLIC
 ;
 
-GRANT EXECUTE ON FUNCTION screenmates.change_marks, screenmates.group_members_after,
+GRANT EXECUTE ON FUNCTION screenmates.change_marks, screenmates.group_changes_after, screenmates.group_members_after,
     screenmates.group_block_sums_after, screenmates.group_challenges_after,
     screenmates.challenge_participants_after, screenmates.member_coins_after, screenmates.week_results_after
 TO PUBLIC
