@@ -31,8 +31,11 @@ public struct AppCatalogue: Sendable, Hashable {
 /// What the program reads at run time that is not code, in `assets/`: the app catalogue,
 /// colour themes and usage profiles for the simulated monitor.
 ///
-/// Found through `SCREENMATES_ASSETS`, else next to the executable (`../share/screenmates/assets`),
-/// else in a parent directory of the executable (a build inside the source tree).
+/// Found, from the first place that holds an `apps.json`: `SCREENMATES_ASSETS`; next to the
+/// executable (`../share/screenmates/assets`, as an installation from source puts them, or
+/// `../share/screenmates`, as the package does; else a parent directory's `assets`, a build inside
+/// the source tree); the user's own (`$XDG_DATA_HOME/screenmates/assets`, else
+/// `~/.local/share/screenmates/assets`); the system's (`/usr/share/screenmates`).
 public struct AssetCatalog: Sendable {
     public let directory: String
 
@@ -48,22 +51,33 @@ public struct AssetCatalog: Sendable {
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
-        var directory = (executable as NSString).deletingLastPathComponent
-        let installed = directory + "/../share/screenmates/assets"
-        if FileManager.default.fileExists(atPath: installed + "/apps.json") {
-            return AssetCatalog(directory: (installed as NSString).standardizingPath)
+        for candidate in candidates(executable: executable, environment: environment)
+        where FileManager.default.fileExists(atPath: candidate + "/apps.json") {
+            return AssetCatalog(directory: (candidate as NSString).standardizingPath)
         }
+        throw AppError(
+            "Cannot find the assets directory (apps.json, themes, scenarios) next to \(executable), in "
+                + "~/.local/share/screenmates/assets or in /usr/share/screenmates. "
+                + "Install them there, or set SCREENMATES_ASSETS to the assets folder.")
+    }
+
+    /// Where the assets may be, after `SCREENMATES_ASSETS`, first place first.
+    public static func candidates(executable: String, environment: [String: String]) -> [String] {
+        var directory = (executable as NSString).deletingLastPathComponent
+        var places = [directory + "/../share/screenmates/assets", directory + "/../share/screenmates"]
         for _ in 0..<8 {
-            if FileManager.default.fileExists(atPath: directory + "/assets/apps.json") {
-                return AssetCatalog(directory: directory + "/assets")
-            }
+            places.append((directory as NSString).appendingPathComponent("assets"))
             let parent = (directory as NSString).deletingLastPathComponent
             if parent == directory { break }
             directory = parent
         }
-        throw AppError(
-            "Cannot find the assets directory (apps.json, themes, scenarios). "
-                + "Run screenmates from its source tree, or set SCREENMATES_ASSETS to the assets folder.")
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            places.append(data + "/screenmates/assets")
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            places.append(home + "/.local/share/screenmates/assets")
+        }
+        places.append("/usr/share/screenmates")
+        return places
     }
 
     public func appCatalogue() throws(AppError) -> AppCatalogue {
