@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ScreenMatesTestSupport
 
 /// The `screenmates` executable built next to the test bundle, and a private home for it.
@@ -16,6 +17,39 @@ struct Binary {
         }
         return testExecutable
     }
+
+    /// The binary where any user may run it: `path` itself when every directory above it lets
+    /// others through, else a copy (with the assets beside it, where the binary looks for them)
+    /// in a temporary directory that does — for tests that run it as an unprivileged user from
+    /// a clone inside a private directory (a root's home).
+    static let pathForEveryone: String = {
+        let original = path
+        var directory = (original as NSString).deletingLastPathComponent
+        var open = true
+        while directory != "/" && !directory.isEmpty {
+            var info = stat()
+            if stat(directory, &info) != 0 || info.st_mode & 0o001 == 0 { open = false }
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+        if open { return original }
+        // One copy per clone, made again by each test run (never piling up in the temporary folder).
+        let clone = original.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        let root = NSTemporaryDirectory() + "screenmates-for-everyone-" + String(clone, radix: 36)
+        try? FileManager.default.removeItem(atPath: root)
+        let assets = root + "/share/screenmates/assets"
+        let copy = root + "/bin/screenmates"
+        do {
+            try FileManager.default.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: root + "/share/screenmates", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: original, toPath: copy)
+            try FileManager.default.copyItem(atPath: ShippedFilesTests.assets.path, toPath: assets)
+            for made in [root, root + "/bin", root + "/share", root + "/share/screenmates"] { chmod(made, 0o755) }
+        } catch {
+            return original
+        }
+        return copy
+    }()
 
     /// A temporary home directory, removed at the end.
     final class Home: Sendable {

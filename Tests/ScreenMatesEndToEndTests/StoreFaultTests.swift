@@ -30,7 +30,7 @@ import Testing
         }
 
         func spawn(_ arguments: [String]) async throws -> SpawnedProcess {
-            let all = prefix + [Binary.path] + arguments
+            let all = prefix + [Binary.pathForEveryone] + arguments
             return try await SpawnedProcess(all[0], Array(all.dropFirst()))
         }
 

@@ -29,7 +29,9 @@ struct SwaySession: Sendable {
             let config = runtime + "/config"
             try "xwayland enable\noutput HEADLESS-1 resolution 800x600\n".write(
                 toFile: config, atomically: true, encoding: .utf8)
-            var command = ["/usr/bin/sway", "-c", config]
+            // Started in its runtime directory: the programs it runs (foot) start where it is, and an
+            // unprivileged sway could not enter a clone inside a private directory.
+            var command = ["/usr/bin/env", "-C", runtime, "/usr/bin/sway", "-c", config]
             if getuid() == 0 {
                 chmod(runtime, 0o700)
                 chown(runtime, 65534, 65534)
