@@ -37,4 +37,35 @@ import Testing
         #expect(demo.lines.contains("Stopped 3 simulated members."), "\(demo.lines)")
         #expect(Self.processes(naming: mates).isEmpty, "a mate's monitor outlived the demo")
     }
+
+    /// The mates never take a name the group has: a user called ana (the first mate's name)
+    /// gets bo and cy, and a real member called bo in the group pushes the mates on to cy and dee.
+    @Test func theMatesPassOverNamesTheGroupHas() async throws {
+        let home = Binary.Home()
+        let store = home.path + "-group-store.sqlite"
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        let created = try await Binary.run(["group", "create", "--home", home.path, "--group-store", store])
+        #expect(created.status == 0, "\(created.stderr)")
+        let code = try #require(
+            created.stdout.split(separator: " ").last.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+        )
+        let bo = Binary.Home()
+        #expect(try await Binary.run(["setup", "--home", bo.path, "--name", "Bo"]).status == 0)
+        let joined = try await Binary.run(["group", "join", code, "--home", bo.path, "--group-store", store])
+        #expect(joined.status == 0, "\(joined.stderr)")
+
+        let demo = try await SpawnedProcess(
+            Binary.path,
+            ["demo", "--home", home.path, "--group-store", store, "--members", "2", "--speed", "60"])
+        defer { demo.kill() }
+        for _ in 0..<600 where !demo.hasEnded && Self.processes(naming: home.path + "/mates/").count < 2 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        demo.kill(SIGINT)
+        #expect(await demo.wait(timeout: 60) == 130, "\(demo.standardError)")
+        #expect(demo.lines.contains { $0.contains("you and 2 simulated members (cy, dee)") }, "\(demo.lines)")
+        let members = try await Binary.run(["group", "show", "--home", bo.path, "--group-store", store])
+        #expect(members.stdout.contains("Bo") && !members.stdout.contains(" bo "), "\(members.stdout)")
+    }
 }

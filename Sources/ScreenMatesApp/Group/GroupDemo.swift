@@ -90,9 +90,30 @@ public final class GroupDemo {
             code = try await actions.create(goal: settings.rules.dailyGoalBlocks).code
         }
 
+        // Names the group has already (the user's, real members', mates of an earlier run that
+        // are still in it under other homes) are passed over; a demo that cannot start takes the
+        // mates it added out of the group again.
+        var taken: Set<String> = [settings.displayName?.uniquenessKey ?? ""]
+        var candidates = Self.mateNames().makeIterator()
         var mates: [Mate] = []
-        for index in 0..<options.members {
-            mates.append(try await makeMate(index, code: code, location: location, clock: opened.clock.clock))
+        do throws(AppError) {
+            while mates.count < options.members {
+                guard let name = candidates.next() else { throw AppError("Ran out of names for simulated members.") }
+                guard !taken.contains(name) else { continue }
+                taken.insert(name)
+                if let mate = try await makeMate(
+                    name, seed: UInt64(mates.count), code: code, location: location, clock: opened.clock.clock)
+                {
+                    mates.append(mate)
+                }
+            }
+        } catch {
+            for mate in mates {
+                let actions = GroupActions(
+                    local: mate.store, location: location, clock: opened.clock.clock, timeZone: timeZone)
+                _ = try? await actions.leave()
+            }
+            throw error
         }
         let speed = options.speed.map { " at ×\($0 == $0.rounded() ? String(Int($0)) : String($0))" } ?? ""
         // A plain `screenmates dashboard` opens the default home; any other (the demo directory
@@ -145,11 +166,16 @@ public final class GroupDemo {
         func report(stop: StopRequest) async { await reporter.run(stop: stop) }
     }
 
-    private func makeMate(_ index: Int, code: GroupCode, location: GroupStoreLocation, clock: any AppClock)
-        async throws(AppError) -> Mate
-    {
-        let base = Self.names[index % Self.names.count]
-        let name = index < Self.names.count ? base : "\(base)\(index / Self.names.count + 1)"
+    /// The mates' names, in order: the 26 first names, then the same with 2, 3… after them.
+    static func mateNames() -> some Sequence<String> {
+        (1...).lazy.flatMap { round in names.lazy.map { round == 1 ? $0 : "\($0)\(round)" } }
+    }
+
+    /// A mate named `name`, in the group; nil when the group has someone of that name already (a
+    /// real member: the mate's home stays out of the group).
+    private func makeMate(
+        _ name: String, seed index: UInt64, code: GroupCode, location: GroupStoreLocation, clock: any AppClock
+    ) async throws(AppError) -> Mate? {
         let mateHome = HomeDirectory(path: home.path + "/mates/" + name)
         try mateHome.prepare()
         // A mate is part of the show: its usage starts afresh each run, on the user's clock.
@@ -162,7 +188,15 @@ public final class GroupDemo {
         }
         if opened.settings.group?.code != code {
             let actions = GroupActions(local: opened.store, location: location, clock: clock, timeZone: timeZone)
-            _ = try await actions.join(code)
+            do throws(GroupActions.Failure) {
+                _ = try await actions.joinExplained(code)
+            } catch {
+                switch error {
+                case .store(.nameTaken): return nil
+                case .store(let refused): throw AppError(refused)
+                case .app(let failed): throw failed
+                }
+            }
         }
         guard let settings = try? opened.store.settings(), let membership = settings.group else {
             throw AppError("Could not set up the simulated member \(name).")
@@ -171,7 +205,7 @@ public final class GroupDemo {
             home: mateHome, store: opened.store, location: location, membership: membership, userID: settings.userID,
             clock: clock, timeZone: timeZone, logger: logger)
         return Mate(
-            name: name, home: mateHome, reporter: reporter, seed: options.seed &+ UInt64(index) &* 7919,
+            name: name, home: mateHome, reporter: reporter, seed: options.seed &+ index &* 7919,
             store: opened.store, publishedClock: opened.clock.published)
     }
 
