@@ -42,6 +42,16 @@ enum SQLiteChangeStamps {
                     END;
                     """)
         }
+        // A new standing (coins, badges) is read by the group with the member's row: their rows
+        // count as changed with it, in every group they are in.
+        for event in ["INSERT", "UPDATE"] {
+            try db.execute(
+                sql: """
+                    CREATE TEMP TRIGGER IF NOT EXISTS coin_standing_stamp_\(event.lowercased())
+                    AFTER \(event) ON main.coin_standing
+                    BEGIN UPDATE member SET version = version WHERE user_id = NEW.user_id; END;
+                    """)
+        }
         // A member's new name shows on the boards of the challenges they take part in: their
         // parts count as changed with it.
         try db.execute(

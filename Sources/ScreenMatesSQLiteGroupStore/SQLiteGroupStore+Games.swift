@@ -198,8 +198,6 @@ extension SQLiteGroupStore {
                     report.version, at,
                 ])
             guard db.changesCount > 0 else { return false }
-            // The group reads a new standing with the member's row: it counts as changed.
-            try db.execute(sql: "UPDATE member SET version = version WHERE user_id = ?", arguments: [report.userID])
             for code in codes { try Self.bump(db, code: code) }
             return true
         }

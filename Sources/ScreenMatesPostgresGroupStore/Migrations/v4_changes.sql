@@ -123,41 +123,17 @@ CREATE TRIGGER week_result_removal AFTER DELETE ON screenmates.week_result
 ;
 
 -- A new standing (coins, badges) is read by the group with the member's row: the member's rows
--- count as changed with it, in every group they are in (the caller holds those groups locked).
-CREATE OR REPLACE FUNCTION screenmates.report_standing(
-    p_user text, p_secret text, p_name text, p_coins bigint, p_badges bigint, p_public boolean, p_version bigint,
-    p_now bigint
-) RETURNS boolean
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
-DECLARE
-    v_user text := screenmates.caller(p_user, p_secret);
-    v_codes text[];
-    v_code text;
+-- count as changed with it, in every group they are in (report_standing holds those locked).
+CREATE FUNCTION screenmates.stamp_standing() RETURNS trigger
+LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
 BEGIN
-    PERFORM screenmates.name_key(p_name);
-    IF p_coins IS NULL OR p_badges IS NULL OR p_coins NOT BETWEEN 0 AND 1000000000 OR p_badges NOT BETWEEN 0 AND 1000 THEN
-        PERFORM screenmates.refuse('Coins are 0 to 10^9 and badges 0 to 1000.');
-    END IF;
-    IF p_public IS NULL OR NOT screenmates.is_instant(p_now) THEN
-        PERFORM screenmates.refuse('A standing says whether it is public and when it was made.');
-    END IF;
-    PERFORM screenmates.check_version(p_version);
-    v_codes := screenmates.lock_my_groups(v_user);
-    INSERT INTO screenmates.coin_standing AS s (user_id, display_name, coins, badges, is_public, version, updated_at)
-        VALUES (v_user, p_name, p_coins, p_badges, p_public, p_version, screenmates.call_ms(p_now))
-        ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, coins = excluded.coins,
-            badges = excluded.badges, is_public = excluded.is_public, version = excluded.version,
-            updated_at = excluded.updated_at
-        WHERE excluded.version > s.version;
-    IF NOT FOUND THEN
-        RETURN false;
-    END IF;
-    UPDATE screenmates.member m SET version = m.version WHERE m.user_id = v_user AND m.code = ANY (v_codes);
-    FOREACH v_code IN ARRAY v_codes LOOP
-        PERFORM screenmates.touch(v_code);
-    END LOOP;
-    RETURN true;
+    UPDATE screenmates.member m SET version = m.version WHERE m.user_id = NEW.user_id;
+    RETURN NULL;
 END $$
+;
+
+CREATE TRIGGER coin_standing_stamp AFTER INSERT OR UPDATE ON screenmates.coin_standing
+    FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_standing()
 ;
 
 -- == Every call ==
@@ -469,6 +445,7 @@ END $$
 ;
 
 REVOKE ALL ON FUNCTION screenmates.stamp_change, screenmates.stamp_removal, screenmates.stamp_renamed_parts,
+    screenmates.stamp_standing,
     screenmates.members_after, screenmates.block_sums_after
 FROM PUBLIC
 ;
