@@ -20,6 +20,13 @@ struct DashboardCommand: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional,
+        help: ArgumentHelp(
+            "Simulated group-mates the demo brings along, in the demo's own group store (0-\(GroupDemo.maximumMembers); 0 for none).",
+            valueName: "n"))
+    var members = 5
+
+    @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Seed for the demo monitor (default: derived from your user id).", valueName: "n"))
     var seed: UInt64?
 
@@ -50,6 +57,12 @@ struct DashboardCommand: AsyncParsableCommand {
     )
     var desktopNotify = false
 
+    func validate() throws {
+        guard (0...GroupDemo.maximumMembers).contains(members) else {
+            throw ValidationError("--members must be between 0 and \(GroupDemo.maximumMembers); \(members) is not.")
+        }
+    }
+
     /// On the main actor, with its body (`reporting` runs on its caller's actor): the dashboard's
     /// loop keeps the main thread from the start, as ncurses wants, and holds no thread of the
     /// pool the background work runs on.
@@ -59,7 +72,8 @@ struct DashboardCommand: AsyncParsableCommand {
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
             let noColorEnv = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
             let options = DashboardOptions(
-                demo: demo, speed: clock.speed, startAt: clock.startInstant, seed: seed, scenario: scenario,
+                demo: demo, mates: members, speed: clock.speed, startAt: clock.startInstant, seed: seed,
+                scenario: scenario,
                 theme: theme,
                 useColor: !(noColor || noColorEnv), forceASCII: ascii,
                 groupStore: try global.groupStoreChoice.named(home: home), bell: bell, desktop: desktopNotify,

@@ -109,6 +109,31 @@ import Testing
         }
     }
 
+    /// However many mates go over first, they leave room for the user's own notices: each
+    /// threshold the user then reaches is shown, climbing or in one jump.
+    @Test func matesGoingOverNeverSilenceTheUsersOwnNotices() async {
+        await propertyCheck(count: 100, input: Gen.int(in: 0...60), Gen.bool) { mateCount, climbing in
+            let mates = (0..<mateCount).map {
+                NotificationScheduler.Mate(userID: UserID("m\($0)"), name: "mate\($0)", blocksToday: 9 + $0 % 4)
+            }
+            var run = Run()
+            for _ in 0..<(mateCount / 3 + 2) {
+                run.step { Self.input(blocks: 0, mates: mates, recorded: $0, shown: $1) }
+            }
+            for blocks in climbing ? Array(0...10) : [10] {
+                run.step { Self.input(blocks: blocks, mates: mates, recorded: $0, shown: $1) }
+            }
+            let own = run.shown.compactMap { notice -> LimitState? in
+                if case .threshold(let state) = notice.kind { return state }
+                return nil
+            }
+            #expect(own == (climbing ? [.warning, .critical, .over] : [.over]))
+            #expect(
+                run.shown.filter(\.isAboutOthers).count
+                    <= NotificationScheduler.dailyBudget - NotificationScheduler.ownReserve)
+        }
+    }
+
     @Test func atMostThreeMatesAtOnceFurthestOverFirst() {
         let mates =
             (1...5).map { NotificationScheduler.Mate(userID: UserID("m\($0)"), name: "mate\($0)", blocksToday: 8 + $0) }

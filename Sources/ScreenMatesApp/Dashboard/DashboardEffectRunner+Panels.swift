@@ -58,6 +58,7 @@ extension DashboardEffectRunner {
     /// (`DashboardUpdate`), so nothing they had in hand lands in the cleared store.
     func clearLocalData(calendar: DayCalendar) -> DashboardEvent {
         let now = clock.now()
+        stopMates()
         let movedAside: String?
         do {
             movedAside = try settingsFile.setAside()

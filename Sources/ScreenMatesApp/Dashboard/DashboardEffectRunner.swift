@@ -17,6 +17,8 @@ struct DashboardDependencies {
     let catalogue: AppCatalogue
     /// The demo monitor's scenario (a demo only).
     let scenario: UsageScenario?
+    /// The day the demo's simulated mates follow (a demo with mates only).
+    var mateProfile: UsageProfile? = nil
     let logger: Logger
 }
 
@@ -42,6 +44,10 @@ final class DashboardEffectRunner {
     /// The store's reader: the figures, read incrementally (only what changed).
     var reader: FiguresReader
     let demo = DemoMonitor()
+    /// The demo's simulated mates while they run, and the group they are in.
+    var mates: (code: GroupCode, task: Task<Void, Never>)?
+    /// The demo is making its group (for a user in none).
+    var makingDemoGroup = false
     /// The one link to the user's group (the leaderboard and the games), while in one.
     var groupLink: GroupLink?
     let referee: ChallengeReferee
@@ -78,6 +84,7 @@ final class DashboardEffectRunner {
     /// awaits `tasks`), and nothing more of it reaches the store.
     func stopBackground() {
         demo.stop()
+        stopMates()
         disconnectGroup()
     }
 
@@ -218,8 +225,11 @@ final class DashboardEffectRunner {
 
     /// Where the group lives: the store named for this run, else the one the group was joined
     /// through (`remembered`), else the home's default file.
+    /// A demo with mates keeps every group of the session in the demo's own store, unless the
+    /// home is in a group elsewhere.
     func groupStore(remembered: String?) -> GroupStoreLocation {
         let home = dependencies.home
+        if let demo = demoGroupStore, remembered == nil || remembered == demo.remembered { return demo }
         return dependencies.options.groupStore
             ?? (try? GroupStoreLocation.resolve(
                 option: nil, environment: dependencies.options.environment, home: home, remembered: remembered,
@@ -231,6 +241,7 @@ final class DashboardEffectRunner {
     /// link, owned by the session's tasks.
     private func connectGroup(_ settings: UserSettings) -> DashboardEvent {
         disconnectGroup()
+        followMates(settings, makingGroup: false)
         guard let membership = settings.group else { return .groupConnected(nil) }
         let inbox = self.inbox
         let link = GroupLink(
@@ -292,7 +303,7 @@ final class DashboardEffectRunner {
 
     /// Runs a group action in the background (the group store may be slow or away); its outcome
     /// comes back through the inbox.
-    private func startGroupAction(_ request: GroupActionRequest, remembered: String?) {
+    func startGroupAction(_ request: GroupActionRequest, remembered: String?) {
         let actions = GroupActions(
             local: store, location: groupStore(remembered: remembered), clock: clock, timeZone: dependencies.timeZone)
         let inbox = self.inbox
@@ -344,6 +355,7 @@ final class DashboardEffectRunner {
             store: store, clock: clock, settings: settings, scenario: scenario, seed: seed, calendar: calendar,
             owner: tasks, onRecorded: { inbox.post(.demoRecorded) }, onProblem: { inbox.post(.demoProblem($0)) })
         logger.info("demo monitor started", metadata: ["seed": "\(seed)", "scenario": "\(scenario.name)"])
+        followMates(settings, makingGroup: true)
     }
 
     static func seed(for userID: UserID) -> UInt64 {

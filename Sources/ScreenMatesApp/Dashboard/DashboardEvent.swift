@@ -28,6 +28,8 @@ enum DashboardEvent: Hashable, Sendable {
     case demoRecorded
     /// The demo monitor cannot write (and retries), or can again (nil).
     case demoProblem(String?)
+    /// Why the demo's simulated mates are not on the board (nil: they are, or none were asked for).
+    case matesProblem(String?)
     /// The group link's status changed: a new snapshot, new games, offline, a problem.
     case groupChanged(GroupLink.Status)
     /// The dashboard connected to the user's group (its status as it starts: the cached

@@ -3,6 +3,8 @@ import Foundation
 /// How the dashboard was asked to run.
 public struct DashboardOptions: Sendable {
     public var demo: Bool
+    /// Simulated group-mates a demo brings along, in the demo's own group store (0: none).
+    public var mates: Int
     public var speed: Double?
     public var startAt: Date?
     public var seed: UInt64?
@@ -27,7 +29,7 @@ public struct DashboardOptions: Sendable {
     public var environment: [String: String]
 
     public init(
-        demo: Bool = false, speed: Double? = nil, startAt: Date? = nil, seed: UInt64? = nil,
+        demo: Bool = false, mates: Int = 0, speed: Double? = nil, startAt: Date? = nil, seed: UInt64? = nil,
         scenario: String = "typical-day", theme: String? = nil, useColor: Bool = true, forceASCII: Bool = false,
         groupStore: GroupStoreLocation? = nil, bell: Bool = false, desktop: Bool = false, startAfresh: Bool = false,
         environment: [String: String] = [:]
@@ -37,6 +39,7 @@ public struct DashboardOptions: Sendable {
         self.bell = bell
         self.desktop = desktop
         self.demo = demo
+        self.mates = demo ? mates : 0
         self.speed = speed
         self.startAt = startAt
         self.seed = seed

@@ -29,6 +29,7 @@ public final class DashboardSession {
             throw AppError(error)
         }
         let scenario = options.demo ? try assets.scenario(options.scenario) : nil
+        let mateProfile = options.mates > 0 ? try Self.mateProfile(scenario, assets: assets) : nil
         let catalogue = try assets.appCatalogue()
         let opened = try OpenedHome.open(
             home: home, assets: assets, timeZone: timeZone, speed: options.speed, startAt: options.startAt,
@@ -53,7 +54,7 @@ public final class DashboardSession {
         }
         dependencies = DashboardDependencies(
             home: home, store: opened.store, clock: clock, timeZone: timeZone, options: options, assets: assets,
-            catalogue: catalogue, scenario: scenario, logger: logger)
+            catalogue: catalogue, scenario: scenario, mateProfile: mateProfile, logger: logger)
     }
 
     /// Runs until quit; returns the exit status (0, or 128 + the signal that ended it) once
@@ -97,6 +98,15 @@ public final class DashboardSession {
         await tasks.finish()
         if clock.published { ClockSource.withdraw(from: store) }
         return status
+    }
+
+    /// The day the demo's mates follow: the demo's own profile, or a typical day beside a script.
+    private static func mateProfile(_ scenario: UsageScenario?, assets: AssetCatalog) throws(AppError) -> UsageProfile {
+        if case .profile(let profile) = scenario { return profile }
+        guard case .profile(let profile) = try assets.scenario("typical-day") else {
+            throw AppError("The scenario typical-day in \(assets.directory) is not a usage profile.")
+        }
+        return profile
     }
 
     /// The demo monitor's seed for a user, when none is given: the same user sees the same day.

@@ -36,6 +36,8 @@ struct DashboardState: Hashable, Sendable {
     var storeWarning: String?
     /// The demo monitor cannot write.
     var demoProblem: String?
+    /// Why the demo's simulated mates are not on the board.
+    var matesProblem: String?
     /// The demo monitor runs (or is to run again once the store is back or the day moved).
     var demoRunning = false
     /// The theme on screen, while it follows the settings.

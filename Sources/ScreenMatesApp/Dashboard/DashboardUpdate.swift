@@ -70,6 +70,9 @@ enum DashboardUpdate {
         case .demoProblem(let problem):
             state.demoProblem = problem
             return [.refresh(checkTimeZone: false)]
+        case .matesProblem(let problem):
+            state.matesProblem = problem
+            return []
         case .groupChanged(let status):
             let gamesMoved =
                 state.group.map { status.games != $0.games || status.offline != $0.offline } ?? (status.games != nil)
@@ -366,7 +369,8 @@ enum DashboardUpdate {
         var data = DashboardContentBuilder.make(
             numbers: state.numbers, clockSpeed: state.setting.clockSpeed, now: minute, group: state.group,
             leaderboards: state.leaderboards?.boards,
-            warning: state.storeWarning ?? monitorProblem ?? state.configWarning ?? state.games?.week?.reminder,
+            warning: state.storeWarning ?? monitorProblem ?? state.matesProblem ?? state.configWarning
+                ?? state.games?.week?.reminder,
             source: state.setting.demo ? "demo monitor" : nil)
         data.games = state.games
         data.notices = state.noticeLines

@@ -64,6 +64,15 @@ public struct Notice: Hashable, Sendable, Codable {
 
     public var kind: Kind
     public var day: LocalDate
+
+    /// A notice about the group-mates rather than the user's own day: it leaves
+    /// `NotificationScheduler.ownReserve` of the daily budget to the user's own.
+    public var isAboutOthers: Bool {
+        switch kind {
+        case .mateOver, .eveningSummary, .mateChallenge: true
+        default: false
+        }
+    }
     public var title: String
     public var body: String
     /// Distinguishes notices of one kind on one day (test notices, which may repeat).

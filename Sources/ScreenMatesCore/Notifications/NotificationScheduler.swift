@@ -81,6 +81,9 @@ public enum NotificationScheduler {
 
     /// Notices shown a day, at most.
     public static let dailyBudget = 12
+    /// What of the budget notices about others (group-mates, the evening summary) leave to the
+    /// user's own (the three thresholds and the reset): a big group going over never silences them.
+    public static let ownReserve = 4
     /// Group-mates going over announced at once, at most.
     public static let matesAtOnce = 3
     /// When the evening summary is due, local time.
@@ -105,7 +108,7 @@ public enum NotificationScheduler {
         var deliver: [Notice] = []
         var budget = max(0, dailyBudget - input.shownToday)
         for notice in due {
-            if input.enabled && budget > 0 {
+            if input.enabled && budget > (notice.isAboutOthers ? ownReserve : 0) {
                 deliver.append(notice)
                 budget -= 1
             } else {
