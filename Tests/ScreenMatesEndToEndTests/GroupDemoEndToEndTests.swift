@@ -3,44 +3,55 @@ import Glibc
 import ScreenMatesTestSupport
 import Testing
 
-/// `screenmates demo --members N`: the mates' monitors and reporters run until Ctrl-C, and none
-/// outlives the demo (they are tasks of one group the demo awaits).
+/// The demo's simulated group-mates: `dashboard --demo` brings them in the demo's own group
+/// store, `screenmates demo --members N` adds them to a group of the user's own. Either way they
+/// are simulated inside the one process, never join a group with real people in it, never take
+/// a name the group has, and leave nothing behind.
 @Suite struct GroupDemoEndToEndTests {
-    /// The processes whose command line names `text` (the mates' monitors name their homes).
-    static func processes(naming text: String) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(Int32.init).filter { pid in
-            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
-            return String(decoding: data, as: UTF8.self).contains(text)
-        }
+    /// The names in the group `home` is in (through `store`, when given).
+    static func memberNames(_ home: String, store: String? = nil) async throws -> [String] {
+        let shown = try await Binary.run(
+            ["group", "show", "--json", "--home", home] + (store.map { ["--group-store", $0] } ?? []))
+        let members = (try? json(shown.stdout)["members"] as? [[String: Any]]) ?? []
+        return members.compactMap { $0["name"] as? String }
     }
 
-    @Test func theMatesRunUntilCtrlCAndNoneOutlivesTheDemo() async throws {
+    /// Processes other than `pid` whose command line names `text`.
+    static func processes(naming text: String, besides pid: Int32) -> Int {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { other in
+            guard other != pid, let data = FileManager.default.contents(atPath: "/proc/\(other)/cmdline") else {
+                return false
+            }
+            return String(decoding: data, as: UTF8.self).contains(text)
+        }.count
+    }
+
+    @Test func theMatesRunInTheDemoProcessUntilCtrlCAndThenLeaveTheGroup() async throws {
         let home = Binary.Home()
         let demo = try await SpawnedProcess(
             Binary.path,
             ["demo", "--home", home.path, "--members", "3", "--speed", "60", "--start-at", "2026-11-21T18:00"])
         defer { demo.kill() }
-        let mates = home.path + "/mates/"
-        for _ in 0..<600 where !demo.hasEnded && Self.processes(naming: mates).count < 3 {
-            try await Task.sleep(for: .milliseconds(50))
+        var names: [String] = []
+        for _ in 0..<300 where !demo.hasEnded && names.count < 4 {
+            try await Task.sleep(for: .milliseconds(100))
+            names = try await Self.memberNames(home.path)
         }
-        #expect(Self.processes(naming: mates).count == 3, "three monitors run: \(demo.standardError)")
-        // The monitors write the mates' usage (a minute of app time a real second).
-        for _ in 0..<600 where !FileManager.default.fileExists(atPath: mates + "cy/local.sqlite") {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        #expect(Set(names) == ["me", "ana", "bo", "cy"], "\(demo.standardError)")
+        // No process per mate: the demo is the only one writing under the home.
+        #expect(Self.processes(naming: home.path, besides: demo.pid) == 0)
         demo.kill(SIGINT)
         #expect(await demo.wait(timeout: 60) == 130, "\(demo.standardError)")
         // Standard output goes to a pipe here, so it arrives when the demo ends.
         #expect(demo.lines.contains { $0.contains("you and 3 simulated members (ana, bo, cy)") }, "\(demo.lines)")
-        #expect(demo.lines.contains("Stopped 3 simulated members."), "\(demo.lines)")
-        #expect(Self.processes(naming: mates).isEmpty, "a mate's monitor outlived the demo")
+        #expect(demo.lines.contains("Stopped 3 simulated members; they left the group."), "\(demo.lines)")
+        #expect(try await Self.memberNames(home.path) == ["me"])
     }
 
-    /// The mates never take a name the group has: a user called ana (the first mate's name)
-    /// gets bo and cy, and a real member called bo in the group pushes the mates on to cy and dee.
-    @Test func theMatesPassOverNamesTheGroupHas() async throws {
+    /// A user called ana (the first mate's name) gets mates bo and cy; once a real member (Bo)
+    /// is in the group, the demo refuses and adds nobody; a PostgreSQL store is refused at once.
+    @Test func theMatesPassOverTheUsersNameAndNeverJoinAGroupWithOthers() async throws {
         let home = Binary.Home()
         let store = home.path + "-group-store.sqlite"
         defer { try? FileManager.default.removeItem(atPath: store) }
@@ -50,22 +61,75 @@ import Testing
         let code = try #require(
             created.stdout.split(separator: " ").last.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
         )
+
+        let demo = try await SpawnedProcess(
+            Binary.path, ["demo", "--home", home.path, "--group-store", store, "--members", "2", "--speed", "60"])
+        defer { demo.kill() }
+        var names: [String] = []
+        for _ in 0..<300 where !demo.hasEnded && names.count < 3 {
+            try await Task.sleep(for: .milliseconds(100))
+            names = try await Self.memberNames(home.path, store: store)
+        }
+        #expect(Set(names) == ["ana", "bo", "cy"], "\(demo.standardError)")
+        demo.kill(SIGINT)
+        #expect(await demo.wait(timeout: 60) == 130, "\(demo.standardError)")
+
         let bo = Binary.Home()
         #expect(try await Binary.run(["setup", "--home", bo.path, "--name", "Bo"]).status == 0)
         let joined = try await Binary.run(["group", "join", code, "--home", bo.path, "--group-store", store])
         #expect(joined.status == 0, "\(joined.stderr)")
+        let refused = try await Binary.run(["demo", "--home", home.path, "--group-store", store, "--members", "2"])
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("1 other member"), "\(refused.stderr)")
+        #expect(Set(try await Self.memberNames(home.path, store: store)) == ["ana", "Bo"])
 
-        let demo = try await SpawnedProcess(
-            Binary.path,
-            ["demo", "--home", home.path, "--group-store", store, "--members", "2", "--speed", "60"])
-        defer { demo.kill() }
-        for _ in 0..<600 where !demo.hasEnded && Self.processes(naming: home.path + "/mates/").count < 2 {
-            try await Task.sleep(for: .milliseconds(50))
+        let server = try await Binary.run([
+            "demo", "--home", home.path, "--group-store", "postgres://ana@/screenmates?host=/nonexistent", "--members",
+            "2",
+        ])
+        #expect(server.status == 1 && server.stderr.contains("verified identity"), "\(server.stderr)")
+    }
+
+    /// `dashboard --demo --members 3`: the board shows the user and three mates, who live in the
+    /// demo's own store and leave it when the dashboard ends; mates a killed dashboard left behind
+    /// are taken out by the next run, not added to.
+    @Test func theDashboardDemoBringsItsMatesAndLeavesNothingBehind() async throws {
+        let home = Binary.Home()
+        #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        let store = home.path + "/demo-group.sqlite"
+        let dashboard = "\(Binary.path) --home \(home.path) dashboard --demo --members 3"
+        let killed = try await Tmux(width: 100, height: 30)
+        try await killed.type(dashboard)
+        try await killed.waitFor(timeout: 30) { screen in ["bo", "cy", "dee"].allSatisfy { screen.contains(" \($0) ") } }
+        #expect(try await killed.screen().contains("4 members"))
+        kill(try #require(try await killed.childPID(named: "screenmates")), SIGKILL)
+        #expect(Set(try await Self.memberNames(home.path, store: store)) == ["ana", "bo", "cy", "dee"])
+
+        let screen = try await Tmux(width: 100, height: 30)
+        try await screen.type(dashboard + "; echo EX\"\"IT=$?")
+        let board = try await screen.waitFor(timeout: 30) { screen in
+            ["bo", "cy", "dee"].allSatisfy { screen.contains(" \($0) ") }
         }
-        demo.kill(SIGINT)
-        #expect(await demo.wait(timeout: 60) == 130, "\(demo.standardError)")
-        #expect(demo.lines.contains { $0.contains("you and 2 simulated members (cy, dee)") }, "\(demo.lines)")
-        let members = try await Binary.run(["group", "show", "--home", bo.path, "--group-store", store])
-        #expect(members.stdout.contains("Bo") && !members.stdout.contains(" bo "), "\(members.stdout)")
+        #expect(board.contains("4 members"), "\(board)")
+        #expect(Set(try await Self.memberNames(home.path, store: store)) == ["ana", "bo", "cy", "dee"])
+        try await screen.keys("q")
+        try await screen.waitFor("EXIT=0")
+        #expect(try await Self.memberNames(home.path, store: store) == ["ana"])
+    }
+
+    /// A home in a group elsewhere keeps it: the demo brings no mates into it and says why.
+    @Test func theDashboardDemoBringsNoMatesIntoARealGroup() async throws {
+        let home = Binary.Home()
+        let store = home.path + "-friends.sqlite"
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana"]).status == 0)
+        #expect(try await Binary.run(["group", "create", "--home", home.path, "--group-store", store]).status == 0)
+        let screen = try await Tmux(width: 100, height: 30)
+        try await screen.type("\(Binary.path) --home \(home.path) dashboard --demo --speed 60")
+        let shown = try await screen.waitFor("no demo mates")
+        #expect(shown.contains("1 member"), "\(shown)")
+        try await screen.keys("q")
+        #expect(try await Self.memberNames(home.path, store: store) == ["ana"])
+        #expect(!FileManager.default.fileExists(atPath: home.path + "/demo-group.sqlite"))
     }
 }

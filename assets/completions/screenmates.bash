@@ -198,7 +198,7 @@ _screenmates_dashboard() {
     repeating_flags=()
     non_repeating_flags=(--demo --no-color --ascii --bell --desktop-notify --version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --group-store --speed --start-at --seed --scenario --theme)
+    non_repeating_options=(--home --group-store --speed --start-at --members --seed --scenario --theme)
     __screenmates_offer_flags_options 0
 
     # Offer option value completions
@@ -213,6 +213,9 @@ _screenmates_dashboard() {
         return
         ;;
     '--start-at')
+        return
+        ;;
+    '--members')
         return
         ;;
     '--seed')

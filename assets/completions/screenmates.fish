@@ -23,7 +23,7 @@ function __screenmates_parse_tokens -S
         __screenmates_parse_subcommand 0 'home=' 'group-store=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'dashboard'
-            __screenmates_parse_subcommand 0 'home=' 'group-store=' 'speed=' 'start-at=' 'demo' 'seed=' 'scenario=' 'theme=' 'no-color' 'ascii' 'bell' 'desktop-notify' 'version' 'h/help'
+            __screenmates_parse_subcommand 0 'home=' 'group-store=' 'speed=' 'start-at=' 'demo' 'members=' 'seed=' 'scenario=' 'theme=' 'no-color' 'ascii' 'bell' 'desktop-notify' 'version' 'h/help'
         case 'setup'
             __screenmates_parse_subcommand 0 'home=' 'group-store=' 'speed=' 'start-at=' 'name=' 'vice=+' 'productive=+' 'day-start-hour=' 'goal=' 'version' 'h/help'
         case 'status'
@@ -201,6 +201,7 @@ complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_o
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates dashboard" speed' -l 'speed' -d 'Run the app clock N times faster than real time.' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates dashboard" start-at' -l 'start-at' -d 'Start the app clock at this instant (2026-11-21T21:30:00Z, or local 2026-11-21T21:30).' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates dashboard" demo' -l 'demo' -d 'Run the simulated usage monitor inside the dashboard, so the numbers move. Without --home, a demo (or --speed / --start-at) uses the demo directory inside the data directory, and a demo there starts afresh on every run (its profile stays).'
+complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates dashboard" members' -l 'members' -d 'Simulated group-mates the demo brings along, in the demo\'s own group store (0-200; 0 for none).' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates dashboard" seed' -l 'seed' -d 'Seed for the demo monitor (default: derived from your user id).' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates dashboard" scenario' -l 'scenario' -d 'Usage profile for the demo monitor: a name in assets/scenarios or a JSON file.' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates dashboard" theme' -l 'theme' -d 'Colour theme: terminal, dark or light (default: the theme in your settings, else terminal).' -rfka ''
