@@ -10,6 +10,7 @@ public enum UsageSourceKind: String, CaseIterable, Sendable {
     case x11
     case sway
     case hyprland
+    case gnome
     case terminal
     case simulated
 
@@ -32,7 +33,7 @@ public enum UsageSourceKind: String, CaseIterable, Sendable {
                 throw .usage("\(option) is for --source activitywatch; the simulated monitor takes none.")
             }
             return (.simulated, nil)
-        case .activitywatch, .x11, .sway, .hyprland, .terminal:
+        case .activitywatch, .x11, .sway, .hyprland, .gnome, .terminal:
             let kind = explicit ?? .activitywatch
             if let option = simulationOptions.first {
                 throw .usage(
@@ -100,12 +101,17 @@ public enum UsageSourceKind: String, CaseIterable, Sendable {
         throw .usage(
             "No usage source given, and none answers: \(tried.joined(separator: "; ")). "
                 + "Start ActivityWatch, or choose a source: --source activitywatch [--url URL] to follow it, "
-                + "--source x11, sway, hyprland or terminal to follow this machine, "
+                + "--source x11, sway, hyprland, gnome or terminal to follow this machine, "
                 + "--source simulated (or --seed, --rate, --scenario, --count) for the simulated monitor.")
     }
 }
 
 extension UsageSourceKind {
+    /// Where ScreenMates' GNOME Shell extension is installed with the other files.
+    static func gnomeExtensions(_ environment: [String: String]) -> String? {
+        (try? AssetCatalog.locate(environment: environment)).map { $0.directory + "/gnome-shell-extension" }
+    }
+
     /// What samples the focus for a source that is followed by sampling — the terminal, X11,
     /// sway, Hyprland, and `auto` once ActivityWatch did not answer (the desktop or the terminal,
     /// chosen again as it runs) — made when the follower starts; nil for ActivityWatch and the
@@ -123,9 +129,17 @@ extension UsageSourceKind {
             { () throws(FocusProbeError) -> any FocusProbe in
                 try HyprlandProbe(idleTimeout: idleTimeout, environment: environment)
             }
+        case .gnome:
+            { () throws(FocusProbeError) -> any FocusProbe in
+                try GnomeProbe(environment: environment, extensionDirectory: Self.gnomeExtensions(environment))
+            }
         case .auto:
             {
-                [session = SessionSources(environment: environment, idleTimeout: idleTimeout)] ()
+                [
+                    session = SessionSources(
+                        environment: environment, idleTimeout: idleTimeout,
+                        gnomeExtensions: Self.gnomeExtensions(environment))
+                ] ()
                     throws(FocusProbeError) -> any FocusProbe in
                 AutoProbe(session: session) { TerminalProbe() }
             }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The desktops a session runs, in the order `--source auto` tries them: those whose variable
-/// is set (`$SWAYSOCK`, `$HYPRLAND_INSTANCE_SIGNATURE`, `$DISPLAY`), the one the session names
+/// is set (`$SWAYSOCK`, `$HYPRLAND_INSTANCE_SIGNATURE`, `$DISPLAY`; GNOME where the session
+/// names it and has a session bus), the one the session names
 /// first (`$XDG_CURRENT_DESKTOP`), then the kind it is (`$WAYLAND_DISPLAY` set: Wayland).
 ///
 /// In a Wayland session X11 is never a candidate: there it sees only Xwayland's windows, and
@@ -18,7 +19,9 @@ public struct SessionSources: Sendable {
     /// Why a desktop is not among them, for the message when none answers.
     public let notes: [String]
 
-    public init(environment: [String: String], idleTimeout: TimeInterval) {
+    /// `gnomeExtensions`: where ScreenMates' GNOME Shell extension is (for the message when it is
+    /// not running).
+    public init(environment: [String: String], idleTimeout: TimeInterval, gnomeExtensions: String? = nil) {
         func isSet(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
         let named = Set(
             (environment["XDG_CURRENT_DESKTOP"] ?? "").lowercased().split(separator: ":").map(String.init))
@@ -43,11 +46,20 @@ public struct SessionSources: Sendable {
                     }
                 ))
         }
+        if named.contains("gnome"), isSet("DBUS_SESSION_BUS_ADDRESS") {
+            ranked.append(
+                (
+                    0,
+                    Candidate(name: "gnome") { () throws(FocusProbeError) -> any FocusProbe in
+                        try GnomeProbe(environment: environment, extensionDirectory: gnomeExtensions)
+                    }
+                ))
+        }
         if wayland {
             if ranked.isEmpty {
                 notes.append(
                     "this is a Wayland session (WAYLAND_DISPLAY is set) of a compositor ScreenMates cannot read "
-                        + "(it reads sway and Hyprland), and X11 there sees only Xwayland's windows")
+                        + "(it reads sway, Hyprland and GNOME), and X11 there sees only Xwayland's windows")
             }
         } else if let display = environment["DISPLAY"], !display.isEmpty {
             ranked.append(
@@ -61,7 +73,7 @@ public struct SessionSources: Sendable {
         if ranked.isEmpty, !wayland {
             notes.append("DISPLAY is not set (no X11 desktop), nor SWAYSOCK or HYPRLAND_INSTANCE_SIGNATURE")
         }
-        // A stable sort: equal ranks keep sway, Hyprland, X11.
+        // A stable sort: equal ranks keep sway, Hyprland, GNOME, X11.
         desktops = ranked.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }
             .map(\.element.candidate)
         self.notes = notes

@@ -17,7 +17,9 @@ struct MonitorCommand: AsyncParsableCommand {
             once however often it is read. --source x11 samples the focused window's class and the \
             idle time of an X11 desktop ($DISPLAY) every second; --source sway and --source \
             hyprland the focused window of those Wayland compositors ($SWAYSOCK, \
-            $HYPRLAND_INSTANCE_SIGNATURE) and their idle signal; --source terminal the foreground \
+            $HYPRLAND_INSTANCE_SIGNATURE) and their idle signal; --source gnome the focused window \
+            of GNOME Shell, through ScreenMates' GNOME Shell extension (it says how to install it), \
+            and Mutter's idle time; --source terminal the foreground \
             program of tmux's active pane (or of your terminals) and the time since you last typed. \
             Input older than 3 minutes, a locked screen or a sleeping machine counts nothing. \
             --source simulated makes usage up: without --rate at a realistic pace on the app clock; \
@@ -51,7 +53,7 @@ struct MonitorCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Where usage comes from: auto, activitywatch, x11, sway, hyprland, terminal or simulated (default: auto, see below).",
+            "Where usage comes from: auto, activitywatch, x11, sway, hyprland, gnome, terminal or simulated (default: auto, see below).",
             valueName: "source"))
     var source: String?
 
@@ -131,7 +133,7 @@ struct MonitorCommand: AsyncParsableCommand {
         return await StopSignals.watching { stop in await StartupPages.handedBack { await follower.run(stop: stop) } }
     }
 
-    /// `--source terminal|x11|sway|hyprland|auto`: samples the focus on the real clock.
+    /// `--source terminal|x11|sway|hyprland|gnome|auto`: samples the focus on the real clock.
     private func sample(_ probe: @escaping SampledFollower.ProbeMaker) async throws(AppError) -> Int32 {
         let (home, assets) = try startingHome()
         let follower = try SampledFollower(

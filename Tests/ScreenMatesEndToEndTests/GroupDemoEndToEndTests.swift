@@ -100,7 +100,8 @@ import Testing
         let dashboard = "\(Binary.path) --home \(home.path) dashboard --demo --members 3"
         let killed = try await Tmux(width: 100, height: 30)
         try await killed.type(dashboard)
-        try await killed.waitFor(timeout: 30) { screen in ["bo", "cy", "dee"].allSatisfy { screen.contains(" \($0) ") } }
+        try await killed.waitFor(timeout: 30) { screen in ["bo", "cy", "dee"].allSatisfy { screen.contains(" \($0) ") }
+        }
         #expect(try await killed.screen().contains("4 members"))
         kill(try #require(try await killed.childPID(named: "screenmates")), SIGKILL)
         #expect(Set(try await Self.memberNames(home.path, store: store)) == ["ana", "bo", "cy", "dee"])

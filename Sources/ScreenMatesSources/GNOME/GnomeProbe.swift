@@ -1,0 +1,92 @@
+import Foundation
+import ScreenMatesMonitor
+
+/// `--source gnome`: the focused window's application on GNOME Shell — its Wayland `app_id` or,
+/// under Xwayland, its X11 class — and its title (only to match a site), from ScreenMates' own
+/// GNOME Shell extension on the session bus (`org.screenmates.FocusedWindow`); the idle time from
+/// Mutter's `org.gnome.Mutter.IdleMonitor`.
+///
+/// GNOME Shell tells no ordinary program which window has the focus under Wayland: only code
+/// running inside the shell knows, hence the extension (in `assets/gnome-shell-extension`), which
+/// shares nothing but the focused window's application id and title. Each sample is two calls on
+/// the session bus through libdbus (`DBusConnection`), no program started.
+public struct GnomeProbe: FocusProbe {
+    public let sourceName = "gnome"
+    public let following: String
+    private let bus: DBusConnection
+    /// Whether Mutter answers for the idle time: without it, focused time counts as active.
+    public let knowsIdle: Bool
+
+    static let extensionUUID = "screenmates@screenmates.local"
+    static let service = "org.screenmates.FocusedWindow"
+    static let path = "/org/screenmates/FocusedWindow"
+
+    /// Connects to the session bus of `environment` and asks the extension once.
+    /// `extensionDirectory` is where the extension's folders are (`…/gnome-shell-extension`), for
+    /// the message that says how to install it.
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment, extensionDirectory: String? = nil
+    ) throws(FocusProbeError) {
+        bus = try DBusConnection(environment: environment)
+        do {
+            _ = try Self.focused(bus)
+        } catch {
+            throw error.nobodyThere
+                ? FocusProbeError(Self.missingExtension(extensionDirectory))
+                : FocusProbeError("GNOME Shell's ScreenMates extension did not answer: \(error.message)")
+        }
+        knowsIdle = (try? Self.idleMilliseconds(bus)) != nil
+        following =
+            "the focused window on GNOME Shell, through ScreenMates' extension"
+            + (knowsIdle ? " (idle from Mutter)" : " (Mutter gives no idle time here: focused time counts as active)")
+    }
+
+    public mutating func sample(wallClock: Date) throws(FocusProbeError) -> FocusSample {
+        let focus: (app: String, title: String)
+        do {
+            focus = try Self.focused(bus)
+        } catch {
+            if error.disconnected || error.nobodyThere {
+                throw FocusProbeError(
+                    "GNOME Shell (or its ScreenMates extension) has gone from the session bus.", sourceEnded: true)
+            }
+            throw FocusProbeError("GNOME Shell's ScreenMates extension did not answer: \(error.message)")
+        }
+        let idleSeconds = knowsIdle ? (try? Self.idleMilliseconds(bus)).map { Double($0) / 1000 } : nil
+        guard !focus.app.isEmpty else { return FocusSample(app: nil, idleSeconds: idleSeconds) }
+        return FocusSample(app: focus.app, title: focus.title, idleSeconds: idleSeconds)
+    }
+
+    private static func focused(_ bus: DBusConnection) throws(DBusConnection.Failure) -> (app: String, title: String) {
+        let values = try bus.call(destination: service, path: path, interface: service, method: "Get")
+        guard values.count == 2, let app = values[0].text, let title = values[1].text else {
+            throw DBusConnection.Failure(
+                name: "org.freedesktop.DBus.Error.InvalidSignature", message: "Get() answered \(values), not (ss)")
+        }
+        return (app, title)
+    }
+
+    private static func idleMilliseconds(_ bus: DBusConnection) throws(DBusConnection.Failure) -> UInt64 {
+        let values = try bus.call(
+            destination: "org.gnome.Mutter.IdleMonitor", path: "/org/gnome/Mutter/IdleMonitor/Core",
+            interface: "org.gnome.Mutter.IdleMonitor", method: "GetIdletime")
+        guard let milliseconds = values.first?.number else {
+            throw DBusConnection.Failure(
+                name: "org.freedesktop.DBus.Error.InvalidSignature", message: "GetIdletime() answered \(values)")
+        }
+        return milliseconds
+    }
+
+    /// What to do when the extension does not answer: why GNOME needs it, and the commands.
+    static func missingExtension(_ directory: String?) -> String {
+        let folder = directory.map { "\($0)/45/\(extensionUUID)" } ?? "assets/gnome-shell-extension/45/\(extensionUUID)"
+        let older = directory.map { "\($0)/43/\(extensionUUID)" } ?? "assets/gnome-shell-extension/43/\(extensionUUID)"
+        return
+            "GNOME Shell's ScreenMates extension is not running. Under Wayland GNOME tells no program which window "
+            + "has the focus; ScreenMates' small extension does, sharing only the focused window's application id and "
+            + "title on your session bus. Install it (GNOME 45 or later: \(folder); GNOME 40-44: \(older)) with "
+            + "`mkdir -p ~/.local/share/gnome-shell/extensions && cp -r FOLDER ~/.local/share/gnome-shell/extensions/`, "
+            + "log out and in again, then `gnome-extensions enable \(extensionUUID)` "
+            + "(`gnome-extensions info \(extensionUUID)` says whether it is enabled)."
+    }
+}

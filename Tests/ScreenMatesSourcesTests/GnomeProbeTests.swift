@@ -1,0 +1,115 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesMonitor
+import ScreenMatesSources
+import ScreenMatesTestSupport
+import Testing
+
+/// `--source gnome` against a real, headless GNOME Shell 43 with ScreenMates' extension: two
+/// windows of different applications, the focus moved between them by the keyboard as a person
+/// would (alt+tab), the blocks following it; idle from Mutter, ended by a key press; the shell
+/// going away ends the source.
+@Suite(.enabled(if: GnomeSession.available, Comment(rawValue: GnomeSession.missingNote)), .serialized)
+struct GnomeProbeTests {
+    static let start = Date(timeIntervalSince1970: 1_780_000_000)
+    static let calendar = DayCalendar(timeZone: TimeZone(identifier: "UTC")!, dayStartHour: 0)
+
+    /// A new window or a key press reaches the shell a moment later.
+    static func waitFor(_ app: String?, _ probe: inout GnomeProbe) async throws {
+        for _ in 0..<400 where try probe.sample(wallClock: Date()).app != app {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        try #require(try probe.sample(wallClock: Date()).app == app)
+    }
+
+    @Test func theFocusedWindowsAppHasTheTimeAndSwitchingFocusMovesIt() async throws {
+        try await GnomeSession.with { gnome in
+            var probe = try GnomeProbe(environment: gnome.environment)
+            #expect(probe.following.hasPrefix("the focused window on GNOME Shell"), "\(probe.following)")
+            #expect(probe.knowsIdle)
+            gnome.window(appID: "alpha", title: "Alpha window")
+            try await Self.waitFor("alpha", &probe)
+            #expect(try probe.sample(wallClock: Date()).title == "Alpha window")
+            var timeline = SampledTimeline(idleThreshold: 180, maxGap: 10)
+            for second in 0...90 {
+                timeline.add(try probe.sample(wallClock: Date()), at: Self.start.addingTimeInterval(Double(second)))
+            }
+            gnome.window(appID: "beta", title: "Beta window")
+            try await Self.waitFor("beta", &probe)
+            for second in 91...200 {
+                timeline.add(try probe.sample(wallClock: Date()), at: Self.start.addingTimeInterval(Double(second)))
+            }
+            let apps = [
+                TrackedApp(id: "alpha", name: "alpha", bundleID: "a", category: .vice),
+                TrackedApp(id: "beta", name: "beta", bundleID: "b", category: .productive),
+            ]
+            let deriver = BlockDeriver(
+                source: "gnome", host: "desk", blockSeconds: 60, calendar: Self.calendar,
+                matcher: AppMatcher(apps: apps, rules: []))
+            let usage = deriver.derive(
+                timeline.timeline, day: Self.calendar.day(containing: Self.start),
+                until: Self.start.addingTimeInterval(3600))
+            #expect(usage.trackedMilliseconds == ["alpha": 91_000, "beta": 109_000])
+            #expect(usage.events.map(\.appID) == ["alpha", "beta"])
+
+            // The keyboard moves the focus back, as a person would (alt+escape: the window below). The
+            // headless seat loses the first keys of a new virtual keyboard now and then: a press that
+            // changed nothing is made again.
+            var moved = false
+            for _ in 0..<3 where !moved {
+                try await gnome.keys("alt+escape")
+                for _ in 0..<40 where !moved {
+                    moved = try probe.sample(wallClock: Date()).app == "alpha"
+                    if !moved { try await Task.sleep(for: .milliseconds(50)) }
+                }
+            }
+            #expect(moved, "the keyboard moved the focus back to alpha")
+        }
+    }
+
+    @Test func idleComesFromMutterAndAKeyPressEndsIt() async throws {
+        try await GnomeSession.with { gnome in
+            gnome.window(appID: "alpha", title: "Alpha window")
+            var probe = try GnomeProbe(environment: gnome.environment)
+            try await Self.waitFor("alpha", &probe)
+            try await Task.sleep(for: .milliseconds(1500))
+            let idle = try #require(try probe.sample(wallClock: Date()).idleSeconds)
+            #expect(idle >= 1, "idle \(idle) s after 1.5 s without input")
+            try await gnome.keys("shift")
+            let after = try #require(try probe.sample(wallClock: Date()).idleSeconds)
+            #expect(after < idle, "a key press resets the idle time: \(after) s, was \(idle) s")
+        }
+    }
+
+    @Test func theShellGoingAwayEndsTheSource() async throws {
+        var probe: GnomeProbe?
+        try await GnomeSession.with { gnome in
+            probe = try GnomeProbe(environment: gnome.environment)
+            _ = try probe?.sample(wallClock: Date())
+        }
+        do {
+            _ = try probe?.sample(wallClock: Date())
+            Issue.record("a sample after the shell stopped succeeded")
+        } catch {
+            #expect(error.sourceEnded, "\(error.message)")
+        }
+    }
+
+    /// A session bus without the extension: the probe says what to do, and why GNOME needs it.
+    @Test func withoutTheExtensionItSaysHowToInstallIt() async throws {
+        let daemon = try await Command.run(
+            "/usr/bin/dbus-daemon", ["--session", "--fork", "--print-address=1", "--print-pid=1"])
+        let lines = daemon.stdout.split(separator: "\n").map(String.init)
+        try #require(daemon.status == 0 && lines.count == 2, "dbus-daemon: \(daemon.stderr)")
+        defer { kill(pid_t(lines[1]) ?? 0, SIGTERM) }
+        do {
+            _ = try GnomeProbe(
+                environment: ["DBUS_SESSION_BUS_ADDRESS": lines[0]], extensionDirectory: "/usr/share/screenmates/x")
+            Issue.record("a probe started without the extension")
+        } catch {
+            #expect(error.message.contains("gnome-extensions enable screenmates@screenmates.local"), "\(error.message)")
+            #expect(error.message.contains("/usr/share/screenmates/x/45/screenmates@screenmates.local"))
+            #expect(!error.sourceEnded)
+        }
+    }
+}
