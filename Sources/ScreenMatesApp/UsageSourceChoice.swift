@@ -11,6 +11,7 @@ public enum UsageSourceKind: String, CaseIterable, Sendable {
     case sway
     case hyprland
     case gnome
+    case kde
     case terminal
     case simulated
 
@@ -33,7 +34,7 @@ public enum UsageSourceKind: String, CaseIterable, Sendable {
                 throw .usage("\(option) is for --source activitywatch; the simulated monitor takes none.")
             }
             return (.simulated, nil)
-        case .activitywatch, .x11, .sway, .hyprland, .gnome, .terminal:
+        case .activitywatch, .x11, .sway, .hyprland, .gnome, .kde, .terminal:
             let kind = explicit ?? .activitywatch
             if let option = simulationOptions.first {
                 throw .usage(
@@ -81,7 +82,9 @@ public enum UsageSourceKind: String, CaseIterable, Sendable {
             }
             tried.append("ActivityWatch does not answer at \(client.baseURL) (\(reason))")
         }
-        let session = SessionSources(environment: environment, idleTimeout: 180)
+        let session = SessionSources(
+            environment: environment, idleTimeout: 180, gnomeExtensions: gnomeExtensions(environment),
+            kwinScript: kwinScript(environment))
         if let (_, probe) = session.firstAnswering() {
             return (
                 .auto,
@@ -101,7 +104,7 @@ public enum UsageSourceKind: String, CaseIterable, Sendable {
         throw .usage(
             "No usage source given, and none answers: \(tried.joined(separator: "; ")). "
                 + "Start ActivityWatch, or choose a source: --source activitywatch [--url URL] to follow it, "
-                + "--source x11, sway, hyprland, gnome or terminal to follow this machine, "
+                + "--source x11, sway, hyprland, gnome, kde or terminal to follow this machine, "
                 + "--source simulated (or --seed, --rate, --scenario, --count) for the simulated monitor.")
     }
 }
@@ -110,6 +113,11 @@ extension UsageSourceKind {
     /// Where ScreenMates' GNOME Shell extension is installed with the other files.
     static func gnomeExtensions(_ environment: [String: String]) -> String? {
         (try? AssetCatalog.locate(environment: environment)).map { $0.directory + "/gnome-shell-extension" }
+    }
+
+    /// The KWin script a KDE Plasma source loads, where it is installed with the other files.
+    static func kwinScript(_ environment: [String: String]) -> String? {
+        (try? AssetCatalog.locate(environment: environment)).map { $0.directory + "/kwin/screenmates-focus.js" }
     }
 
     /// What samples the focus for a source that is followed by sampling — the terminal, X11,
@@ -133,12 +141,20 @@ extension UsageSourceKind {
             { () throws(FocusProbeError) -> any FocusProbe in
                 try GnomeProbe(environment: environment, extensionDirectory: Self.gnomeExtensions(environment))
             }
+        case .kde:
+            { () throws(FocusProbeError) -> any FocusProbe in
+                guard let script = Self.kwinScript(environment) else {
+                    throw FocusProbeError(
+                        "ScreenMates' KWin script (assets/kwin) is not installed with its other files.")
+                }
+                return try KWinProbe(script: script, idleTimeout: idleTimeout, environment: environment)
+            }
         case .auto:
             {
                 [
                     session = SessionSources(
                         environment: environment, idleTimeout: idleTimeout,
-                        gnomeExtensions: Self.gnomeExtensions(environment))
+                        gnomeExtensions: Self.gnomeExtensions(environment), kwinScript: Self.kwinScript(environment))
                 ] ()
                     throws(FocusProbeError) -> any FocusProbe in
                 AutoProbe(session: session) { TerminalProbe() }

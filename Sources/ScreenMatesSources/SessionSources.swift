@@ -1,8 +1,8 @@
 import Foundation
 
 /// The desktops a session runs, in the order `--source auto` tries them: those whose variable
-/// is set (`$SWAYSOCK`, `$HYPRLAND_INSTANCE_SIGNATURE`, `$DISPLAY`; GNOME where the session
-/// names it and has a session bus), the one the session names
+/// is set (`$SWAYSOCK`, `$HYPRLAND_INSTANCE_SIGNATURE`, `$DISPLAY`; GNOME and KDE Plasma where the
+/// session names them and has a session bus), the one the session names
 /// first (`$XDG_CURRENT_DESKTOP`), then the kind it is (`$WAYLAND_DISPLAY` set: Wayland).
 ///
 /// In a Wayland session X11 is never a candidate: there it sees only Xwayland's windows, and
@@ -20,8 +20,11 @@ public struct SessionSources: Sendable {
     public let notes: [String]
 
     /// `gnomeExtensions`: where ScreenMates' GNOME Shell extension is (for the message when it is
-    /// not running).
-    public init(environment: [String: String], idleTimeout: TimeInterval, gnomeExtensions: String? = nil) {
+    /// not running); `kwinScript`: the script a KDE Plasma source loads into KWin.
+    public init(
+        environment: [String: String], idleTimeout: TimeInterval, gnomeExtensions: String? = nil,
+        kwinScript: String? = nil
+    ) {
         func isSet(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
         let named = Set(
             (environment["XDG_CURRENT_DESKTOP"] ?? "").lowercased().split(separator: ":").map(String.init))
@@ -55,11 +58,20 @@ public struct SessionSources: Sendable {
                     }
                 ))
         }
+        if named.contains("kde"), isSet("DBUS_SESSION_BUS_ADDRESS"), let kwinScript {
+            ranked.append(
+                (
+                    0,
+                    Candidate(name: "kde") { () throws(FocusProbeError) -> any FocusProbe in
+                        try KWinProbe(script: kwinScript, idleTimeout: idleTimeout, environment: environment)
+                    }
+                ))
+        }
         if wayland {
             if ranked.isEmpty {
                 notes.append(
                     "this is a Wayland session (WAYLAND_DISPLAY is set) of a compositor ScreenMates cannot read "
-                        + "(it reads sway, Hyprland and GNOME), and X11 there sees only Xwayland's windows")
+                        + "(it reads sway, Hyprland, GNOME and KDE Plasma), and X11 there sees only Xwayland's windows")
             }
         } else if let display = environment["DISPLAY"], !display.isEmpty {
             ranked.append(
@@ -73,7 +85,7 @@ public struct SessionSources: Sendable {
         if ranked.isEmpty, !wayland {
             notes.append("DISPLAY is not set (no X11 desktop), nor SWAYSOCK or HYPRLAND_INSTANCE_SIGNATURE")
         }
-        // A stable sort: equal ranks keep sway, Hyprland, GNOME, X11.
+        // A stable sort: equal ranks keep sway, Hyprland, GNOME, KDE, X11.
         desktops = ranked.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }
             .map(\.element.candidate)
         self.notes = notes

@@ -19,7 +19,9 @@ struct MonitorCommand: AsyncParsableCommand {
             hyprland the focused window of those Wayland compositors ($SWAYSOCK, \
             $HYPRLAND_INSTANCE_SIGNATURE) and their idle signal; --source gnome the focused window \
             of GNOME Shell, through ScreenMates' GNOME Shell extension (it says how to install it), \
-            and Mutter's idle time; --source terminal the foreground \
+            and Mutter's idle time; --source kde the focused window of KDE Plasma's KWin, through a \
+            script the monitor loads into KWin (and unloads), and its idle signal; --source terminal \
+            the foreground \
             program of tmux's active pane (or of your terminals) and the time since you last typed. \
             Input older than 3 minutes, a locked screen or a sleeping machine counts nothing. \
             --source simulated makes usage up: without --rate at a realistic pace on the app clock; \
@@ -53,7 +55,7 @@ struct MonitorCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Where usage comes from: auto, activitywatch, x11, sway, hyprland, gnome, terminal or simulated (default: auto, see below).",
+            "Where usage comes from: auto, activitywatch, x11, sway, hyprland, gnome, kde, terminal or simulated (default: auto, see below).",
             valueName: "source"))
     var source: String?
 
@@ -133,7 +135,7 @@ struct MonitorCommand: AsyncParsableCommand {
         return await StopSignals.watching { stop in await StartupPages.handedBack { await follower.run(stop: stop) } }
     }
 
-    /// `--source terminal|x11|sway|hyprland|gnome|auto`: samples the focus on the real clock.
+    /// `--source terminal|x11|sway|hyprland|gnome|kde|auto`: samples the focus on the real clock.
     private func sample(_ probe: @escaping SampledFollower.ProbeMaker) async throws(AppError) -> Int32 {
         let (home, assets) = try startingHome()
         let follower = try SampledFollower(

@@ -9,7 +9,9 @@ import Testing
 /// windows of different applications, the focus moved between them by the keyboard as a person
 /// would (alt+tab), the blocks following it; idle from Mutter, ended by a key press; the shell
 /// going away ends the source.
-@Suite(.enabled(if: GnomeSession.available, Comment(rawValue: GnomeSession.missingNote)), .serialized)
+@Suite(
+    .enabled(if: DesktopSession.Kind.gnome.available, Comment(rawValue: DesktopSession.Kind.gnome.missingNote)),
+    .serialized)
 struct GnomeProbeTests {
     static let start = Date(timeIntervalSince1970: 1_780_000_000)
     static let calendar = DayCalendar(timeZone: TimeZone(identifier: "UTC")!, dayStartHour: 0)
@@ -23,7 +25,7 @@ struct GnomeProbeTests {
     }
 
     @Test func theFocusedWindowsAppHasTheTimeAndSwitchingFocusMovesIt() async throws {
-        try await GnomeSession.with { gnome in
+        try await DesktopSession.with(.gnome) { gnome in
             var probe = try GnomeProbe(environment: gnome.environment)
             #expect(probe.following.hasPrefix("the focused window on GNOME Shell"), "\(probe.following)")
             #expect(probe.knowsIdle)
@@ -68,7 +70,7 @@ struct GnomeProbeTests {
     }
 
     @Test func idleComesFromMutterAndAKeyPressEndsIt() async throws {
-        try await GnomeSession.with { gnome in
+        try await DesktopSession.with(.gnome) { gnome in
             gnome.window(appID: "alpha", title: "Alpha window")
             var probe = try GnomeProbe(environment: gnome.environment)
             try await Self.waitFor("alpha", &probe)
@@ -83,7 +85,7 @@ struct GnomeProbeTests {
 
     @Test func theShellGoingAwayEndsTheSource() async throws {
         var probe: GnomeProbe?
-        try await GnomeSession.with { gnome in
+        try await DesktopSession.with(.gnome) { gnome in
             probe = try GnomeProbe(environment: gnome.environment)
             _ = try probe?.sample(wallClock: Date())
         }

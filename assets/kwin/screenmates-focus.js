@@ -4,7 +4,10 @@
 //                                          both empty when no window is active.
 // KWin 5.27 (workspace.clientActivated, activeClient) and 6 (windowActivated, activeWindow).
 // The monitor loads it through org.kde.kwin.Scripting and unloads it when it stops.
+// The monitor puts its own unique bus name here when it loads the script, so that several
+// monitors (and a monitor started again) each hear of the focus.
 const service = "org.screenmates.Monitor";
+const iface = "org.screenmates.Monitor";
 let watched = null;
 
 function report(window) {
@@ -13,7 +16,7 @@ function report(window) {
         watched = window;
         if (window) window.captionChanged.connect(retitled);
     }
-    callDBus(service, "/org/screenmates/Monitor", service, "WindowActivated",
+    callDBus(service, "/org/screenmates/Monitor", iface, "WindowActivated",
         window ? String(window.resourceClass) : "", window ? String(window.caption) : "");
 }
 

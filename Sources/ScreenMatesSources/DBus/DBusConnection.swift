@@ -75,12 +75,29 @@ final class DBusConnection {
         library.unref(connection)
     }
 
-    /// Calls `method` and returns the reply's values (a variant's value in its place).
-    func call(destination: String, path: String, interface: String, method: String) throws(Failure) -> [Value] {
+    /// Calls `method` with `arguments` (strings) and returns the reply's values (a variant's value
+    /// in its place).
+    func call(destination: String, path: String, interface: String, method: String, arguments: [String] = [])
+        throws(Failure) -> [Value]
+    {
         guard let message = library.newMethodCall(destination, path, interface, method) else {
             throw Failure(name: "org.freedesktop.DBus.Error.NoMemory", message: "no memory for a message")
         }
         defer { library.messageUnref(message) }
+        if !arguments.isEmpty {
+            let appender = UnsafeMutableRawPointer.allocate(byteCount: DBusLibrary.structureBytes, alignment: 8)
+            appender.initializeMemory(as: UInt8.self, repeating: 0, count: DBusLibrary.structureBytes)
+            defer { appender.deallocate() }
+            library.more.iterInitAppend(message, appender)
+            for argument in arguments {
+                let appended = argument.withCString { text in
+                    withUnsafePointer(to: text) { library.more.iterAppendBasic(appender, Int32(UInt8(ascii: "s")), $0) }
+                }
+                guard appended != 0 else {
+                    throw Failure(name: "org.freedesktop.DBus.Error.NoMemory", message: "no memory for an argument")
+                }
+            }
+        }
         let error = UnsafeMutableRawPointer.allocate(byteCount: DBusLibrary.structureBytes, alignment: 8)
         error.initializeMemory(as: UInt8.self, repeating: 0, count: DBusLibrary.structureBytes)
         defer { error.deallocate() }
@@ -98,6 +115,63 @@ final class DBusConnection {
             values.append(value(at: iterator))
         } while library.iterNext(iterator) != 0
         return values
+    }
+
+    /// This connection's unique name on the bus (`:1.42`): where calls to it go.
+    var uniqueName: String { library.more.uniqueName(connection).map { String(cString: $0) } ?? "" }
+
+    /// Whether the bus is still there.
+    var isConnected: Bool { library.more.isConnected(connection) != 0 }
+
+    /// Asks the bus to pass on the messages `rule` matches (`type='signal',…`).
+    func addMatch(_ rule: String) throws(Failure) {
+        let error = UnsafeMutableRawPointer.allocate(byteCount: DBusLibrary.structureBytes, alignment: 8)
+        error.initializeMemory(as: UInt8.self, repeating: 0, count: DBusLibrary.structureBytes)
+        defer { error.deallocate() }
+        library.errorInit(error)
+        library.more.addMatch(connection, rule, error)
+        if error.load(as: UnsafePointer<CChar>?.self) != nil { throw Self.failure(error, library) }
+    }
+
+    /// A method call or a signal that came to this connection.
+    struct Incoming: Equatable {
+        let isSignal: Bool
+        let interface: String
+        let member: String
+        let values: [Value]
+    }
+
+    /// The method calls and signals that have come since the last look, without waiting; each
+    /// method call is answered at once with an empty reply (unless its sender wants none).
+    func drain() -> [Incoming] {
+        var incoming: [Incoming] = []
+        _ = library.more.readWrite(connection, 0)
+        while let message = library.more.popMessage(connection) {
+            defer { library.messageUnref(message) }
+            let type = library.more.messageType(message)
+            // 1: a method call, 4: a signal (replies to calls of our own never wait here).
+            guard type == 1 || type == 4 else { continue }
+            if type == 1, library.more.noReply(message) == 0, let reply = library.more.newMethodReturn(message) {
+                _ = library.more.send(connection, reply, nil)
+                library.messageUnref(reply)
+            }
+            var values: [Value] = []
+            let iterator = UnsafeMutableRawPointer.allocate(byteCount: DBusLibrary.structureBytes, alignment: 8)
+            iterator.initializeMemory(as: UInt8.self, repeating: 0, count: DBusLibrary.structureBytes)
+            defer { iterator.deallocate() }
+            if library.iterInit(message, iterator) != 0 {
+                repeat {
+                    values.append(value(at: iterator))
+                } while library.iterNext(iterator) != 0
+            }
+            incoming.append(
+                Incoming(
+                    isSignal: type == 4,
+                    interface: library.more.interface(message).map { String(cString: $0) } ?? "",
+                    member: library.more.member(message).map { String(cString: $0) } ?? "", values: values))
+        }
+        library.more.flush(connection)
+        return incoming
     }
 
     private func value(at iterator: UnsafeMutableRawPointer) -> Value {

@@ -26,6 +26,19 @@ final class DBusLibrary: Sendable {
     typealias IterGetBasic = @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
     typealias IterNext = @convention(c) (UnsafeMutableRawPointer) -> UInt32
     typealias IterRecurse = @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
+    typealias IterInitAppend = @convention(c) (OpaquePointer, UnsafeMutableRawPointer) -> Void
+    typealias IterAppendBasic = @convention(c) (UnsafeMutableRawPointer, Int32, UnsafeRawPointer) -> UInt32
+    typealias AddMatch = @convention(c) (OpaquePointer, UnsafePointer<CChar>, UnsafeMutableRawPointer?) -> Void
+    typealias ReadWrite = @convention(c) (OpaquePointer, Int32) -> UInt32
+    typealias PopMessage = @convention(c) (OpaquePointer) -> OpaquePointer?
+    typealias MessageType = @convention(c) (OpaquePointer) -> Int32
+    typealias MessageText = @convention(c) (OpaquePointer) -> UnsafePointer<CChar>?
+    typealias MessageFlag = @convention(c) (OpaquePointer) -> UInt32
+    typealias NewMethodReturn = @convention(c) (OpaquePointer) -> OpaquePointer?
+    typealias Send = @convention(c) (OpaquePointer, OpaquePointer, UnsafeMutablePointer<UInt32>?) -> UInt32
+    typealias Flush = @convention(c) (OpaquePointer) -> Void
+    typealias UniqueName = @convention(c) (OpaquePointer) -> UnsafePointer<CChar>?
+    typealias IsConnected = @convention(c) (OpaquePointer) -> UInt32
 
     let errorInit: ErrorInit
     let errorFree: ErrorFree
@@ -43,6 +56,25 @@ final class DBusLibrary: Sendable {
     let iterGetBasic: IterGetBasic
     let iterNext: IterNext
     let iterRecurse: IterRecurse
+    let more: More
+
+    /// The calls for listening: match rules, incoming messages, replies.
+    struct More: Sendable {
+        let iterInitAppend: IterInitAppend
+        let iterAppendBasic: IterAppendBasic
+        let addMatch: AddMatch
+        let readWrite: ReadWrite
+        let popMessage: PopMessage
+        let messageType: MessageType
+        let member: MessageText
+        let interface: MessageText
+        let noReply: MessageFlag
+        let newMethodReturn: NewMethodReturn
+        let send: Send
+        let flush: Flush
+        let uniqueName: UniqueName
+        let isConnected: IsConnected
+    }
 
     /// Room for a `DBusError` (32 bytes on 64-bit) or a `DBusMessageIter` (72).
     static let structureBytes = 128
@@ -88,7 +120,22 @@ final class DBusLibrary: Sendable {
             iterArgType: try symbol("dbus_message_iter_get_arg_type", as: IterArgType.self),
             iterGetBasic: try symbol("dbus_message_iter_get_basic", as: IterGetBasic.self),
             iterNext: try symbol("dbus_message_iter_next", as: IterNext.self),
-            iterRecurse: try symbol("dbus_message_iter_recurse", as: IterRecurse.self))
+            iterRecurse: try symbol("dbus_message_iter_recurse", as: IterRecurse.self),
+            more: More(
+                iterInitAppend: try symbol("dbus_message_iter_init_append", as: IterInitAppend.self),
+                iterAppendBasic: try symbol("dbus_message_iter_append_basic", as: IterAppendBasic.self),
+                addMatch: try symbol("dbus_bus_add_match", as: AddMatch.self),
+                readWrite: try symbol("dbus_connection_read_write", as: ReadWrite.self),
+                popMessage: try symbol("dbus_connection_pop_message", as: PopMessage.self),
+                messageType: try symbol("dbus_message_get_type", as: MessageType.self),
+                member: try symbol("dbus_message_get_member", as: MessageText.self),
+                interface: try symbol("dbus_message_get_interface", as: MessageText.self),
+                noReply: try symbol("dbus_message_get_no_reply", as: MessageFlag.self),
+                newMethodReturn: try symbol("dbus_message_new_method_return", as: NewMethodReturn.self),
+                send: try symbol("dbus_connection_send", as: Send.self),
+                flush: try symbol("dbus_connection_flush", as: Flush.self),
+                uniqueName: try symbol("dbus_bus_get_unique_name", as: UniqueName.self),
+                isConnected: try symbol("dbus_connection_get_is_connected", as: IsConnected.self)))
     }
 
     private init(
@@ -96,7 +143,8 @@ final class DBusLibrary: Sendable {
         busRegister: BusRegister, close: ConnectionClose, unref: ConnectionUnref,
         setExitOnDisconnect: SetExitOnDisconnect, newMethodCall: NewMethodCall,
         sendWithReplyAndBlock: SendWithReplyAndBlock, messageUnref: MessageUnref, iterInit: IterInit,
-        iterArgType: IterArgType, iterGetBasic: IterGetBasic, iterNext: IterNext, iterRecurse: IterRecurse
+        iterArgType: IterArgType, iterGetBasic: IterGetBasic, iterNext: IterNext, iterRecurse: IterRecurse,
+        more: More
     ) {
         self.errorInit = errorInit
         self.errorFree = errorFree
@@ -114,5 +162,6 @@ final class DBusLibrary: Sendable {
         self.iterGetBasic = iterGetBasic
         self.iterNext = iterNext
         self.iterRecurse = iterRecurse
+        self.more = more
     }
 }

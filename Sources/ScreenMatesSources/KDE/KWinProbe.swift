@@ -1,0 +1,171 @@
+import Foundation
+import ScreenMatesMonitor
+
+/// `--source kde`: the focused window's application on KDE Plasma's KWin — its Wayland `app_id`
+/// or, under Xwayland, its X11 class — and its title (only to match a site), told by a small KWin
+/// script that the probe loads into KWin itself through KWin's scripting interface on the session
+/// bus (`org.kde.kwin.Scripting`), and unloads when it ends; the idle signal from the compositor's
+/// Wayland idle protocol (`WaylandIdle`).
+///
+/// KWin tells no ordinary program which window is active; a script running inside KWin knows, and
+/// calls this probe's own connection back (`WindowActivated(s app_id, s title)`) on every
+/// activation and title change. Nothing is installed: the script (`assets/kwin`) is loaded under
+/// a name of this process's own. When KWin restarts (it drops its scripts) the probe loads the
+/// script again as soon as KWin is back on the bus; a KWin that does not come back within
+/// `returnLimit` ends the source.
+public struct KWinProbe: FocusProbe {
+    public let sourceName = "kde"
+    public let following: String
+    private let link: KWinScriptLink
+    private var idle: WaylandIdle?
+    private let idleTimeout: TimeInterval
+    private let environment: [String: String]
+    private var focus: (app: String, title: String)?
+    /// When KWin left the bus (the wall clock), while it is away.
+    private var away: Date?
+
+    /// How long KWin may be away (a restart takes about two seconds) before the source ends.
+    public static let returnLimit: TimeInterval = 15
+
+    /// Connects to the session bus of `environment`, loads `script` (the file in `assets/kwin`)
+    /// into KWin, and asks the compositor for idle after `idleTimeout`.
+    public init(
+        script: String, idleTimeout: TimeInterval = 180,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(FocusProbeError) {
+        link = try KWinScriptLink(script: script, environment: environment)
+        self.idleTimeout = idleTimeout
+        self.environment = environment
+        idle =
+            environment["WAYLAND_DISPLAY"] != nil
+            ? try? WaylandIdle.connect(environment: environment, timeout: idleTimeout) : nil
+        following =
+            "the focused window on KWin, through a KWin script"
+            + (idle.map { " (idle from \($0.protocolName))" }
+                ?? " (it offers no idle signal here: focused time counts as active)")
+    }
+
+    /// Whether the compositor offers an idle signal: without one, focused time counts as active.
+    public var knowsIdle: Bool { idle != nil }
+
+    public mutating func sample(wallClock: Date) throws(FocusProbeError) -> FocusSample {
+        guard link.bus.isConnected else {
+            throw FocusProbeError("The session bus has gone.", sourceEnded: true)
+        }
+        for message in link.bus.drain() {
+            if !message.isSignal, message.member == "WindowActivated" {
+                let app = message.values.first?.text ?? ""
+                let title = message.values.count > 1 ? message.values[1].text ?? "" : ""
+                focus = app.isEmpty ? nil : (app, title)
+            } else if message.isSignal, message.member == "NameOwnerChanged", message.values.count == 3,
+                message.values[0].text == KWinScriptLink.kwin
+            {
+                if message.values[2].text?.isEmpty ?? true {
+                    away = wallClock
+                    focus = nil
+                    idle = nil
+                } else {
+                    away = nil
+                    try link.load()
+                    if environment["WAYLAND_DISPLAY"] != nil {
+                        idle = try? WaylandIdle.connect(environment: environment, timeout: idleTimeout)
+                    }
+                }
+            }
+        }
+        if let away {
+            guard wallClock.timeIntervalSince(away) < Self.returnLimit else {
+                throw FocusProbeError("KWin has gone from the session bus.", sourceEnded: true)
+            }
+            return FocusSample(app: nil, idleSeconds: nil)
+        }
+        var idleSeconds: Double?
+        do {
+            idleSeconds = try idle?.idleSeconds(at: wallClock)
+        } catch {
+            // The compositor's connection ends a moment before KWin leaves the bus.
+            idle = nil
+        }
+        guard let focus else { return FocusSample(app: nil, idleSeconds: idleSeconds) }
+        return FocusSample(app: focus.app, title: focus.title, idleSeconds: idleSeconds)
+    }
+}
+
+/// The script loaded into KWin for one probe, and the bus connection it calls back: unloaded, and
+/// its file removed, when the probe is gone.
+final class KWinScriptLink {
+    static let kwin = "org.kde.KWin"
+
+    let bus: DBusConnection
+    /// The script as loaded: the asset with this connection's unique name in it.
+    private let file: String
+    /// The name it is loaded under (one per process).
+    private let plugin: String
+
+    init(script: String, environment: [String: String]) throws(FocusProbeError) {
+        guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
+            throw FocusProbeError("The KWin script \(script) cannot be read.")
+        }
+        bus = try DBusConnection(environment: environment)
+        let placeholder = "const service = \"org.screenmates.Monitor\";"
+        guard text.contains(placeholder) else {
+            throw FocusProbeError("The KWin script \(script) is not the one this version of ScreenMates loads.")
+        }
+        plugin = "screenmates_\(getpid())"
+        let directory = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? NSTemporaryDirectory()
+        file = directory + "/" + plugin + ".js"
+        let own = text.replacingOccurrences(of: placeholder, with: "const service = \"\(bus.uniqueName)\";")
+        do {
+            try own.write(toFile: file, atomically: true, encoding: .utf8)
+        } catch {
+            throw FocusProbeError("The KWin script could not be written to \(file): \(error.localizedDescription)")
+        }
+        do throws(DBusConnection.Failure) {
+            try bus.addMatch(
+                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+                    + "member='NameOwnerChanged',arg0='\(Self.kwin)'")
+        } catch {
+            throw FocusProbeError("The session bus refused to pass on KWin's comings and goings: \(error.message)")
+        }
+        do {
+            try load()
+        } catch {
+            try? FileManager.default.removeItem(atPath: file)
+            throw error
+        }
+    }
+
+    deinit {
+        _ = try? scripting("unloadScript", [plugin])
+        try? FileManager.default.removeItem(atPath: file)
+    }
+
+    /// Loads the script into KWin and starts it (again, after KWin restarted).
+    func load() throws(FocusProbeError) {
+        do throws(DBusConnection.Failure) {
+            var id = try scripting("loadScript", [file, plugin]).first?.number
+            if id == nil {
+                // Loaded already (a KWin that kept it): once more, afresh.
+                _ = try scripting("unloadScript", [plugin])
+                id = try scripting("loadScript", [file, plugin]).first?.number
+            }
+            guard id != nil else {
+                throw DBusConnection.Failure(
+                    name: "org.screenmates.Error.ScriptRefused", message: "KWin did not load the script")
+            }
+            _ = try scripting("start", [])
+        } catch {
+            throw error.nobodyThere
+                ? FocusProbeError("KWin is not on the session bus: there is no KDE Plasma session to follow.")
+                : FocusProbeError("KWin did not take ScreenMates' script: \(error.message)")
+        }
+    }
+
+    private func scripting(_ method: String, _ arguments: [String]) throws(DBusConnection.Failure)
+        -> [DBusConnection.Value]
+    {
+        try bus.call(
+            destination: Self.kwin, path: "/Scripting", interface: "org.kde.kwin.Scripting", method: method,
+            arguments: arguments)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import ScreenMatesCore
+import ScreenMatesMonitor
+import ScreenMatesSources
+import ScreenMatesTestSupport
+import Testing
+
+/// `--source kde` against a real, headless KWin 5.27: the probe loads its script into KWin, two
+/// windows of different applications are activated in turn (Alt+Tab), the blocks follow the
+/// focus; idle from the compositor; KWin restarting takes the script away and the probe loads it
+/// again; the probe gone, the script is unloaded.
+@Suite(
+    .enabled(if: DesktopSession.Kind.kwin.available, Comment(rawValue: DesktopSession.Kind.kwin.missingNote)),
+    .serialized)
+struct KWinProbeTests {
+    static let start = Date(timeIntervalSince1970: 1_780_000_000)
+    static let calendar = DayCalendar(timeZone: TimeZone(identifier: "UTC")!, dayStartHour: 0)
+
+    /// The script's call arrives a moment after the activation.
+    static func waitFor(_ app: String?, _ probe: inout KWinProbe) async throws {
+        for _ in 0..<400 where try probe.sample(wallClock: Date()).app != app {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        try #require(try probe.sample(wallClock: Date()).app == app)
+    }
+
+    static func loaded(_ kwin: DesktopSession) async throws -> Bool {
+        try await kwin.call(
+            "org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting.isScriptLoaded", ["screenmates_\(getpid())"]
+        )
+        .contains("true")
+    }
+
+    @Test func theActiveWindowsAppHasTheTimeAndAltTabMovesIt() async throws {
+        try await DesktopSession.with(.kwin) { kwin in
+            kwin.window(appID: "alpha", title: "Alpha window")
+            var probe = try KWinProbe(script: DesktopSession.kwinScript, environment: kwin.environment)
+            #expect(probe.following.hasPrefix("the focused window on KWin"), "\(probe.following)")
+            #expect(probe.knowsIdle)
+            #expect(try await Self.loaded(kwin))
+            try await Self.waitFor("alpha", &probe)
+            #expect(try probe.sample(wallClock: Date()).title == "Alpha window")
+            var timeline = SampledTimeline(idleThreshold: 180, maxGap: 10)
+            for second in 0...90 {
+                timeline.add(try probe.sample(wallClock: Date()), at: Self.start.addingTimeInterval(Double(second)))
+            }
+            kwin.window(appID: "beta", title: "Beta window")
+            try await Self.waitFor("beta", &probe)
+            for second in 91...200 {
+                timeline.add(try probe.sample(wallClock: Date()), at: Self.start.addingTimeInterval(Double(second)))
+            }
+            let apps = [
+                TrackedApp(id: "alpha", name: "alpha", bundleID: "a", category: .vice),
+                TrackedApp(id: "beta", name: "beta", bundleID: "b", category: .productive),
+            ]
+            let deriver = BlockDeriver(
+                source: "kde", host: "desk", blockSeconds: 60, calendar: Self.calendar,
+                matcher: AppMatcher(apps: apps, rules: []))
+            let usage = deriver.derive(
+                timeline.timeline, day: Self.calendar.day(containing: Self.start),
+                until: Self.start.addingTimeInterval(3600))
+            #expect(usage.trackedMilliseconds == ["alpha": 91_000, "beta": 109_000])
+            #expect(usage.events.map(\.appID) == ["alpha", "beta"])
+
+            try await kwin.walkThroughWindows()
+            try await Self.waitFor("alpha", &probe)
+            try await kwin.walkThroughWindows()
+            try await Self.waitFor("beta", &probe)
+        }
+    }
+
+    @Test func idleComesFromTheCompositorAndInputEndsIt() async throws {
+        try await DesktopSession.with(.kwin) { kwin in
+            kwin.window(appID: "alpha", title: "Alpha window")
+            var probe = try KWinProbe(script: DesktopSession.kwinScript, idleTimeout: 1, environment: kwin.environment)
+            try await Self.waitFor("alpha", &probe)
+            var idle: Double?
+            for _ in 0..<100 where (idle ?? 0) < 1 {
+                try await Task.sleep(for: .milliseconds(50))
+                idle = try probe.sample(wallClock: Date()).idleSeconds
+            }
+            #expect((idle ?? 0) >= 1, "idle after a second without input: \(String(describing: idle))")
+            try await kwin.userActivity()
+            for _ in 0..<100 where (idle ?? 0) > 0 {
+                try await Task.sleep(for: .milliseconds(50))
+                idle = try probe.sample(wallClock: Date()).idleSeconds
+            }
+            #expect(idle == 0, "input ends idle: \(String(describing: idle))")
+        }
+    }
+
+    @Test func aKWinThatRestartsGetsTheScriptAgainAndTheProbeGoneUnloadsIt() async throws {
+        try await DesktopSession.with(.kwin) { kwin in
+            var probe: KWinProbe? = try KWinProbe(script: DesktopSession.kwinScript, environment: kwin.environment)
+            kwin.window(appID: "alpha", title: "Alpha window")
+            try await Self.waitFor("alpha", &probe!)
+            try await kwin.restart()
+            // Gone with KWin's windows; KWin back, the script is loaded again and a new window is seen.
+            try await Self.waitFor(nil, &probe!)
+            for _ in 0..<200 where !(try await Self.loaded(kwin)) {
+                _ = try probe!.sample(wallClock: Date())
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            #expect(try await Self.loaded(kwin), "the script is loaded again after KWin restarted")
+            kwin.window(appID: "gamma", title: "Gamma window")
+            try await Self.waitFor("gamma", &probe!)
+            probe = nil
+            #expect(!(try await Self.loaded(kwin)), "the script is unloaded once the probe is gone")
+        }
+    }
+
+    @Test func withoutKWinItSaysSo() async throws {
+        let daemon = try await Command.run(
+            "/usr/bin/dbus-daemon", ["--session", "--fork", "--print-address=1", "--print-pid=1"])
+        let lines = daemon.stdout.split(separator: "\n").map(String.init)
+        try #require(daemon.status == 0 && lines.count == 2, "dbus-daemon: \(daemon.stderr)")
+        defer { kill(pid_t(lines[1]) ?? 0, SIGTERM) }
+        do {
+            _ = try KWinProbe(script: DesktopSession.kwinScript, environment: ["DBUS_SESSION_BUS_ADDRESS": lines[0]])
+            Issue.record("a probe started without KWin")
+        } catch {
+            #expect(error.message.contains("KWin is not on the session bus"), "\(error.message)")
+        }
+    }
+}
