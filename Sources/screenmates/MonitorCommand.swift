@@ -6,7 +6,7 @@ struct MonitorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "monitor",
         abstract:
-            "Run the usage monitor: follow ActivityWatch, the focused window (X11, sway, Hyprland) or the terminal, or simulate usage.",
+            "Run the usage monitor: follow ActivityWatch, the focused window (X11, sway, Hyprland, GNOME, KDE Plasma) or the terminal, or simulate usage.",
         discussion: """
             Writes usage blocks for your apps into the local database, which an open dashboard picks \
             up within a second. Each event's id is printed on standard output once it is committed. \

@@ -97,21 +97,41 @@ struct GnomeProbeTests {
         }
     }
 
-    /// A session bus without the extension: the probe says what to do, and why GNOME needs it.
+    /// GNOME Shell without the extension (disabled, as a person may have it): the probe says what
+    /// to do, with the folder for this version, and why GNOME needs it.
     @Test func withoutTheExtensionItSaysHowToInstallIt() async throws {
+        try await DesktopSession.with(.gnome) { gnome in
+            let disabled = try await Command.run(
+                "/usr/bin/gdbus",
+                [
+                    "call", "--session", "--dest", "org.gnome.Shell", "--object-path", "/org/gnome/Shell",
+                    "--method", "org.gnome.Shell.Extensions.DisableExtension", "screenmates@screenmates.local",
+                ], environment: gnome.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 })
+            #expect(disabled.stdout.contains("true"), "\(disabled.stdout) \(disabled.stderr)")
+            do throws(FocusProbeError) {
+                _ = try GnomeProbe(environment: gnome.environment, extensionDirectory: "/usr/share/screenmates/x")
+                Issue.record("a probe started without the extension")
+            } catch {
+                #expect(error.message.contains("For GNOME Shell 43."), "\(error.message)")
+                #expect(error.message.contains("gnome-extensions enable screenmates@screenmates.local"))
+                #expect(error.message.contains("cp -r /usr/share/screenmates/x/43/screenmates@screenmates.local "))
+                #expect(!error.sourceEnded)
+            }
+        }
+    }
+
+    /// A session bus with no GNOME Shell on it: not a GNOME session.
+    @Test func withoutGnomeShellItSaysSo() async throws {
         let daemon = try await Command.run(
             "/usr/bin/dbus-daemon", ["--session", "--fork", "--print-address=1", "--print-pid=1"])
         let lines = daemon.stdout.split(separator: "\n").map(String.init)
         try #require(daemon.status == 0 && lines.count == 2, "dbus-daemon: \(daemon.stderr)")
         defer { kill(pid_t(lines[1]) ?? 0, SIGTERM) }
         do {
-            _ = try GnomeProbe(
-                environment: ["DBUS_SESSION_BUS_ADDRESS": lines[0]], extensionDirectory: "/usr/share/screenmates/x")
-            Issue.record("a probe started without the extension")
+            _ = try GnomeProbe(environment: ["DBUS_SESSION_BUS_ADDRESS": lines[0]])
+            Issue.record("a probe started without GNOME Shell")
         } catch {
-            #expect(error.message.contains("gnome-extensions enable screenmates@screenmates.local"), "\(error.message)")
-            #expect(error.message.contains("/usr/share/screenmates/x/45/screenmates@screenmates.local"))
-            #expect(!error.sourceEnded)
+            #expect(error.message.contains("GNOME Shell is not on the session bus"), "\(error.message)")
         }
     }
 }

@@ -31,9 +31,13 @@ public struct GnomeProbe: FocusProbe {
         do {
             _ = try Self.focused(bus)
         } catch {
-            throw error.nobodyThere
-                ? FocusProbeError(Self.missingExtension(extensionDirectory))
-                : FocusProbeError("GNOME Shell's ScreenMates extension did not answer: \(error.message)")
+            guard error.nobodyThere else {
+                throw FocusProbeError("GNOME Shell's ScreenMates extension did not answer: \(error.message)")
+            }
+            guard let version = Self.shellVersion(bus) else {
+                throw FocusProbeError("GNOME Shell is not on the session bus: there is no GNOME session to follow.")
+            }
+            throw FocusProbeError(Self.missingExtension(extensionDirectory, shellVersion: version))
         }
         knowsIdle = (try? Self.idleMilliseconds(bus)) != nil
         following =
@@ -77,16 +81,26 @@ public struct GnomeProbe: FocusProbe {
         return milliseconds
     }
 
-    /// What to do when the extension does not answer: why GNOME needs it, and the commands.
-    static func missingExtension(_ directory: String?) -> String {
-        let folder = directory.map { "\($0)/45/\(extensionUUID)" } ?? "assets/gnome-shell-extension/45/\(extensionUUID)"
-        let older = directory.map { "\($0)/43/\(extensionUUID)" } ?? "assets/gnome-shell-extension/43/\(extensionUUID)"
+    /// GNOME Shell's version (`43.9`), or nil when no GNOME Shell is on the bus.
+    private static func shellVersion(_ bus: DBusConnection) -> String? {
+        let values = try? bus.call(
+            destination: "org.gnome.Shell", path: "/org/gnome/Shell", interface: "org.freedesktop.DBus.Properties",
+            method: "Get", arguments: ["org.gnome.Shell", "ShellVersion"])
+        return values?.first?.text
+    }
+
+    /// What to do when the extension does not answer: why GNOME needs it, and the commands, with
+    /// the folder for this GNOME Shell (`43/` before 45, `45/` from 45 on, which loads extensions as
+    /// modules).
+    static func missingExtension(_ directory: String?, shellVersion: String) -> String {
+        let major = Int(shellVersion.prefix { $0.isNumber }) ?? 45
+        let folder = (directory ?? "assets/gnome-shell-extension") + "/\(major >= 45 ? 45 : 43)/\(extensionUUID)"
         return
             "GNOME Shell's ScreenMates extension is not running. Under Wayland GNOME tells no program which window "
             + "has the focus; ScreenMates' small extension does, sharing only the focused window's application id and "
-            + "title on your session bus. Install it (GNOME 45 or later: \(folder); GNOME 40-44: \(older)) with "
-            + "`mkdir -p ~/.local/share/gnome-shell/extensions && cp -r FOLDER ~/.local/share/gnome-shell/extensions/`, "
+            + "title on your session bus. For GNOME Shell \(shellVersion): "
+            + "`mkdir -p ~/.local/share/gnome-shell/extensions && cp -r \(folder) ~/.local/share/gnome-shell/extensions/`, "
             + "log out and in again, then `gnome-extensions enable \(extensionUUID)` "
-            + "(`gnome-extensions info \(extensionUUID)` says whether it is enabled)."
+            + "(`gnome-extensions info \(extensionUUID)` says whether it is installed and enabled)."
     }
 }
