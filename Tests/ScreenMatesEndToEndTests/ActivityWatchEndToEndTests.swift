@@ -314,7 +314,7 @@ struct ActivityWatchEndToEndTests: RealUsageTests {
             (["--source", "simulated", "--url", "http://127.0.0.1:1"], "--url is for --source activitywatch"),
             (
                 ["--source", "carrier-pigeon"],
-                "--source takes auto, activitywatch, x11, sway, hyprland, terminal, simulated"
+                "--source takes auto, activitywatch, x11, sway, hyprland, gnome, kde, terminal, simulated"
             ),
             (["--source", "terminal", "--url", "http://127.0.0.1:1"], "--url is for --source activitywatch"),
             (["--source", "x11", "--rate", "3"], "--rate belongs to the simulated monitor"),

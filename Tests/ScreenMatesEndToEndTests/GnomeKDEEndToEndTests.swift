@@ -42,7 +42,7 @@ struct GnomeKDEEndToEndTests: RealUsageTests {
             if kind == .kwin {
                 let loaded = try await desktop.call(
                     "org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting.isScriptLoaded",
-                    ["screenmates_\(monitor.pid)"])
+                    ["screenmates_\(monitor.pid)_1"])
                 #expect(loaded.contains("false"), "the monitor unloads its script when it stops: \(loaded)")
             }
         }
@@ -73,6 +73,10 @@ struct GnomeKDEEndToEndTests: RealUsageTests {
             defer { monitor.kill() }
             #expect(
                 try await waitForError(monitor, "(--source \(source)); chosen again if it goes away"),
+                "\(monitor.standardError)")
+            // The choice is said before the follower starts: the desktop goes once it is followed.
+            #expect(
+                try await waitForError(monitor, "screenmates monitor: following the focused window on"),
                 "\(monitor.standardError)")
             try await desktop.stop()
             #expect(

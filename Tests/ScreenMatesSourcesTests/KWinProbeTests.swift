@@ -24,11 +24,9 @@ struct KWinProbeTests {
         try #require(try probe.sample(wallClock: Date()).app == app)
     }
 
-    static func loaded(_ kwin: DesktopSession) async throws -> Bool {
-        try await kwin.call(
-            "org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting.isScriptLoaded", ["screenmates_\(getpid())"]
-        )
-        .contains("true")
+    static func loaded(_ name: String, _ kwin: DesktopSession) async throws -> Bool {
+        try await kwin.call("org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting.isScriptLoaded", [name])
+            .contains("true")
     }
 
     @Test func theActiveWindowsAppHasTheTimeAndAltTabMovesIt() async throws {
@@ -37,7 +35,8 @@ struct KWinProbeTests {
             var probe = try KWinProbe(script: DesktopSession.kwinScript, environment: kwin.environment)
             #expect(probe.following.hasPrefix("the focused window on KWin"), "\(probe.following)")
             #expect(probe.knowsIdle)
-            #expect(try await Self.loaded(kwin))
+            #expect(try await Self.loaded(probe.scriptName, kwin))
+            #expect(probe.scriptName.hasPrefix("screenmates_\(getpid())_"))
             try await Self.waitFor("alpha", &probe)
             #expect(try probe.sample(wallClock: Date()).title == "Alpha window")
             var timeline = SampledTimeline(idleThreshold: 180, maxGap: 10)
@@ -92,20 +91,46 @@ struct KWinProbeTests {
     @Test func aKWinThatRestartsGetsTheScriptAgainAndTheProbeGoneUnloadsIt() async throws {
         try await DesktopSession.with(.kwin) { kwin in
             var probe: KWinProbe? = try KWinProbe(script: DesktopSession.kwinScript, environment: kwin.environment)
+            let name = probe!.scriptName
             kwin.window(appID: "alpha", title: "Alpha window")
             try await Self.waitFor("alpha", &probe!)
             try await kwin.restart()
             // Gone with KWin's windows; KWin back, the script is loaded again and a new window is seen.
             try await Self.waitFor(nil, &probe!)
-            for _ in 0..<200 where !(try await Self.loaded(kwin)) {
+            for _ in 0..<200 where !(try await Self.loaded(name, kwin)) {
                 _ = try probe!.sample(wallClock: Date())
                 try await Task.sleep(for: .milliseconds(25))
             }
-            #expect(try await Self.loaded(kwin), "the script is loaded again after KWin restarted")
+            #expect(try await Self.loaded(name, kwin), "the script is loaded again after KWin restarted")
             kwin.window(appID: "gamma", title: "Gamma window")
             try await Self.waitFor("gamma", &probe!)
             probe = nil
-            #expect(!(try await Self.loaded(kwin)), "the script is unloaded once the probe is gone")
+            #expect(!(try await Self.loaded(name, kwin)), "the script is unloaded once the probe is gone")
+        }
+    }
+
+    /// Any program on the session bus may call the probe's connection: what it sends is read within
+    /// bounds (a 10,000-byte app id is cut at 4,096) and ends up as text like any other window's.
+    @Test func whatAnotherProgramSendsIsReadWithinBounds() async throws {
+        try await DesktopSession.with(.kwin) { kwin in
+            var probe = try KWinProbe(script: DesktopSession.kwinScript, environment: kwin.environment)
+            let runtime = try #require(kwin.environment["XDG_RUNTIME_DIR"])
+            let loaded = try String(contentsOfFile: runtime + "/\(probe.scriptName).js", encoding: .utf8)
+            let name = try #require(
+                loaded.split(separator: "\n").first { $0.hasPrefix("const service = ") }?
+                    .split(separator: "\"").dropFirst().first.map(String.init))
+            let long = String(repeating: "x", count: 10_000)
+            // The call waits for its answer, which the probe gives when it next looks.
+            async let called = kwin.call(
+                name, "/org/screenmates/Monitor", "org.screenmates.Monitor.WindowActivated", [long, "'a title'"])
+            var sample = try probe.sample(wallClock: Date())
+            for _ in 0..<200 where sample.app?.hasPrefix("xxx") != true {
+                try await Task.sleep(for: .milliseconds(25))
+                sample = try probe.sample(wallClock: Date())
+            }
+            #expect(sample.app?.utf8.count == 4096, "\(sample.app?.utf8.count ?? 0)")
+            #expect(sample.title == "a title")
+            _ = try await called
         }
     }
 

@@ -65,6 +65,8 @@ public final class DemoMates: Sendable {
         } catch {
             throw AppError(error.message)
         }
+        let now = clock.now()
+        let crowd: SimulatedMates
         do throws(AppError) {
             let ids = Self.ids(for: user)
             let members = try await groupStore { () throws(GroupStoreError) in
@@ -87,31 +89,31 @@ public final class DemoMates: Sendable {
                     "Group \(code) has \(others.count) other member\(others.count == 1 ? "" : "s"): simulated mates join only a group of your own. Create one (`screenmates group create`), or watch mates in `screenmates dashboard --demo`."
                 )
             }
-            var taken = Set(members.filter { $0.userID == user }.map(\.displayName.uniquenessKey))
+            let taken = Set(members.filter { $0.userID == user }.map(\.displayName.uniquenessKey))
             let names = Array(GroupDemo.mateNames().lazy.filter { !taken.contains($0) }.prefix(count))
                 .map { try! DisplayName(validating: $0) }
-            taken.formUnion(names.map(\.uniquenessKey))
-            let now = clock.now()
             let group = try await groupStore { () throws(GroupStoreError) in
                 try await store.group(code: code, userID: user, now: now)
             }
             guard let group else { throw AppError(GroupStoreError.unknownCode(code).message) }
-            var crowd = SimulatedMates(
+            var made = SimulatedMates(
                 names: names, ids: Array(ids.prefix(names.count)), seed: seed, profile: profile,
                 blockMinutes: blockMinutes, goal: group.dailyGoalBlocks, calendar: calendar, now: now)
-            _ = crowd.advance(to: now)
-            let mates = DemoMates(store: store, code: code, clock: clock, logger: logger, crowd: crowd)
-            do throws(AppError) {
-                try await mates.enter(history: calendar, today: calendar.day(containing: now))
-            } catch {
-                await mates.leave()
-                throw error
-            }
-            return mates
+            _ = made.advance(to: now)
+            crowd = made
         } catch {
             await store.close()
             throw error
         }
+        // From here the mates own the store: `leave` takes out any that joined, and closes it.
+        let mates = DemoMates(store: store, code: code, clock: clock, logger: logger, crowd: crowd)
+        do throws(AppError) {
+            try await mates.enter(history: calendar, today: calendar.day(containing: now))
+        } catch {
+            await mates.leave()
+            throw error
+        }
+        return mates
     }
 
     /// The user ids the mates of `user` have: the same on every run, so a later run finds what an

@@ -40,6 +40,9 @@ final class DBusConnection {
         var disconnected: Bool { name == "org.freedesktop.DBus.Error.Disconnected" }
     }
 
+    /// The most bytes of a string read from the bus (an application id or a title is far shorter).
+    static let longestText = 4096
+
     private let library: DBusLibrary
     private let connection: OpaquePointer
     /// What a call waits for its reply, at most.
@@ -182,8 +185,10 @@ final class DBusConnection {
         switch UInt8(truncatingIfNeeded: type) {
         case UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g"):
             library.iterGetBasic(iterator, slot)
-            let pointer = slot.load(as: UnsafePointer<CChar>?.self)
-            return .string(pointer.map { String(cString: $0) } ?? "")
+            guard let pointer = slot.load(as: UnsafePointer<CChar>?.self) else { return .string("") }
+            // What another program sent: at most `longestText` bytes are read, invalid UTF-8 repaired.
+            let bytes = UnsafeRawBufferPointer(start: pointer, count: min(strlen(pointer), Self.longestText))
+            return .string(String(decoding: bytes, as: UTF8.self))
         case UInt8(ascii: "t"):
             library.iterGetBasic(iterator, slot)
             return .unsigned(slot.load(as: UInt64.self))

@@ -1,5 +1,6 @@
 import Foundation
 import ScreenMatesMonitor
+import Synchronization
 
 /// `--source kde`: the focused window's application on KDE Plasma's KWin — its Wayland `app_id`
 /// or, under Xwayland, its X11 class — and its title (only to match a site), told by a small KWin
@@ -10,7 +11,7 @@ import ScreenMatesMonitor
 /// KWin tells no ordinary program which window is active; a script running inside KWin knows, and
 /// calls this probe's own connection back (`WindowActivated(s app_id, s title)`) on every
 /// activation and title change. Nothing is installed: the script (`assets/kwin`) is loaded under
-/// a name of this process's own. When KWin restarts (it drops its scripts) the probe loads the
+/// a name of the probe's own. When KWin restarts (it drops its scripts) the probe loads the
 /// script again as soon as KWin is back on the bus; a KWin that does not come back within
 /// `returnLimit` ends the source.
 public struct KWinProbe: FocusProbe {
@@ -47,6 +48,9 @@ public struct KWinProbe: FocusProbe {
 
     /// Whether the compositor offers an idle signal: without one, focused time counts as active.
     public var knowsIdle: Bool { idle != nil }
+
+    /// The name the script is loaded under in KWin (`screenmates_PID_N`).
+    public var scriptName: String { link.plugin }
 
     public mutating func sample(wallClock: Date) throws(FocusProbeError) -> FocusSample {
         guard link.bus.isConnected else {
@@ -99,8 +103,10 @@ final class KWinScriptLink {
     let bus: DBusConnection
     /// The script as loaded: the asset with this connection's unique name in it.
     private let file: String
-    /// The name it is loaded under (one per process).
-    private let plugin: String
+    /// The name it is loaded under: one per probe (KWin may still hold an unloaded script's name
+    /// for a moment, and `auto` makes a probe to announce its choice before the one it follows).
+    let plugin: String
+    private static let made = Atomic<Int>(0)
 
     init(script: String, environment: [String: String]) throws(FocusProbeError) {
         guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
@@ -111,7 +117,7 @@ final class KWinScriptLink {
         guard text.contains(placeholder) else {
             throw FocusProbeError("The KWin script \(script) is not the one this version of ScreenMates loads.")
         }
-        plugin = "screenmates_\(getpid())"
+        plugin = "screenmates_\(getpid())_\(Self.made.add(1, ordering: .relaxed).newValue)"
         let directory = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? NSTemporaryDirectory()
         file = directory + "/" + plugin + ".js"
         let own = text.replacingOccurrences(of: placeholder, with: "const service = \"\(bus.uniqueName)\";")
