@@ -82,35 +82,62 @@ public struct HistoryExport: Sendable {
         var days: [Day] = []
         days.reserveCapacity(chosen.count)
         for record in chosen {
+            // A pruned day's apps come from its summary; a day's events, where they are kept.
             let events = try store.events(in: record.interval ?? calendar.interval(of: record.date))
+            let tallies =
+                Self.tallies(events)
+                + (try store.prunedAppUsage(on: record.date)).map {
+                    AppTally(appID: $0.appID, category: $0.category, blocks: $0.blocks, seconds: $0.seconds)
+                }
             days.append(
                 Day(
                     date: record.date.iso8601, viceBlocks: record.viceBlocks, productiveBlocks: record.productiveBlocks,
                     goalBlocks: record.goalBlocks, overLimit: !record.keptLimit, earnedSeconds: record.earnedSeconds,
                     spentSeconds: record.spentSeconds, endingBalanceSeconds: record.endingBalanceSeconds,
                     overdraftSeconds: record.overdraftSeconds, streakAfter: record.streakAfter, synced: record.synced,
-                    apps: Self.apps(events, settings: settings, catalogue: catalogue, includeHidden: includeHidden)))
+                    apps: Self.apps(tallies, settings: settings, catalogue: catalogue, includeHidden: includeHidden)))
         }
         self.days = days
     }
 
+    /// One app's blocks and seconds on a day.
+    struct AppTally {
+        let appID: String
+        let category: AppCategory
+        let blocks: Int
+        let seconds: Int
+    }
+
+    /// The events' blocks and seconds per app.
+    static func tallies(_ events: [UsageEvent]) -> [AppTally] {
+        var totals: [String: AppTally] = [:]
+        for event in events {
+            let key = "\(event.category.rawValue)\u{0}\(event.appID)"
+            let before = totals[key]
+            totals[key] = AppTally(
+                appID: event.appID, category: event.category, blocks: (before?.blocks ?? 0) + 1,
+                seconds: (before?.seconds ?? 0) + event.seconds)
+        }
+        return Array(totals.values)
+    }
+
     /// Blocks and seconds per app; hidden apps summed per category unless `includeHidden`.
     static func apps(
-        _ events: [UsageEvent], settings: UserSettings, catalogue: AppCatalogue, includeHidden: Bool
+        _ tallies: [AppTally], settings: UserSettings, catalogue: AppCatalogue, includeHidden: Bool
     ) -> [AppUsage] {
         var totals: [String: AppUsage] = [:]
-        for event in events {
-            let tracked = settings.apps.first { $0.id == event.appID }
+        for tally in tallies {
+            let tracked = settings.apps.first { $0.id == tally.appID }
             let hidden = tracked?.hidden == true && !includeHidden
             let name =
                 hidden
-                ? "(hidden)" : (tracked?.name ?? catalogue.apps.first { $0.id == event.appID }?.name ?? event.appID)
-            let key = "\(event.category.rawValue)\u{0}\(hidden ? "" : event.appID)"
+                ? "(hidden)" : (tracked?.name ?? catalogue.apps.first { $0.id == tally.appID }?.name ?? tally.appID)
+            let key = "\(tally.category.rawValue)\u{0}\(hidden ? "" : tally.appID)"
             var usage =
                 totals[key]
-                ?? AppUsage(name: name, category: event.category.rawValue, blocks: 0, seconds: 0, hidden: hidden)
-            usage.blocks += 1
-            usage.seconds += event.seconds
+                ?? AppUsage(name: name, category: tally.category.rawValue, blocks: 0, seconds: 0, hidden: hidden)
+            usage.blocks += tally.blocks
+            usage.seconds += tally.seconds
             totals[key] = usage
         }
         return totals.values.sorted {

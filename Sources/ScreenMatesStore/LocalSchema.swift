@@ -37,6 +37,7 @@ enum LocalSchema {
         Migration("v7: applications seen by a usage source that match no tracked app", sql: v7SeenApps),
         Migration("v8: challenges, the coin ledger and badges", sql: v8ChallengesCoinsBadges),
         Migration("v9: group challenges, the public ranking, the games cache", sql: v9GroupGames),
+        Migration("v10: pruned days, their per-app usage and the ids of their events", sql: v10PrunedDays),
     ]
 
     static func makeMigrator() -> DatabaseMigrator {

@@ -26,10 +26,17 @@ extension LocalStore: UsageEventSink {
         let now = Self.milliseconds(Date())
         return try write { db in
             var inserted = 0
+            // An event of a pruned day is refused like one stored already: its id is kept, and
+            // the day is sealed (its row is final). A refused event takes no place in the append
+            // order (a conflicting insert would use one up), so a gap there is a lost row.
             let statement = try db.cachedStatement(
                 sql: """
                     INSERT INTO usage_event (id, app_id, category, seconds, occurred_at, recorded_at)
-                    VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING
+                    SELECT ?1, ?2, ?3, ?4, ?5, ?6
+                    WHERE NOT EXISTS (SELECT 1 FROM usage_event WHERE id = ?1)
+                        AND NOT EXISTS (SELECT 1 FROM pruned_event WHERE id = ?1)
+                        AND ?5 >= coalesce((SELECT sealed_before FROM prune_state WHERE id = 1), ?5)
+                    ON CONFLICT(id) DO NOTHING
                     """)
             for event in events {
                 try statement.execute(arguments: [
@@ -118,9 +125,12 @@ extension LocalStore {
             let events = try Self.events(in: interval, db)
             let row = try Row.fetchOne(
                 db, sql: "SELECT max(seq) AS seq, count(*) AS n, max(occurred_at) AS last FROM usage_event")
-            let last: Int64? = row?["last"]
+            // Pruned events still count, and the newest of them may be the last activity.
+            let pruned = try PruneState.read(db)
+            let stored: Int64? = row?["last"]
+            let last = [stored, pruned?.lastOccurredAt].compactMap { $0 }.max()
             return DaySnapshot(
-                events: events, latestSequence: row?["seq"] ?? 0, eventCount: row?["n"] ?? 0,
+                events: events, latestSequence: row?["seq"] ?? 0, eventCount: (row?["n"] ?? 0) + (pruned?.events ?? 0),
                 lastOccurredAt: last.map { Self.date(milliseconds: $0) })
         }
     }

@@ -216,7 +216,9 @@ extension LocalStore {
     /// partial recovery) and is derived again from the events.
     static func missingDays(_ state: DayState, _ db: Database) throws -> [LocalDate] {
         guard let lastReset = state.lastReset else { return [] }
-        let first = max(state.trackingStart, lastReset.adding(days: -DailyRollover.maximumArchivedGap))
+        // A pruned day has no events to derive it from again.
+        let keptFrom = try PruneState.read(db)?.keptFrom ?? state.trackingStart
+        let first = max(state.trackingStart, keptFrom, lastReset.adding(days: -DailyRollover.maximumArchivedGap))
         guard first < lastReset else { return [] }
         let arguments: StatementArguments = [first.iso8601, lastReset.iso8601]
         let stored =
@@ -324,7 +326,7 @@ extension LocalStore {
         }
     }
 
-    private static func upsert(_ record: DayRecord, archivedAt: Date, _ db: Database) throws {
+    static func upsert(_ record: DayRecord, archivedAt: Date, _ db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO day_history (date, vice_blocks, productive_blocks, goal_blocks, earned_seconds,

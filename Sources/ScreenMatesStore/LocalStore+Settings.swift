@@ -101,6 +101,9 @@ extension LocalStore {
                 sql: """
                     DELETE FROM usage_event;
                     DELETE FROM day_history;
+                    DELETE FROM day_app_usage;
+                    DELETE FROM pruned_event;
+                    DELETE FROM prune_state;
                     DELETE FROM notice;
                     DELETE FROM group_cache;
                     DELETE FROM game_cache;
@@ -133,6 +136,9 @@ extension LocalStore {
                 sql: """
                     DELETE FROM usage_event;
                     DELETE FROM day_history;
+                    DELETE FROM day_app_usage;
+                    DELETE FROM pruned_event;
+                    DELETE FROM prune_state;
                     DELETE FROM notice;
                     DELETE FROM challenge;
                     DELETE FROM coin_transaction;

@@ -80,6 +80,8 @@ public enum StoreRecovery {
             settings = saved
             try store.updateSettings(settings)
         }
+        // Pruned days first: their rows, summaries and event ids, which also seal them.
+        if let pruned = salvage.pruned { try store.restore(pruned, now: clock.now()) }
         for start in stride(from: 0, to: salvage.events.count, by: 500) {
             try store.record(Array(salvage.events[start..<min(start + 500, salvage.events.count)]))
         }
@@ -99,6 +101,10 @@ public enum StoreRecovery {
         var lastReset: LocalDate?
         var events: [UsageEvent] = []
         var eventsLost = 0
+        /// The pruned days, when the home had any.
+        var pruned: PrunedDays?
+        /// The places in the append order of the pruned events, ascending: gaps there are no loss.
+        private var prunedSequences: [Int64] = []
 
         /// Reads as much as possible; never throws. `path` is a copy that may be changed.
         mutating func read(from path: String) {
@@ -112,7 +118,9 @@ public enum StoreRecovery {
                     trackingStart = state.trackingStart
                     lastReset = state.lastReset
                 }
+                pruned = PrunedDays.read(db)
             }
+            prunedSequences = pruned?.events.map(\.seq).sorted() ?? []
             readEvents(queue)
         }
 
@@ -153,7 +161,7 @@ public enum StoreRecovery {
                     guard let last = fresh.last, let lastSeq: Int64 = try? last.checked("seq", in: "usage_event")
                     else { break }
                     for row in fresh { keep(row, &seen) }
-                    eventsLost += max(0, Int(lastSeq - after) - fresh.count)
+                    eventsLost += max(0, Int(lastSeq - after) - fresh.count - prunedCount(after, lastSeq))
                     after = lastSeq
                     limit = min(500, limit * 2)
                     continue
@@ -176,7 +184,7 @@ public enum StoreRecovery {
                     if let probe {
                         if let first = probe.first {
                             guard let firstSeq: Int64 = try? first.checked("seq", in: "usage_event") else { break }
-                            eventsLost += Int(firstSeq - after - 1)
+                            eventsLost += max(0, Int(firstSeq - after - 1) - prunedCount(after, firstSeq - 1))
                             after = firstSeq - 1
                             resumed = true
                         }
@@ -188,8 +196,22 @@ public enum StoreRecovery {
             }
             // Rows after the last one read that the table says it had are lost too.
             if let recordedLast = recordedLast ?? nil, recordedLast > after {
-                eventsLost += Int(recordedLast - after)
+                eventsLost += max(0, Int(recordedLast - after) - prunedCount(after, recordedLast))
             }
+        }
+
+        /// How many pruned events had places in the append order after `lower`, up to `upper`.
+        private func prunedCount(_ lower: Int64, _ upper: Int64) -> Int {
+            func firstIndex(above value: Int64) -> Int {
+                var low = 0
+                var high = prunedSequences.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if prunedSequences[middle] <= value { low = middle + 1 } else { high = middle }
+                }
+                return low
+            }
+            return max(0, firstIndex(above: upper) - firstIndex(above: lower))
         }
 
         private mutating func keep(_ row: Row, _ seen: inout Set<UUID>) {

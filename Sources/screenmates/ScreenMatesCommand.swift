@@ -19,6 +19,7 @@ struct ScreenMatesCommand: AsyncParsableCommand {
             DashboardCommand.self, SetupCommand.self, StatusCommand.self, GroupCommand.self, SyncCommand.self,
             MonitorCommand.self, DemoCommand.self, NotifyCommand.self, RecoverCommand.self, ExportCommand.self,
             ConfigCommand.self, ImportCommand.self, AppsCommand.self, ChallengeCommand.self, CoinsCommand.self,
+            PruneCommand.self,
             BadgesCommand.self, RankingCommand.self, WeekCommand.self, RestoreCommand.self, AccountCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self)

@@ -55,6 +55,10 @@ struct DesktopSourceEndToEndTests: RealUsageTests {
         #expect(
             try await waitForError(monitor, "(--source sway); chosen again if it goes away"), "\(monitor.standardError)"
         )
+        // The choice is said before the follower starts: sway goes once it is followed.
+        #expect(
+            try await waitForError(monitor, "screenmates monitor: following the focused window on"),
+            "\(monitor.standardError)")
         _ = try? await sway.swaymsg(["exit"])
         #expect(
             try await waitForError(monitor, "Choosing again: following"), "\(monitor.standardError)")

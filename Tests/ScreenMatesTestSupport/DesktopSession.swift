@@ -44,7 +44,39 @@ public struct DesktopSession: Sendable {
     public let environment: [String: String]
     let programs: BackgroundPrograms
 
+    /// One desktop at a time in the whole test run: GNOME Shell and KWin draw in software, and
+    /// two beside the rest of the suite would starve it on two cores.
     public static func with<T>(_ kind: Kind, _ body: (DesktopSession) async throws -> T) async throws -> T {
+        await Turns.shared.take()
+        do {
+            let result = try await run(kind, body)
+            await Turns.shared.give()
+            return result
+        } catch {
+            await Turns.shared.give()
+            throw error
+        }
+    }
+
+    private actor Turns {
+        static let shared = Turns()
+        private var busy = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        func take() async {
+            guard busy else {
+                busy = true
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func give() {
+            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        }
+    }
+
+    private static func run<T>(_ kind: Kind, _ body: (DesktopSession) async throws -> T) async throws -> T {
         try await BackgroundPrograms.with { programs in
             let directory = NSTemporaryDirectory() + "sm-\(kind.rawValue)-" + UUID().uuidString.prefix(8)
             let started = try await Command.run(kind.script, ["start", directory], timeout: 90)

@@ -183,13 +183,13 @@ _screenmates() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    dashboard|setup|status|group|sync|monitor|demo|notify|recover|export|config|import|apps|challenge|coins|badges|ranking|week|restore|account|help)
+    dashboard|setup|status|group|sync|monitor|demo|notify|recover|export|config|import|apps|challenge|coins|prune|badges|ranking|week|restore|account|help)
         # Offer subcommand argument completions
         "_screenmates_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'dashboard setup status group sync monitor demo notify recover export config import apps challenge coins badges ranking week restore account help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'dashboard setup status group sync monitor demo notify recover export config import apps challenge coins prune badges ranking week restore account help' -- "${cur}"))
         ;;
     esac
 }
@@ -1041,6 +1041,27 @@ _screenmates_coins() {
         return
         ;;
     '--start-at')
+        return
+        ;;
+    esac
+}
+
+_screenmates_prune() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store --keep-days)
+    __screenmates_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
+        return
+        ;;
+    '--keep-days')
         return
         ;;
     esac

@@ -24,6 +24,11 @@ public struct KWinProbe: FocusProbe {
     private var focus: (app: String, title: String)?
     /// When KWin left the bus (the wall clock), while it is away.
     private var away: Date?
+    /// When to ask the compositor for idle again, while it has not answered (a KWin slow to start).
+    private var idleRetry: Date?
+
+    /// How long between asks for the idle signal while the compositor has not given it.
+    static let idleRetryInterval: TimeInterval = 5
 
     /// How long KWin may be away (a restart takes about two seconds) before the source ends.
     public static let returnLimit: TimeInterval = 15
@@ -73,6 +78,7 @@ public struct KWinProbe: FocusProbe {
                     try link.load()
                     if environment["WAYLAND_DISPLAY"] != nil {
                         idle = try? WaylandIdle.connect(environment: environment, timeout: idleTimeout)
+                        idleRetry = idle == nil ? Date() + Self.idleRetryInterval : nil
                     }
                 }
             }
@@ -82,6 +88,10 @@ public struct KWinProbe: FocusProbe {
                 throw FocusProbeError("KWin has gone from the session bus.", sourceEnded: true)
             }
             return FocusSample(app: nil, idleSeconds: nil)
+        }
+        if idle == nil, let retry = idleRetry, Date() >= retry {
+            idle = try? WaylandIdle.connect(environment: environment, timeout: idleTimeout)
+            idleRetry = idle == nil ? Date() + Self.idleRetryInterval : nil
         }
         var idleSeconds: Double?
         do {
