@@ -1,0 +1,65 @@
+import Foundation
+import ScreenMatesTestSupport
+import Testing
+
+/// `screenmates prune` as a user runs it: two homes with the same usage, one pruned, show the same
+/// `status --json` (but for who they are), the same `export` and the same badges.
+@Suite struct PruneEndToEndTests {
+    @Test func aPrunedHomeShowsTheSameFiguresAsOneNotPruned() async throws {
+        // Sixty days before today, whatever today is: the usage is in the past of the real clock.
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        let start = formatter.string(from: Date().addingTimeInterval(-60 * 86400)) + "T08:00"
+        let plain = Binary.Home()
+        let pruned = Binary.Home()
+        for home in [plain, pruned] {
+            let setup = try await Binary.run(["setup", "--home", home.path, "--name", "ana", "--start-at", start])
+            #expect(setup.status == 0, "\(setup.stderr)")
+            let monitor = try await Binary.run([
+                "monitor", "--home", home.path, "--start-at", start, "--rate", "max", "--count", "3000", "--seed",
+                "7", "--quiet",
+            ])
+            #expect(monitor.status == 0, "\(monitor.stderr)")
+            // The daily reset that is due (and the badges it awards) first, for both: nothing to prune yet.
+            let nothing = try await Binary.run(["prune", "--home", home.path, "--keep-days", "1000"])
+            #expect(nothing.stdout.hasPrefix("Nothing to prune"), "\(nothing.stdout) \(nothing.stderr)")
+        }
+        func figures(_ home: Binary.Home) async throws -> (status: [String: Any], export: String, badges: String) {
+            // `badges` first: it settles what is due (badges earned, their coins and notices).
+            let badges = try await Binary.run(["badges", "--home", home.path, "--json"])
+            let status = try await Binary.run(["status", "--home", home.path, "--json"])
+            var object = try #require(
+                try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+            // Who the home is and when it was asked differ between the two homes.
+            object["user"] = nil
+            object["now"] = nil
+            object["group"] = nil
+            // A notice is stamped with the real time it was recorded at.
+            object["notifications"] = (object["notifications"] as? [[String: Any]])?.map {
+                $0.filter { $0.key != "at" }
+            }
+            let export = try await Binary.run(["export", "--home", home.path, "--format", "json"])
+            return (object, export.stdout, badges.stdout)
+        }
+        let before = try await figures(pruned)
+        let result = try await Binary.run(["prune", "--home", pruned.path, "--keep-days", "10"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Pruned "), "\(result.stdout)")
+        #expect(result.stdout.contains("3000 events folded"), "\(result.stdout)")
+        let after = try await figures(pruned)
+        let reference = try await figures(plain)
+        #expect(NSDictionary(dictionary: after.status) == NSDictionary(dictionary: reference.status))
+        #expect(NSDictionary(dictionary: after.status) == NSDictionary(dictionary: before.status))
+        #expect(after.export == reference.export && after.export == before.export)
+        #expect(after.badges == reference.badges, "\(after.badges)\n---\n\(reference.badges)")
+        #expect(after.badges == before.badges)
+        // The events themselves are gone; a monitor writing them again adds nothing.
+        let again = try await Binary.run([
+            "monitor", "--home", pruned.path, "--start-at", start, "--rate", "max", "--count", "3000", "--seed", "7",
+            "--quiet",
+        ])
+        #expect(again.status == 0 || again.status == 64, "\(again.stderr)")
+        #expect(
+            NSDictionary(dictionary: try await figures(pruned).status) == NSDictionary(dictionary: reference.status))
+    }
+}
