@@ -103,8 +103,14 @@ public final class MonitorSession: Sendable {
     public func run(stop: StopRequest) async -> Int32 {
         let quiet = options.quiet
         let referee = ChallengeReferee(clock: clockChoice.clock, timeZone: clockChoice.timeZone, logger: logger)
+        let pruner = DailyPrune(clock: clockChoice.clock, timeZone: clockChoice.timeZone, logger: logger)
         let runner = MonitorRunner(
-            sink: ReopeningEventSink(store: store, afterRecording: { referee.settleSoon($0) }),
+            sink: ReopeningEventSink(
+                store: store,
+                afterRecording: {
+                    referee.settleSoon($0)
+                    pruner.runIfDue($0)
+                }),
             clock: clockChoice.clock,
             onRecorded: { events in
                 guard !quiet else { return }

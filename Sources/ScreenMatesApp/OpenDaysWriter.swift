@@ -24,7 +24,13 @@ struct OpenDaysWriter {
         self.seenInterval = seenInterval
         // Real sources follow the real clock; what their blocks decide is decided as they come.
         let referee = ChallengeReferee(clock: SystemClock(), timeZone: timeZone, logger: logger)
-        sink = ReopeningEventSink(store: store, afterRecording: { referee.settleSoon($0) })
+        let pruner = DailyPrune(clock: SystemClock(), timeZone: timeZone, logger: logger)
+        sink = ReopeningEventSink(
+            store: store,
+            afterRecording: {
+                referee.settleSoon($0)
+                pruner.runIfDue($0)
+            })
         self.logger = logger
         self.quiet = quiet
     }

@@ -69,6 +69,7 @@ public struct SettingsFile: Sendable {
         if let on = preferences.notificationBell { result.notificationBell = on }
         if let on = preferences.notificationDesktop { result.notificationDesktop = on }
         if let on = preferences.publicRanking { result.publicRanking = on }
+        if let days = preferences.pruneKeepDays { result.pruneKeepDays = days }
         for (key, category, names) in [
             (ConfigKey.viceApps, AppCategory.vice, preferences.viceApps),
             (.productiveApps, .productive, preferences.productiveApps),
@@ -159,6 +160,8 @@ public struct SettingsFile: Sendable {
         case .productiveApps: ConfigFile.value(settings.productiveApps.map(\.name))
         case .hiddenApps: ConfigFile.value(settings.apps.filter(\.hidden).map(\.name))
         case .publicRanking: ConfigFile.value(settings.publicRanking)
+        case .pruneKeepDays:
+            settings.pruneKeepDays == 0 ? ConfigFile.value("off") : ConfigFile.value(settings.pruneKeepDays)
         }
     }
 

@@ -1,4 +1,9 @@
 extension LocalSchema {
+    /// The daily prune's setting: the days whose events it keeps, 0 for none.
+    static let v11DailyPrune = """
+        ALTER TABLE profile ADD COLUMN prune_keep_days INTEGER NOT NULL DEFAULT 0;
+        """
+
     /// Pruned days: the events of old, archived days folded into a per-app summary of each day
     /// (what the export's per-app columns need; the day row holds every other figure), the ids of
     /// the events removed (so a late copy of one is still refused), and how far the pruning went.

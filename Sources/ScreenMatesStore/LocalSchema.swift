@@ -38,6 +38,7 @@ enum LocalSchema {
         Migration("v8: challenges, the coin ledger and badges", sql: v8ChallengesCoinsBadges),
         Migration("v9: group challenges, the public ranking, the games cache", sql: v9GroupGames),
         Migration("v10: pruned days, their per-app usage and the ids of their events", sql: v10PrunedDays),
+        Migration("v11: the daily prune", sql: v11DailyPrune),
     ]
 
     static func makeMigrator() -> DatabaseMigrator {

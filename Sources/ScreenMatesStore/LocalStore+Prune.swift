@@ -46,7 +46,9 @@ extension LocalStore {
     /// refused, as are new events dated in a pruned day: such a day is sealed), and the rest of
     /// each figure is in its day row already. A day an undecided challenge covers, or that holds
     /// events not yet counted in the history, is kept. Then the file is compacted (`VACUUM`).
-    public func prune(keepDays: Int, today: LocalDate, calendar: DayCalendar) throws(StoreError) -> PruneReport {
+    public func prune(keepDays: Int, today: LocalDate, calendar: DayCalendar, compact: Bool = true) throws(StoreError)
+        -> PruneReport
+    {
         guard keepDays >= Self.minimumKeptDays else {
             throw .invalidValue("A prune keeps at least the last \(Self.minimumKeptDays) days; \(keepDays) is fewer.")
         }
@@ -118,7 +120,7 @@ extension LocalStore {
                     """,
                 arguments: [last.date.adding(days: 1).iso8601, sealed, pruned, newest])
         }
-        if !report.days.isEmpty { try compact() }
+        if compact, !report.days.isEmpty { try self.compact() }
         report.bytesAfter = fileBytes()
         return report
     }

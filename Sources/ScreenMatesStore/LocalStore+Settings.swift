@@ -64,20 +64,21 @@ extension LocalStore {
         guard UserSettings.dayStartHourRange.contains(settings.dayStartHour),
             UsageRules.blockMinutesRange.contains(settings.rules.blockMinutes),
             UsageRules.exchangeRateRange.contains(settings.rules.exchangeRate),
-            UsageRules.dailyGoalRange.contains(settings.rules.dailyGoalBlocks)
+            UsageRules.dailyGoalRange.contains(settings.rules.dailyGoalBlocks),
+            settings.pruneKeepDays == 0 || UserSettings.pruneKeepDaysRange.contains(settings.pruneKeepDays)
         else { throw .invalidValue("A setting is out of range.") }
         try write { db in
             try db.execute(
                 sql: """
                     UPDATE profile SET display_name = ?, day_start_hour = ?, block_minutes = ?, exchange_rate = ?,
                         daily_goal_blocks = ?, notifications_enabled = ?, notification_bell = ?,
-                        notification_desktop = ?, theme = ?, public_ranking = ? WHERE id = 1
+                        notification_desktop = ?, theme = ?, public_ranking = ?, prune_keep_days = ? WHERE id = 1
                     """,
                 arguments: [
                     settings.displayName?.value, settings.dayStartHour, settings.rules.blockMinutes,
                     settings.rules.exchangeRate, settings.rules.dailyGoalBlocks, settings.notificationsEnabled,
                     settings.notificationBell, settings.notificationDesktop, settings.theme.rawValue,
-                    settings.publicRanking,
+                    settings.publicRanking, settings.pruneKeepDays,
                 ])
             try Self.replaceApps(settings.apps, in: db)
         }
@@ -206,6 +207,10 @@ extension LocalStore {
         }
         if row.hasColumn("public_ranking") {
             settings.publicRanking = try row.checked("public_ranking", in: table)
+        }
+        if row.hasColumn("prune_keep_days") {
+            let days: Int = try row.checked("prune_keep_days", in: table)
+            settings.pruneKeepDays = UserSettings.pruneKeepDaysRange.contains(days) ? days : 0
         }
         return settings
     }

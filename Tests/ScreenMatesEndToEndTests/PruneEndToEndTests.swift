@@ -1,4 +1,5 @@
 import Foundation
+import ScreenMatesStore
 import ScreenMatesTestSupport
 import Testing
 
@@ -61,5 +62,37 @@ import Testing
         #expect(again.status == 0 || again.status == 64, "\(again.stderr)")
         #expect(
             NSDictionary(dictionary: try await figures(pruned).status) == NSDictionary(dictionary: reference.status))
+    }
+}
+
+extension PruneEndToEndTests {
+    /// `prune_keep_days` in the config: a monitor prunes once a day on its own; `off`, or nothing,
+    /// never; fewer than 7 days is refused.
+    @Test func theConfigKeyPrunesDailyFromTheMonitor() async throws {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        let start = formatter.string(from: Date().addingTimeInterval(-60 * 86400)) + "T08:00"
+        let home = Binary.Home()
+        #expect(try await Binary.run(["setup", "--home", home.path, "--name", "ana", "--start-at", start]).status == 0)
+        let monitor = try await Binary.run([
+            "monitor", "--home", home.path, "--start-at", start, "--rate", "max", "--count", "2000", "--seed", "3",
+            "--quiet",
+        ])
+        #expect(monitor.status == 0, "\(monitor.stderr)")
+        let refused = try await Binary.run(["config", "set", "prune_keep_days", "5", "--home", home.path])
+        #expect(refused.status != 0 && refused.stderr.contains("7 to 3660"), "\(refused.stderr)")
+        let off = try await Binary.run(["config", "set", "prune_keep_days", "off", "--home", home.path])
+        #expect(off.status == 0, "\(off.stderr)")
+        let on = try await Binary.run(["config", "set", "prune_keep_days", "10", "--home", home.path])
+        #expect(on.status == 0, "\(on.stderr)")
+        // A monitor on the real clock records one block, runs the reset that is due and prunes
+        // what is older than 10 days.
+        let now = try await Binary.run(["monitor", "--home", home.path, "--rate", "max", "--count", "1", "--quiet"])
+        #expect(now.status == 0, "\(now.stderr)")
+        let stored = try LocalStore.open(at: home.path + "/local.sqlite")
+        #expect(try stored.eventCount() == 1, "only today's block is left as an event")
+        let status = try await Binary.run(["status", "--home", home.path, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        #expect(object["eventsApplied"] as? Int == 2001)
     }
 }

@@ -44,6 +44,8 @@ final class DashboardEffectRunner {
     /// The store's reader: the figures, read incrementally (only what changed).
     var reader: FiguresReader
     let demo = DemoMonitor()
+    /// The day the daily prune was last started on.
+    var prunedOn: LocalDate?
     /// The demo's simulated mates while they run, and the group they are in.
     var mates: (code: GroupCode, task: Task<Void, Never>)?
     /// The demo is making its group (for a user in none).
@@ -51,6 +53,8 @@ final class DashboardEffectRunner {
     /// The one link to the user's group (the leaderboard and the games), while in one.
     var groupLink: GroupLink?
     let referee: ChallengeReferee
+    /// The daily prune, when the settings ask for one (in the background, once a day).
+    let pruner: DailyPrune
     /// How desktop notices reach the desktop from this terminal; found out at the first notice
     /// sent there (inside tmux that asks tmux once).
     lazy var noticeCarrier: DesktopNoticeCarrier = {
@@ -73,6 +77,8 @@ final class DashboardEffectRunner {
         self.tasks = tasks
         settingsFile = SettingsFile(home: dependencies.home)
         referee = ChallengeReferee(
+            clock: dependencies.clock.clock, timeZone: dependencies.timeZone, logger: dependencies.logger)
+        pruner = DailyPrune(
             clock: dependencies.clock.clock, timeZone: dependencies.timeZone, logger: dependencies.logger)
     }
 
@@ -135,6 +141,11 @@ final class DashboardEffectRunner {
         var reading = StoreReading(reopenable: store.isReadOnly && problem == nil)
         do {
             _ = try reader.refresh(checkTimeZone: checkTimeZone)
+            if reader.numbers.settings.pruneKeepDays > 0, reader.numbers.today != prunedOn {
+                prunedOn = reader.numbers.today
+                let (pruner, store) = (self.pruner, self.store)
+                tasks.start { pruner.runIfDue(store) }
+            }
             reading.warning =
                 problem.flatMap(Self.shortWarning)
                 ?? reader.notWritable.map { _ in "database read-only - numbers are not saved" }

@@ -12,6 +12,7 @@ public enum ConfigKey: String, Hashable, Sendable, CaseIterable {
     case productiveApps = "productive_apps"
     case hiddenApps = "hidden_apps"
     case publicRanking = "public_ranking"
+    case pruneKeepDays = "prune_keep_days"
 
     /// What the key is for, written above it when the file is created.
     public var summary: String {
@@ -29,6 +30,8 @@ public enum ConfigKey: String, Hashable, Sendable, CaseIterable {
         case .hiddenApps: "apps whose names never leave this machine (they still count)"
         case .publicRanking:
             "show your name, coins and badges to everyone in the group store (your group sees them always)"
+        case .pruneKeepDays:
+            "once a day, fold the events of days older than this many into their day rows (7-3660), or off"
         }
     }
 
@@ -42,6 +45,7 @@ public enum ConfigKey: String, Hashable, Sendable, CaseIterable {
         case .dailyGoal: "a whole number from 1 to 96"
         case .notifications, .notificationBell, .notificationDesktop, .publicRanking: "on or off (true or false)"
         case .viceApps, .productiveApps, .hiddenApps: "a list of app names, such as [\"TikTok\", \"YouTube\"]"
+        case .pruneKeepDays: "off, or a whole number from 7 to 3660"
         }
     }
 }

@@ -13,6 +13,8 @@ public struct Preferences: Hashable, Sendable {
     public var productiveApps: [String]?
     public var hiddenApps: [String]?
     public var publicRanking: Bool?
+    /// Days whose events a daily prune keeps; 0 is off.
+    public var pruneKeepDays: Int?
 
     public init() {}
 
@@ -31,6 +33,7 @@ public struct Preferences: Hashable, Sendable {
         case .productiveApps: productiveApps != nil
         case .hiddenApps: hiddenApps != nil
         case .publicRanking: publicRanking != nil
+        case .pruneKeepDays: pruneKeepDays != nil
         }
     }
 
@@ -51,6 +54,12 @@ public struct Preferences: Hashable, Sendable {
         case .productiveApps: productiveApps = try value.list()
         case .hiddenApps: hiddenApps = try value.list()
         case .publicRanking: publicRanking = try value.switchValue()
+        case .pruneKeepDays:
+            if let off = try? value.switchValue(), !off {
+                pruneKeepDays = 0
+            } else {
+                pruneKeepDays = try value.integer(in: UserSettings.pruneKeepDaysRange)
+            }
         }
     }
 }

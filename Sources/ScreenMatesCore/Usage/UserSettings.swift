@@ -17,11 +17,15 @@ public struct UserSettings: Hashable, Sendable, Codable {
     /// Show the user's name, coins and badges in the ranking across the whole group store
     /// (their group sees them always).
     public var publicRanking = false
+    /// Days whose events the daily prune keeps (`pruneKeepDaysRange`); 0: no daily prune.
+    public var pruneKeepDays = 0
     public var apps: [TrackedApp]
     /// The group the user is in, if any.
     public var group: GroupMembership?
 
     public static let dayStartHourRange = 0...23
+    /// What a daily prune may keep: a week at least, ten years at most.
+    public static let pruneKeepDaysRange = 7...3660
 
     public init(
         userID: UserID, displayName: DisplayName? = nil, dayStartHour: Int = 0, rules: UsageRules = UsageRules(),
