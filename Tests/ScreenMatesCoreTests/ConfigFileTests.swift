@@ -18,6 +18,7 @@ import Testing
                 productive_apps = Kindle, Xcode
                 hidden_apps = []
                 public_ranking = on
+                prune_keep_days = 30
 
                 """)
         let (preferences, problems) = file.read()
@@ -34,6 +35,7 @@ import Testing
         #expect(preferences.productiveApps == ["Kindle", "Xcode"])
         #expect(preferences.hiddenApps == [])
         #expect(preferences.publicRanking == true)
+        #expect(preferences.pruneKeepDays == 30)
         #expect(ConfigKey.allCases.allSatisfy(preferences.sets))
     }
 

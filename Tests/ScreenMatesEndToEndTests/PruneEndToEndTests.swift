@@ -35,10 +35,11 @@ import Testing
             object["user"] = nil
             object["now"] = nil
             object["group"] = nil
-            // A notice is stamped with the real time it was recorded at.
-            object["notifications"] = (object["notifications"] as? [[String: Any]])?.map {
-                $0.filter { $0.key != "at" }
-            }
+            // A notice is stamped with the real time it was recorded at (notices recorded at one
+            // instant come in either order).
+            object["notifications"] = ((object["notifications"] as? [[String: Any]]) ?? []).map { notice in
+                ["kind", "day", "title", "text"].map { "\(notice[$0] ?? "")" }.joined(separator: "|")
+            }.sorted()
             let export = try await Binary.run(["export", "--home", home.path, "--format", "json"])
             return (object, export.stdout, badges.stdout)
         }
