@@ -18,12 +18,24 @@ struct PostgresGroupStoreTests {
 
     @Test(arguments: GroupStoreContract.all)
     func contract(_ check: GroupStoreContract.Check) async throws {
-        try await check.run(Server.fixture())
+        try await Self.againIfTooSlow { try await check.run(Server.fixture()) }
     }
 
     @Test(arguments: GroupStoreContract.all)
     func contractAsARoleThatOwnsNothing(_ check: GroupStoreContract.Check) async throws {
-        try await check.run(Server.fixture(asMember: true))
+        try await Self.againIfTooSlow { try await check.run(Server.fixture(asMember: true)) }
+    }
+
+    /// Runs a check once more, on a fresh fixture, when a call found no answer within the store's
+    /// timeout: what the check asserts is what the store does, not how fast a machine shared with
+    /// desktops and builds answers. Any other failure stands.
+    private static func againIfTooSlow(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as GroupStoreError {
+            guard case .unavailable(_, let detail) = error, detail.hasPrefix("no answer within") else { throw error }
+            try await body()
+        }
     }
 
     // MARK: - What a member's role may do
