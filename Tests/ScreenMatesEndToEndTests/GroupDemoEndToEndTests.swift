@@ -31,7 +31,7 @@ import Testing
         let home = Binary.Home()
         let demo = try await SpawnedProcess(
             Binary.path,
-            ["demo", "--home", home.path, "--members", "3", "--speed", "60", "--start-at", "2026-11-21T18:00"])
+            ["demo", "--home", home.path, "--members", "3", "--speed", "60"])
         defer { demo.kill() }
         var names: [String] = []
         for _ in 0..<300 where !demo.hasEnded && names.count < 4 {
