@@ -53,16 +53,7 @@ struct KWinProbeTests {
             for second in 91...200 {
                 timeline.add(try probe.sample(wallClock: Date()), at: Self.start.addingTimeInterval(Double(second)))
             }
-            let apps = [
-                TrackedApp(id: "alpha", name: "alpha", bundleID: "a", category: .vice),
-                TrackedApp(id: "beta", name: "beta", bundleID: "b", category: .productive),
-            ]
-            let deriver = BlockDeriver(
-                source: "kde", host: "desk", blockSeconds: 60, calendar: Self.calendar,
-                matcher: AppMatcher(apps: apps, rules: []))
-            let usage = deriver.derive(
-                timeline.timeline, day: Self.calendar.day(containing: Self.start),
-                until: Self.start.addingTimeInterval(3600))
+            let usage = TwoAppUsage.derive(timeline, source: "kde", from: Self.start)
             #expect(usage.trackedMilliseconds == ["alpha": 91_000, "beta": 109_000])
             #expect(usage.events.map(\.appID) == ["alpha", "beta"])
 

@@ -39,16 +39,7 @@ struct X11ProbeTests {
             for second in 91...200 {
                 timeline.add(try probe.sample(wallClock: Date()), at: Self.start.addingTimeInterval(Double(second)))
             }
-            let apps = [
-                TrackedApp(id: "alpha", name: "Alpha", bundleID: "a", category: .vice),
-                TrackedApp(id: "beta", name: "Beta", bundleID: "b", category: .productive),
-            ]
-            let deriver = BlockDeriver(
-                source: "x11", host: "desk", blockSeconds: 60, calendar: Self.calendar,
-                matcher: AppMatcher(apps: apps, rules: []))
-            let usage = deriver.derive(
-                timeline.timeline, day: Self.calendar.day(containing: Self.start),
-                until: Self.start.addingTimeInterval(3600))
+            let usage = TwoAppUsage.derive(timeline, source: "x11", from: Self.start, names: ("Alpha", "Beta"))
             #expect(usage.trackedMilliseconds == ["alpha": 91_000, "beta": 109_000])
             #expect(usage.events.map(\.appID) == ["alpha", "beta"])
         }
