@@ -85,6 +85,8 @@ public final class SampledFollower: Sendable {
         var following = ""
         var settings: (value: UserSettings, readAt: Date)?
         var status: Int32?
+        let tasks = BackgroundTasks()
+        var watch = ChallengeWatch(store: store, logger: logger, tasks: tasks)
         while status == nil {
             let stopping = stop.exitStatus != nil
             let now = Date()
@@ -120,6 +122,14 @@ public final class SampledFollower: Sendable {
                     try source.write(
                         at: now, force: stopping, settings: settings, catalogue: catalogue, host: host,
                         timeZone: timeZone.current(), writer: &writer)
+                    if !stopping, let deriver = source.deriver {
+                        for line in await watch.look(
+                            at: sample, matcher: deriver.matcher, settings: settings, calendar: deriver.calendar,
+                            now: now, probe: &probe)
+                        {
+                            say(line)
+                        }
+                    }
                 }
                 if problem != nil {
                     say("\(source.name) can be read and written again.")
@@ -144,6 +154,7 @@ public final class SampledFollower: Sendable {
             // last sample.
             if status == nil { await thread.sleep(for: options.interval, until: stop) }
         }
+        await tasks.finish()
         logger.info("\(source.name) follower stopped")
         return stop.exitStatus ?? status ?? 0
     }

@@ -49,6 +49,15 @@ public struct StatusReport: Encodable, Sendable {
         public var text: String
     }
 
+    /// A time a challenge acted because its app came to the front while its rule forbade it.
+    public struct ChallengeAct: Encodable, Sendable {
+        public var challenge: String
+        public var app: String
+        /// `notice`, `minimize` or `close`.
+        public var action: String
+        public var at: String
+    }
+
     public var date: String
     public var dayStartHour: Int
     public var blocksUsed: Int
@@ -74,6 +83,9 @@ public struct StatusReport: Encodable, Sendable {
     public var group: Group
     public var sync: Sync
     public var notifications: [Notice]
+    /// The times challenges acted on an app opened against their rule, newest first (of the
+    /// notices listed).
+    public var challengeActs: [ChallengeAct]
     /// The coin balance and how many entries its ledger holds (`include(games:…)` fills these in).
     public var coins = Coins(balance: 0, transactions: 0)
     /// The user's challenges and the group's open ones, newest first.
@@ -122,10 +134,15 @@ public struct StatusReport: Encodable, Sendable {
             offline: status?.offline ?? false,
             todaySent: Self.groupHasToday(feed: feed, snapshot: status?.snapshot),
             following: status?.following?.description)
-        notifications = ((try? feed.store.shownNotices(limit: 50)) ?? []).map { record in
+        let records = (try? feed.store.shownNotices(limit: 50)) ?? []
+        notifications = records.map { record in
             Notice(
                 kind: record.notice.kind.name, day: "\(record.notice.day)", at: TimeFormat.iso8601(record.at),
                 title: record.notice.title, text: record.notice.body)
+        }
+        challengeActs = records.compactMap { record in
+            guard case .challengeOpened(let id, let app, let action) = record.notice.kind else { return nil }
+            return ChallengeAct(challenge: id, app: app, action: action, at: TimeFormat.iso8601(record.at))
         }
     }
 

@@ -42,6 +42,10 @@ public struct AutoProbe: FocusProbe {
         }
     }
 
+    public mutating func act(_ act: WindowAct) async throws(FocusProbeError) -> Bool {
+        try await current.act(act)
+    }
+
     public mutating func takeNotices() -> [String] {
         defer { notices = [] }
         return notices

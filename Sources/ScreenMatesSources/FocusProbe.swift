@@ -19,10 +19,23 @@ public protocol FocusProbe {
     mutating func sample(wallClock: Date) async throws(FocusProbeError) -> FocusSample
     /// What the probe has to say once since it was last asked (`auto` chose again, and why).
     mutating func takeNotices() -> [String]
+    /// Does `act` to the window the last sample found focused, as the desktop offers it (the
+    /// window manager's iconify, sway's scratchpad, a polite close request: never a process
+    /// killed). False where this source cannot (the terminal, GNOME, KDE): the caller says so.
+    mutating func act(_ act: WindowAct) async throws(FocusProbeError) -> Bool
+}
+
+/// What a challenge may have done to a window that came to the front while its rule forbids it.
+public enum WindowAct: String, Hashable, Sendable {
+    /// Out of sight, still running.
+    case minimize
+    /// The application asked to close the window, as its close button would.
+    case close
 }
 
 extension FocusProbe {
     public mutating func takeNotices() -> [String] { [] }
+    public mutating func act(_ act: WindowAct) async throws(FocusProbeError) -> Bool { false }
 }
 
 /// Why a probe cannot look: said once by the monitor, which keeps trying — unless the source

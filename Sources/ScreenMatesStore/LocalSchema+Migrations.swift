@@ -160,4 +160,13 @@ extension LocalSchema {
             earned_at INTEGER NOT NULL
         ) WITHOUT ROWID;
         """
+
+    /// What a challenge does when its app comes to the front while its rule forbids it
+    /// (`OpenedAction`): a notice for the challenges made from now on unless they say otherwise;
+    /// nothing for those made before, which never asked.
+    static let v12ChallengeWhenOpened = """
+        ALTER TABLE challenge ADD COLUMN when_opened TEXT NOT NULL DEFAULT 'notice'
+            CHECK (when_opened IN ('off', 'notice', 'minimize', 'close'));
+        UPDATE challenge SET when_opened = 'off';
+        """
 }

@@ -39,6 +39,7 @@ enum LocalSchema {
         Migration("v9: group challenges, the public ranking, the games cache", sql: v9GroupGames),
         Migration("v10: pruned days, their per-app usage and the ids of their events", sql: v10PrunedDays),
         Migration("v11: the daily prune", sql: v11DailyPrune),
+        Migration("v12: what a challenge does when its app is opened", sql: v12ChallengeWhenOpened),
     ]
 
     static func makeMigrator() -> DatabaseMigrator {

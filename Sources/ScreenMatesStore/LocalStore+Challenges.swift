@@ -18,6 +18,8 @@ public struct StoredChallenge: Hashable, Sendable {
     public var groupCode: GroupCode?
     /// What the group store has of this participant's part (`ParticipantReportMark`), if any.
     public var reported: String?
+    /// What it does when its app comes to the front while its rule forbids it.
+    public var whenOpened: OpenedAction = .off
 
     /// The participant's state in the group's words.
     public var participantState: ParticipantState {
@@ -80,6 +82,16 @@ extension LocalStore {
                     challenge.id, rule, challenge.firstDay.dayNumber, challenge.days, challenge.reward,
                     challenge.penalty, Self.milliseconds(createdAt), challenge.startsAt.map(Self.milliseconds),
                 ])
+        }
+    }
+
+    /// Sets what a challenge does when its app is opened; false when no challenge has this id.
+    @discardableResult
+    public func setWhenOpened(challengeID: String, _ action: OpenedAction) throws(StoreError) -> Bool {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE challenge SET when_opened = ? WHERE id = ?", arguments: [action.rawValue, challengeID])
+            return db.changesCount > 0
         }
     }
 
@@ -210,6 +222,8 @@ extension LocalStore {
             let groupText: String? =
                 row.hasColumn("group_code") ? try row.checkedIfPresent("group_code", in: table) : nil
             let reported: String? = row.hasColumn("reported") ? try row.checkedIfPresent("reported", in: table) : nil
+            let whenOpened: String? =
+                row.hasColumn("when_opened") ? try row.checkedIfPresent("when_opened", in: table) : nil
             let challenge = Challenge(
                 id: id, rule: rule, firstDay: LocalDate(dayNumber: firstDay), days: try row.checked("days", in: table),
                 reward: try row.checked("reward", in: table), penalty: try row.checked("penalty", in: table),
@@ -223,7 +237,8 @@ extension LocalStore {
                 outcome: outcomeText.flatMap(StoredChallenge.Outcome.init(rawValue:)),
                 decidedAt: decidedAt.map(date(milliseconds:)),
                 decidedDay: decidedDay.flatMap { Self.dayNumbers.contains($0) ? LocalDate(dayNumber: $0) : nil },
-                groupCode: groupText.flatMap { try? GroupCode(validating: $0) }, reported: reported)
+                groupCode: groupText.flatMap { try? GroupCode(validating: $0) }, reported: reported,
+                whenOpened: whenOpened.flatMap(OpenedAction.init(rawValue:)) ?? .off)
         }
         return (kept, leftOut)
     }

@@ -49,7 +49,7 @@ extension LocalStore {
             for row in rows {
                 guard let key = row["key"] as String? else { continue }
                 keys.insert(key)
-                if (row["shown"] as Int?) == 1 { shown += 1 }
+                if (row["shown"] as Int?) == 1, !Notice.isOutsideBudget(key: key) { shown += 1 }
             }
             let untoasted = try untoastedSince.map { since in
                 try Self.untoastedCount(db, since: Self.milliseconds(since))

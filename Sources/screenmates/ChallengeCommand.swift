@@ -1,7 +1,7 @@
 import ArgumentParser
 import ScreenMatesApp
 
-/// `screenmates challenge create | join | list | show | forfeit`.
+/// `screenmates challenge create | join | list | show | when-opened | forfeit`.
 struct ChallengeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "challenge", abstract: "Challenges with coins at stake: your own, or your group's.",
@@ -16,7 +16,7 @@ struct ChallengeCommand: AsyncParsableCommand {
             """,
         subcommands: [
             ChallengeCreateCommand.self, ChallengeJoinCommand.self, ChallengeListCommand.self,
-            ChallengeShowCommand.self, ChallengeForfeitCommand.self,
+            ChallengeShowCommand.self, ChallengeWhenOpenedCommand.self, ChallengeForfeitCommand.self,
         ])
 }
 

@@ -45,6 +45,13 @@ struct ChallengeCreateCommand: AsyncParsableCommand {
     @Flag(help: "Share it with your group: every member may join it.")
     var group = false
 
+    @Option(
+        name: .customLong("when-opened"),
+        help: ArgumentHelp(
+            "What happens when its app comes to the front while the rule forbids it: a notice at once, the window also moved out of sight, or asked to close (a window-following monitor does it; off: nothing).",
+            valueName: "notice|minimize|close|off"))
+    var whenOpened: OpenedAction = .notice
+
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let rules = [atMost != nil, quiet != nil, streak].filter { $0 }.count
@@ -54,9 +61,11 @@ struct ChallengeCreateCommand: AsyncParsableCommand {
             let home = try ChallengeHome.open(global, clock)
             let challenge = try await home.start(
                 try rule(home), days: days, reward: reward, penalty: penalty, now: now, group: group)
+            if whenOpened != .notice { try home.setWhenOpened(id: challenge.id, whenOpened) }
             print(
                 "Challenge \(challenge.id): \(challenge.summary), \(challenge.firstDay) to \(challenge.lastDay)"
                     + (now ? " (from now)" : "") + ". Keep it: +\(reward) coins; break it or give up: -\(penalty)."
+                    + WhenOpenedText.sentence(whenOpened)
                     + (group
                         ? " Shared with group \(home.settings.group!.code): members join it with `screenmates challenge join \(challenge.id)`."
                         : ""))
@@ -79,5 +88,19 @@ struct ChallengeCreateCommand: AsyncParsableCommand {
         }
         if app != nil { throw .usage("--streak is about the daily limit; it takes no --app.") }
         return .streak
+    }
+}
+
+extension OpenedAction: ExpressibleByArgument {}
+
+/// What `--when-opened` means, said once a challenge is made or joined.
+enum WhenOpenedText {
+    static func sentence(_ action: OpenedAction) -> String {
+        switch action {
+        case .off: " When its app is opened: nothing."
+        case .notice: " When its app is opened while the rule forbids it: a notice at once."
+        case .minimize: " When its app is opened while the rule forbids it: a notice, and the window out of sight."
+        case .close: " When its app is opened while the rule forbids it: a notice, and the window asked to close."
+        }
     }
 }

@@ -78,16 +78,57 @@ struct ChallengeJoinCommand: AsyncParsableCommand {
     @Argument(help: "The challenge's id (see `screenmates challenge list`).")
     var id: String
 
+    @Option(
+        name: .customLong("when-opened"),
+        help: ArgumentHelp(
+            "What happens when its app comes to the front while the rule forbids it (see `challenge create --help`).",
+            valueName: "notice|minimize|close|off"))
+    var whenOpened: OpenedAction = .notice
+
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let home = try ChallengeHome.open(global, clock)
             let challenge = try await home.join(id: id)
+            if whenOpened != .notice { try home.setWhenOpened(id: challenge.id, whenOpened) }
             print(
                 "Joined challenge \(challenge.id): \(challenge.summary), \(challenge.firstDay) to \(challenge.lastDay)"
                     + (challenge.startsAt.map {
                         " (your blocks count from \(TimeFormat.localMinute($0, timeZone: home.calendar.timeZone)))"
                     } ?? "")
-                    + ". Keep it: +\(challenge.reward) coins; break it or give up: -\(challenge.penalty).")
+                    + ". Keep it: +\(challenge.reward) coins; break it or give up: -\(challenge.penalty)."
+                    + WhenOpenedText.sentence(whenOpened))
+            return 0
+        }
+    }
+}
+
+struct ChallengeWhenOpenedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "when-opened",
+        abstract: "Choose what one of your challenges does when its app is opened while its rule forbids it.",
+        discussion: """
+            notice: a desktop notice at once, naming the challenge, what is at stake and the way out; \
+            minimize: the notice, and the window moved out of sight (X11, sway, Hyprland); close: the \
+            notice, and the application asked to close the window, as its close button would (never a \
+            process killed); off: nothing. A monitor that follows the focused window does it \
+            (`screenmates monitor --source x11|sway|hyprland|gnome|kde|terminal|auto`); GNOME, KDE and \
+            the terminal only give the notice. `screenmates notify test --challenge ID` shows the notice.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var clock: ClockOptions
+
+    @Argument(help: "The challenge's id (see `screenmates challenge list`).")
+    var id: String
+
+    @Argument(help: ArgumentHelp("What it does.", valueName: "notice|minimize|close|off"))
+    var action: OpenedAction
+
+    func run() async throws {
+        try await reporting { () async throws(AppError) -> Int32 in
+            let home = try ChallengeHome.open(global, clock)
+            let stored = try home.setWhenOpened(id: id.lowercased(), action)
+            print("Challenge \(stored.challenge.id): \(stored.challenge.summary)." + WhenOpenedText.sentence(action))
             return 0
         }
     }

@@ -21,11 +21,17 @@ struct NotifyTestCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Send the notice this challenge gives when its app is opened while its rule forbids it.",
+            valueName: "ID"))
+    var challenge: String?
+
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let home = try global.resolveHome()
             try home.requireData()
-            let notice = try NoticeSender.sendTest(home: home, timeZone: machineTimeZone)
+            let notice = try NoticeSender.sendTest(home: home, timeZone: machineTimeZone, challenge: challenge)
             print("Sent a test notice: \(notice.title). \(notice.body)")
             return 0
         }

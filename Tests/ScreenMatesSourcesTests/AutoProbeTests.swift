@@ -1,5 +1,6 @@
 import Foundation
 import ScreenMatesSources
+import ScreenMatesTestSupport
 import Testing
 
 /// `--source auto` without ActivityWatch: the session's desktops in the order it names them,

@@ -3,6 +3,7 @@ import Glibc
 import ScreenMatesCore
 import ScreenMatesMonitor
 import ScreenMatesSources
+import ScreenMatesTestSupport
 import Testing
 
 /// `--source x11` against Xvfb, openbox and two xterms of different classes; xdotool moves the

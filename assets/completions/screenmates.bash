@@ -616,7 +616,7 @@ _screenmates_notify_test() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --group-store)
+    non_repeating_options=(--home --group-store --challenge)
     __screenmates_offer_flags_options 0
 
     # Offer option value completions
@@ -625,6 +625,9 @@ _screenmates_notify_test() {
         return
         ;;
     '--group-store')
+        return
+        ;;
+    '--challenge')
         return
         ;;
     esac
@@ -873,13 +876,13 @@ _screenmates_challenge() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    create|join|list|show|forfeit)
+    create|join|list|show|when-opened|forfeit)
         # Offer subcommand argument completions
         "_screenmates_challenge_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'create join list show forfeit' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'create join list show when-opened forfeit' -- "${cur}"))
         ;;
     esac
 }
@@ -888,7 +891,7 @@ _screenmates_challenge_create() {
     repeating_flags=()
     non_repeating_flags=(--streak --now --group --version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --group-store --speed --start-at --at-most --quiet --app --days --reward --penalty)
+    non_repeating_options=(--home --group-store --speed --start-at --at-most --quiet --app --days --reward --penalty --when-opened)
     __screenmates_offer_flags_options 0
 
     # Offer option value completions
@@ -923,6 +926,10 @@ _screenmates_challenge_create() {
     '--penalty')
         return
         ;;
+    '--when-opened')
+        __screenmates_add_completions -W 'off'$'\n''notice'$'\n''minimize'$'\n''close'
+        return
+        ;;
     esac
 }
 
@@ -930,7 +937,7 @@ _screenmates_challenge_join() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --group-store --speed --start-at)
+    non_repeating_options=(--home --group-store --speed --start-at --when-opened)
     __screenmates_offer_flags_options 1
 
     # Offer option value completions
@@ -945,6 +952,10 @@ _screenmates_challenge_join() {
         return
         ;;
     '--start-at')
+        return
+        ;;
+    '--when-opened')
+        __screenmates_add_completions -W 'off'$'\n''notice'$'\n''minimize'$'\n''close'
         return
         ;;
     esac
@@ -993,6 +1004,38 @@ _screenmates_challenge_show() {
         return
         ;;
     '--start-at')
+        return
+        ;;
+    esac
+}
+
+_screenmates_challenge_when-opened() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store --speed --start-at)
+    __screenmates_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--start-at')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    2)
+        __screenmates_add_completions -W 'off'$'\n''notice'$'\n''minimize'$'\n''close'
         return
         ;;
     esac

@@ -79,6 +79,16 @@ extension ChallengeHome {
         return stored
     }
 
+    /// Sets what the challenge `id` does when its app comes to the front while its rule forbids
+    /// it; the challenge as it is now.
+    @discardableResult
+    public func setWhenOpened(id: String, _ action: OpenedAction) throws(AppError) -> StoredChallenge {
+        var stored = try challenge(id: id)
+        do { try store.setWhenOpened(challengeID: stored.challenge.id, action) } catch { throw AppError(error) }
+        stored.whenOpened = action
+        return stored
+    }
+
     /// Gives `stored` up now: it costs its penalty, unless it ended meanwhile.
     public func forfeit(_ stored: StoredChallenge) throws(AppError) -> LocalStore.Forfeit {
         let instant = clock.now()

@@ -25,6 +25,9 @@ public struct ChallengeSummary: Encodable, Sendable {
     public var joined: Bool
     /// A group challenge's leaderboard, best first (empty for a personal one).
     public var participants: [Participant]
+    /// What it does when its app comes to the front while its rule forbids it (`notice`,
+    /// `minimize`, `close`, `off`); null for a group challenge the user has not joined.
+    @Nullable public var whenOpened: String?
 
     /// Every challenge the user has, and the group's ones they have not joined, newest first.
     public static func all(
@@ -44,6 +47,7 @@ public struct ChallengeSummary: Encodable, Sendable {
                 entry.challenge, state: state(of: entry, calendar: calendar, now: now), group: entry.groupCode,
                 joined: true, board: boards.first { $0.challenge.id == entry.challenge.id }, me: settings.userID)
             summary.outcome = entry.outcome?.rawValue
+            summary.whenOpened = entry.whenOpened.rawValue
             summary.decidedAt = entry.decidedAt.map(TimeFormat.iso8601)
             return summary
         }
@@ -101,6 +105,9 @@ public struct ChallengeSummary: Encodable, Sendable {
         let kind = group == nil ? "" : "[group] "
         var text =
             "\(id)  \(kind)\(SafeText.displayable(rule)), \(firstDay) to \(lastDay), +\(reward)/-\(penalty) coins: \(state)"
+        if outcome == nil, let whenOpened, whenOpened != OpenedAction.off.rawValue {
+            text += " · when opened: \(whenOpened)"
+        }
         if !participants.isEmpty {
             let counts = Dictionary(grouping: participants, by: \.state).mapValues(\.count)
             text +=

@@ -24,6 +24,9 @@ public struct Notice: Hashable, Sendable, Codable {
         case badge(String)
         /// A week of the group was settled for the user (the week's first day).
         case weekSettled(String)
+        /// A challenge's app came to the front while its rule forbids it, and the challenge
+        /// acted as asked (`OpenedAction`'s raw value: notice, minimize, close).
+        case challengeOpened(id: String, app: String, action: String)
 
         /// A short stable name, used in keys, the log and `status --json`.
         public var name: String {
@@ -43,6 +46,7 @@ public struct Notice: Hashable, Sendable, Codable {
             case .mateChallenge(let id, let userID): "challenge-\(id)-mate-\(userID)"
             case .badge(let kind): "badge-\(kind)"
             case .weekSettled(let week): "week-\(week)"
+            case .challengeOpened(let id, _, _): "challenge-\(id)-opened"
             }
         }
 
@@ -50,7 +54,7 @@ public struct Notice: Hashable, Sendable, Codable {
         public var severity: Severity {
             switch self {
             case .threshold(.over), .mateOver, .challenge(_, "broken"): .alarm
-            case .threshold(.warning), .threshold(.critical), .mateChallenge: .warning
+            case .threshold(.warning), .threshold(.critical), .mateChallenge, .challengeOpened: .warning
             default: .info
             }
         }
@@ -84,6 +88,13 @@ public struct Notice: Hashable, Sendable, Codable {
         self.title = title
         self.body = body
         self.serial = serial
+    }
+
+    /// Whether the notice with `key` is a challenge acting on an app opened against its rule:
+    /// asked for by the user, and so outside the daily budget of notices.
+    public static func isOutsideBudget(key: String) -> Bool {
+        let parts = key.split(separator: " ")
+        return parts.count >= 2 && parts[1].hasPrefix("challenge-") && parts[1].hasSuffix("-opened")
     }
 
     public var key: String {

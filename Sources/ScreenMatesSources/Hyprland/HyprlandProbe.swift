@@ -12,6 +12,8 @@ public struct HyprlandProbe: FocusProbe {
     public let sourceName = "hyprland"
     public let following: String
     private let events: UnixSocket
+    /// The request socket (`.socket.sock`).
+    private let requests: String
     private var pending: [UInt8] = []
     private let idle: WaylandIdle?
     private var active: HyprlandEvents.ActiveWindow?
@@ -30,6 +32,7 @@ public struct HyprlandProbe: FocusProbe {
         }
         let directory = try Self.instanceDirectory(signature, environment: environment)
         events = try UnixSocket(path: directory + "/.socket2.sock", peer: "Hyprland")
+        requests = directory + "/.socket.sock"
         active = try HyprlandEvents.activeWindow(
             reply: Self.request("j/activewindow", socket: directory + "/.socket.sock"))
         if environment["WAYLAND_DISPLAY"] != nil {
@@ -51,6 +54,20 @@ public struct HyprlandProbe: FocusProbe {
         let idleSeconds = try idle?.idleSeconds(at: wallClock)
         guard let active else { return FocusSample(app: nil, idleSeconds: idleSeconds) }
         return FocusSample(app: active.windowClass, title: active.title, idleSeconds: idleSeconds)
+    }
+
+    /// Moves the active window to a special workspace of its own (out of sight, still running)
+    /// or closes it (`killactive`, which asks the application to close it: no process killed).
+    public mutating func act(_ act: WindowAct) throws(FocusProbeError) -> Bool {
+        guard active != nil else { return true }
+        let command =
+            act == .minimize ? "/dispatch movetoworkspacesilent special:screenmates" : "/dispatch killactive"
+        let reply = String(decoding: try Self.request(command, socket: requests), as: UTF8.self)
+        guard reply.trimmingCharacters(in: .whitespacesAndNewlines) == "ok" else {
+            throw FocusProbeError(
+                "Hyprland did not \(act == .minimize ? "hide" : "close") the window: \(reply.prefix(200))")
+        }
+        return true
     }
 
     /// The instance's directory: under `$XDG_RUNTIME_DIR/hypr` (Hyprland 0.40 and later), else

@@ -9,6 +9,7 @@ import Foundation
 struct SwayIPC {
     /// The message types the probe sends, and the events it follows.
     enum Kind: UInt32 {
+        case runCommand = 0
         case subscribe = 2
         case getTree = 4
         case getVersion = 7

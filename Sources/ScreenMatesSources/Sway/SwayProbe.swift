@@ -82,6 +82,19 @@ public struct SwayProbe: FocusProbe {
         return FocusSample(app: app, title: focus.name ?? "", idleSeconds: idleSeconds)
     }
 
+    /// Moves the focused window to the scratchpad (out of sight, still running) or closes it
+    /// (sway's `kill`: the application is asked to close the window, as from its close button).
+    public mutating func act(_ act: WindowAct) throws(FocusProbeError) -> Bool {
+        guard let id = focus?.id else { return true }
+        let command = act == .minimize ? "[con_id=\(id)] move scratchpad" : "[con_id=\(id)] kill"
+        let reply = String(decoding: try ipc.request(.runCommand, command), as: UTF8.self)
+        guard reply.contains("\"success\": true") || reply.contains("\"success\":true") else {
+            throw FocusProbeError(
+                "sway did not \(act == .minimize ? "hide" : "close") the window: \(reply.prefix(200))")
+        }
+        return true
+    }
+
     private static func focusedNode(_ ipc: SwayIPC) throws(FocusProbeError) -> SwayNode? {
         try SwayNode.decode(try ipc.request(.getTree), what: "tree").focusedNode
     }

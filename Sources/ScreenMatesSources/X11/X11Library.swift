@@ -27,6 +27,10 @@ final class X11Library {
         @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
     typealias AllocInfo = @convention(c) () -> UnsafeMutableRawPointer?
     typealias QueryInfo = @convention(c) (OpaquePointer?, UInt, UnsafeMutableRawPointer?) -> Int32
+    typealias IconifyWindow = @convention(c) (OpaquePointer?, UInt, Int32) -> Int32
+    typealias DefaultScreen = @convention(c) (OpaquePointer?) -> Int32
+    typealias SendEvent = @convention(c) (OpaquePointer?, UInt, Int32, Int, UnsafeMutableRawPointer?) -> Int32
+    typealias Flush = @convention(c) (OpaquePointer?) -> Int32
     typealias IOErrorHandler = @convention(c) (OpaquePointer?) -> Int32
     typealias SetIOErrorHandler = @convention(c) (IOErrorHandler?) -> IOErrorHandler?
     typealias IOErrorExitHandler = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void
@@ -40,6 +44,11 @@ final class X11Library {
     let getWindowProperty: GetWindowProperty
     let free: Free
     let sync: Sync
+    /// What a challenge does to a window: iconify it, or ask the window manager to close it.
+    let iconifyWindow: IconifyWindow
+    let defaultScreen: DefaultScreen
+    let sendEvent: SendEvent
+    let flush: Flush
     /// Sets a display's handler for the server going away; `nil` before libX11 1.7.
     let setIOErrorExitHandler: SetIOErrorExitHandler?
     /// The XScreenSaver extension's calls; `nil` without libXss.
@@ -67,6 +76,10 @@ final class X11Library {
             getWindowProperty: try symbol(x11, "XGetWindowProperty", as: GetWindowProperty.self),
             free: try symbol(x11, "XFree", as: Free.self),
             sync: try symbol(x11, "XSync", as: Sync.self),
+            iconifyWindow: try symbol(x11, "XIconifyWindow", as: IconifyWindow.self),
+            defaultScreen: try symbol(x11, "XDefaultScreen", as: DefaultScreen.self),
+            sendEvent: try symbol(x11, "XSendEvent", as: SendEvent.self),
+            flush: try symbol(x11, "XFlush", as: Flush.self),
             setIOErrorExitHandler: dlsym(x11, "XSetIOErrorExitHandler").map {
                 unsafeBitCast($0, to: SetIOErrorExitHandler.self)
             },
@@ -90,6 +103,7 @@ final class X11Library {
     private init(
         openDisplay: OpenDisplay, closeDisplay: CloseDisplay, defaultRootWindow: DefaultRootWindow,
         internAtom: InternAtom, getWindowProperty: GetWindowProperty, free: Free, sync: Sync,
+        iconifyWindow: IconifyWindow, defaultScreen: DefaultScreen, sendEvent: SendEvent, flush: Flush,
         setIOErrorExitHandler: SetIOErrorExitHandler?,
         screenSaver: (query: QueryExtension, alloc: AllocInfo, info: QueryInfo)?
     ) {
@@ -100,6 +114,10 @@ final class X11Library {
         self.getWindowProperty = getWindowProperty
         self.free = free
         self.sync = sync
+        self.iconifyWindow = iconifyWindow
+        self.defaultScreen = defaultScreen
+        self.sendEvent = sendEvent
+        self.flush = flush
         self.setIOErrorExitHandler = setIOErrorExitHandler
         self.screenSaver = screenSaver
     }

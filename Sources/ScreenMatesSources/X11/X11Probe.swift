@@ -14,6 +14,8 @@ public struct X11Probe: FocusProbe {
     public let following: String
     private let connection: Connection
     private let name: String
+    /// The window the last sample found focused.
+    private var focused: UInt?
 
     /// Whether the XScreenSaver extension answers: without it, focused time counts as active.
     public var knowsIdle: Bool { connection.info != nil }
@@ -38,6 +40,7 @@ public struct X11Probe: FocusProbe {
     public mutating func sample(wallClock: Date) throws(FocusProbeError) -> FocusSample {
         let idle = connection.idle()
         let window = connection.activeWindow()
+        focused = window
         if connection.serverGone.pointee != 0 {
             throw FocusProbeError("The X server of display \(name) went away.", sourceEnded: true)
         }
@@ -51,6 +54,25 @@ public struct X11Probe: FocusProbe {
         return FocusSample(
             app: classes.count > 1 ? classes[1] : classes.first, title: title, idleSeconds: idle?.seconds,
             screenOff: idle?.screenOff ?? false)
+    }
+
+    /// Minimizes the focused window (the window manager iconifies it, ICCCM's `WM_CHANGE_STATE`)
+    /// or asks the window manager to close it (EWMH's `_NET_CLOSE_WINDOW`: the application gets
+    /// `WM_DELETE_WINDOW`, as from its close button).
+    public mutating func act(_ act: WindowAct) throws(FocusProbeError) -> Bool {
+        guard let window = focused else { return true }
+        switch act {
+        case .minimize:
+            _ = connection.library.iconifyWindow(
+                connection.display, window, connection.library.defaultScreen(connection.display))
+        case .close:
+            connection.closeRequest(window)
+        }
+        _ = connection.library.flush(connection.display)
+        if connection.serverGone.pointee != 0 {
+            throw FocusProbeError("The X server of display \(name) went away.", sourceEnded: true)
+        }
+        return true
     }
 
     /// The open display; closed when the probe goes away.
@@ -105,6 +127,27 @@ public struct X11Probe: FocusProbe {
             }
             let window = bytes.withUnsafeBytes { $0.load(as: UInt.self) }
             return window == 0 ? nil : window
+        }
+
+        /// Sends the root window a `_NET_CLOSE_WINDOW` client message for `window`, as a pager
+        /// does. The event is Xlib's 192-byte `XEvent` union as an `XClientMessageEvent`: type,
+        /// serial, send_event, display, window, message_type, format, then five longs.
+        func closeRequest(_ window: UInt) {
+            let closeAtom = "_NET_CLOSE_WINDOW".withCString { library.internAtom(display, $0, 0) }
+            let event = UnsafeMutableRawPointer.allocate(byteCount: 192, alignment: 8)
+            defer { event.deallocate() }
+            event.initializeMemory(as: UInt8.self, repeating: 0, count: 192)
+            event.storeBytes(of: Int32(33), toByteOffset: 0, as: Int32.self)  // ClientMessage
+            event.storeBytes(of: Int32(1), toByteOffset: 16, as: Int32.self)  // send_event
+            event.storeBytes(
+                of: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display))), toByteOffset: 24, as: UInt.self)
+            event.storeBytes(of: window, toByteOffset: 32, as: UInt.self)
+            event.storeBytes(of: closeAtom, toByteOffset: 40, as: UInt.self)
+            event.storeBytes(of: Int32(32), toByteOffset: 48, as: Int32.self)  // format
+            event.storeBytes(of: 0, toByteOffset: 56, as: Int.self)  // CurrentTime
+            event.storeBytes(of: 2, toByteOffset: 64, as: Int.self)  // source: a pager
+            // SubstructureRedirectMask | SubstructureNotifyMask: the window manager's to handle.
+            _ = library.sendEvent(display, root, 0, (1 << 20) | (1 << 19), event)
         }
 
         /// A text property's zero-separated strings.

@@ -1,21 +1,22 @@
 import Foundation
 import Glibc
-import ScreenMatesTestSupport
 import Synchronization
 import Testing
 
 /// A private X server (Xvfb) with a real window manager (openbox) and windows of two classes,
 /// for as long as the scope `with` opens; everything is ended and awaited when it closes.
-struct XDesktop: Sendable {
-    static let tools = ["/usr/bin/Xvfb", "/usr/bin/openbox", "/usr/bin/xdotool", "/usr/bin/xterm", "/usr/bin/xprop"]
-    static var available: Bool { tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
-    static let missingNote =
+public struct XDesktop: Sendable {
+    public static let tools = [
+        "/usr/bin/Xvfb", "/usr/bin/openbox", "/usr/bin/xdotool", "/usr/bin/xterm", "/usr/bin/xprop",
+    ]
+    public static var available: Bool { tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
+    public static let missingNote =
         "Xvfb, openbox, xdotool, xterm or xprop is not installed (Debian: apt install xvfb openbox xdotool xterm x11-utils)"
 
-    let display: String
+    public let display: String
     let programs: BackgroundPrograms
 
-    static func with<T>(_ body: (XDesktop) async throws -> T) async throws -> T {
+    public static func with<T>(_ body: (XDesktop) async throws -> T) async throws -> T {
         try await BackgroundPrograms.with { programs in
             let desktop = XDesktop(display: try await startServer(programs), programs: programs)
             try await desktop.startWindowManager()
@@ -53,22 +54,24 @@ struct XDesktop: Sendable {
         }
     }
 
-    var environment: [String: String] { ["DISPLAY": display, "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()] }
+    public var environment: [String: String] {
+        ["DISPLAY": display, "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+    }
 
-    func start(_ path: String, _ arguments: [String]) {
+    public func start(_ path: String, _ arguments: [String]) {
         programs.start(path, arguments, environment: environment)
     }
 
     /// Runs xdotool and returns what it printed.
     @discardableResult
-    func xdotool(_ arguments: [String]) async throws -> String {
+    public func xdotool(_ arguments: [String]) async throws -> String {
         let result = try await Command.run("/usr/bin/xdotool", arguments, environment: environment)
         try #require(result.status == 0, "xdotool \(arguments) ended with \(result.status): \(result.stderr)")
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A window of class `name`, once mapped: its id.
-    func window(class name: String) async throws -> String {
+    public func window(class name: String) async throws -> String {
         start("/usr/bin/xterm", ["-class", name, "-title", "\(name) window", "-e", "sleep", "1000"])
         let id = try await xdotool(["search", "--sync", "--onlyvisible", "--class", name]).split(separator: "\n").first
         return String(try #require(id))
@@ -76,7 +79,7 @@ struct XDesktop: Sendable {
 
     /// Ends the X server (its pid is in its lock file), as a session that ends does; returns
     /// once its socket is gone.
-    func endServer() async throws {
+    public func endServer() async throws {
         let number = display.dropFirst()
         let lock = try String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8)
         let pid = try #require(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -87,16 +90,16 @@ struct XDesktop: Sendable {
     }
 
     /// Starts an X server again on the same display (with no window manager).
-    func restartServer() async throws {
+    public func restartServer() async throws {
         _ = try await Self.startServer(programs, number: Int(display.dropFirst()))
     }
 
     /// Whether a program has ended, told from another task.
-    final class Flag: Sendable {
+    public final class Flag: Sendable {
         private let value = Mutex(false)
         func set() { value.withLock { $0 = true } }
         var isSet: Bool { value.withLock { $0 } }
     }
 
-    enum XDesktopError: Error { case noServer }
+    public enum XDesktopError: Error { case noServer }
 }

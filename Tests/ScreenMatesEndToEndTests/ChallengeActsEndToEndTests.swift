@@ -1,0 +1,185 @@
+import Foundation
+import Glibc
+import ScreenMatesTestSupport
+import Testing
+
+/// A challenge that acts when its app comes to the front while its rule forbids it
+/// (`--when-opened`), tried with real windows: xterm windows under a real window manager (Xvfb
+/// and openbox) and foot windows on a headless sway, followed by `screenmates monitor`.
+protocol ChallengeActsTests: RealUsageTests {}
+
+extension ChallengeActsTests {
+    /// A home tracking `alpha` (vice) and `beta` (productive), with a challenge that forbids
+    /// every block of alpha from now on, acting as `action` says; the challenge's id.
+    func homeWithChallenge(_ home: Binary.Home, _ action: String) async throws -> String {
+        try await setUp(home, vice: ["alpha"], productive: ["beta"])
+        let create = try await Binary.run([
+            "challenge", "create", "--home", home.path, "--at-most", "0", "--app", "alpha", "--now", "--days", "2",
+            "--when-opened", action,
+        ])
+        try #require(create.status == 0, "\(create.stderr)")
+        let id = create.stdout.split(separator: " ").dropFirst().first.map { String($0.dropLast()) }
+        return try #require(id, "\(create.stdout)")
+    }
+
+    /// What `status --json` lists of the challenge's acts: (challenge, app, action).
+    func acts(_ home: Binary.Home) async throws -> [[String]] {
+        let status = try await Binary.run(["status", "--json", "--home", home.path])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        let acts = try #require(json["challengeActs"] as? [[String: Any]], "\(status.stdout)")
+        return acts.map { act in ["challenge", "app", "action"].map { act[$0] as? String ?? "" } }
+    }
+
+    /// Waits until `condition` holds, for up to `seconds`.
+    func eventually(_ seconds: Double = 30, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return try await condition()
+    }
+}
+
+@Suite(.enabled(if: XDesktop.available, Comment(rawValue: XDesktop.missingNote)), .serialized)
+struct ChallengeActsOnX11EndToEndTests: ChallengeActsTests {
+    /// Asks the window manager to give `window` the focus, without waiting for it: the monitor
+    /// may move the window away (or close it) before xdotool would see it focused.
+    func activate(_ window: String, on desktop: XDesktop) async throws {
+        _ = try await Command.run("/usr/bin/xdotool", ["windowactivate", window], environment: desktop.environment)
+    }
+
+    /// Gives `window` the focus and waits until the window manager says it has it (asking again
+    /// meanwhile: a window just mapped may not take it at the first request).
+    func focus(_ window: String, on desktop: XDesktop) async throws {
+        let focused = try await eventually {
+            try await activate(window, on: desktop)
+            try await Task.sleep(for: .milliseconds(100))
+            return try await Command.run("/usr/bin/xdotool", ["getactivewindow"], environment: desktop.environment)
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines) == window
+        }
+        try #require(focused, "window \(window) never got the focus")
+    }
+
+    @Test func aForbiddenWindowIsMinimizedAtOnceAndAnAllowedOneIsLeftAlone() async throws {
+        let home = Binary.Home()
+        let id = try await homeWithChallenge(home, "minimize")
+        try await XDesktop.with { desktop in
+            let beta = try await desktop.window(class: "beta")
+            let alpha = try await desktop.window(class: "alpha")
+            try await focus(beta, on: desktop)
+            let monitor = try await SpawnedProcess(
+                Binary.path, ["monitor", "--home", home.path, "--source", "x11"],
+                environment: ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new })
+            defer { monitor.kill() }
+            #expect(try await waitForError(monitor, "following the focused window on X11"), "\(monitor.standardError)")
+            // The allowed app has the focus for two seconds: nothing happens.
+            try await Task.sleep(for: .seconds(2))
+            #expect(!monitor.standardError.contains("off limits"), "\(monitor.standardError)")
+            try await activate(alpha, on: desktop)
+            #expect(
+                try await waitForError(monitor, "alpha is off limits (challenge \(id))", timeout: .seconds(30)),
+                "\(monitor.standardError)")
+            #expect(monitor.standardError.contains("The window was moved out of sight."), "\(monitor.standardError)")
+            #expect(
+                try await eventually {
+                    try await Command.run(
+                        "/usr/bin/xprop", ["-id", alpha, "WM_STATE"], environment: desktop.environment
+                    )
+                    .stdout.contains("Iconic")
+                }, "the window manager iconified the window")
+            #expect(try await acts(home) == [[id, "custom-alpha", "minimize"]])
+            // Brought back, it goes out of sight again, and says so again.
+            try await activate(alpha, on: desktop)
+            #expect(try await eventually { try await acts(home).count == 2 }, "\(monitor.standardError)")
+            monitor.kill(SIGTERM)
+            #expect(await monitor.wait(timeout: 30) == 143)
+        }
+    }
+
+    @Test func aForbiddenWindowIsAskedToCloseAndItsApplicationClosesIt() async throws {
+        let home = Binary.Home()
+        let id = try await homeWithChallenge(home, "close")
+        try await XDesktop.with { desktop in
+            let beta = try await desktop.window(class: "beta")
+            try await focus(beta, on: desktop)
+            let monitor = try await SpawnedProcess(
+                Binary.path, ["monitor", "--home", home.path, "--source", "x11"],
+                environment: ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new })
+            defer { monitor.kill() }
+            #expect(try await waitForError(monitor, "following the focused window on X11"), "\(monitor.standardError)")
+            // Openbox gives a new window the focus: it is closed as soon as the monitor sees it.
+            let alpha = try await desktop.window(class: "alpha")
+            try await activate(alpha, on: desktop)
+            #expect(
+                try await waitForError(monitor, "alpha is off limits (challenge \(id))", timeout: .seconds(30)),
+                "\(monitor.standardError)")
+            #expect(
+                try await eventually {
+                    try await Command.run(
+                        "/usr/bin/xdotool", ["search", "--class", "alpha"], environment: desktop.environment
+                    ).stdout.isEmpty
+                }, "xterm closed its window when asked")
+            #expect(try await acts(home) == [[id, "custom-alpha", "close"]])
+            #expect(
+                try await Command.run(
+                    "/usr/bin/xdotool", ["search", "--class", "beta"], environment: desktop.environment
+                )
+                .stdout.contains(beta), "the allowed window stays")
+            monitor.kill(SIGTERM)
+            #expect(await monitor.wait(timeout: 30) == 143)
+        }
+    }
+}
+
+@Suite(
+    .enabled(if: HeadlessSway.available, "sway or foot is not installed (Debian: apt install sway foot)"), .serialized)
+struct ChallengeActsOnSwayEndToEndTests: ChallengeActsTests {
+    /// The node of the window whose app id is `appID` in sway's tree, if it is there.
+    func node(_ sway: HeadlessSway, _ appID: String) async throws -> [String: Any]? {
+        func find(_ node: [String: Any]) -> [String: Any]? {
+            if node["app_id"] as? String == appID { return node }
+            for key in ["nodes", "floating_nodes"] {
+                for child in node[key] as? [[String: Any]] ?? [] {
+                    if let found = find(child) { return found }
+                }
+            }
+            return nil
+        }
+        let tree = try await sway.swaymsg(["-t", "get_tree"])
+        return (try JSONSerialization.jsonObject(with: Data(tree.utf8)) as? [String: Any]).flatMap(find)
+    }
+
+    @Test func aForbiddenWindowGoesToTheScratchpadThenIsClosedWhenAsked() async throws {
+        let home = Binary.Home()
+        let id = try await homeWithChallenge(home, "minimize")
+        let sway = try await HeadlessSway()
+        try await sway.window(appID: "beta")
+        try await sway.window(appID: "alpha")
+        try await sway.swaymsg(["[app_id=beta] focus"])
+        let monitor = try await SpawnedProcess(
+            Binary.path, ["monitor", "--home", home.path, "--source", "sway"],
+            environment: ProcessInfo.processInfo.environment.merging(sway.environment) { _, new in new })
+        defer { monitor.kill() }
+        #expect(try await waitForError(monitor, "following the focused window on sway"), "\(monitor.standardError)")
+        try await Task.sleep(for: .seconds(2))
+        #expect(!monitor.standardError.contains("off limits"), "\(monitor.standardError)")
+        try await sway.swaymsg(["[app_id=alpha] focus"])
+        #expect(
+            try await waitForError(monitor, "alpha is off limits (challenge \(id))", timeout: .seconds(30)),
+            "\(monitor.standardError)")
+        #expect(
+            try await eventually { try await node(sway, "alpha")?["visible"] as? Bool == false },
+            "the window went to the scratchpad")
+        #expect(try await node(sway, "beta")?["visible"] as? Bool == true)
+        // Now the challenge asks for the window to be closed.
+        let change = try await Binary.run(["challenge", "when-opened", id, "close", "--home", home.path])
+        #expect(change.status == 0, "\(change.stderr)")
+        try await sway.swaymsg(["[app_id=alpha] focus"])
+        let closed = try await eventually { try await node(sway, "alpha") == nil }
+        #expect(closed, "foot closed its window when asked: \(monitor.standardError)")
+        #expect(try await acts(home).map { $0[2] } == ["close", "minimize"])
+        monitor.kill(SIGTERM)
+        #expect(await monitor.wait(timeout: 30) == 143)
+    }
+}
