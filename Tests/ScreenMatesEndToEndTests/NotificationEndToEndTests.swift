@@ -118,7 +118,8 @@ import Testing
             try await screen.type("\(Binary.path) --home \(home.path) dashboard\(clock)")
             _ = try await screen.waitFor("q quit")
         }
-        // Blocks one by one from midnight, so 75 %, 90 % and over are each crossed on their own.
+        // Blocks one by one from midnight, two seconds apart (time for two dashboards to see each
+        // on a busy machine), so 75 %, 90 % and over are each crossed on their own.
         let scenario = home.path + "/vice.json"
         try """
         { "name": "vice", "summary": "vice blocks from midnight",
@@ -126,7 +127,7 @@ import Testing
         """.write(toFile: scenario, atomically: true, encoding: .utf8)
         let monitor = try await SpawnedProcess(
             Binary.path,
-            ["monitor", "--home", home.path, "--scenario", scenario, "--rate", "1.5", "--count", "9", "--seed", "3"])
+            ["monitor", "--home", home.path, "--scenario", scenario, "--rate", "0.5", "--count", "9", "--seed", "3"])
         let titles = ["75 % of today's limit", "90 % of today's limit", "Over today's limit"]
         var seenOn: [String: Set<Int>] = [:]
         // A dashboard shows its toasts one after another, 5 s each: when one dashboard takes all

@@ -63,12 +63,38 @@ enum PostgresTestServer {
     }
 
     /// A new database with the schema in place, letting members choose their clock (for the
-    /// contract's fixed instants); the address reaches it as the superuser.
+    /// contract's fixed instants); the address reaches it as the superuser. It is a copy of one
+    /// such database made once per test process (`CREATE DATABASE … TEMPLATE`): migrating a
+    /// database for each of hundreds of tests at once kept a busy machine's server from
+    /// answering anyone within a minute.
     static func newPreparedDatabase() async throws -> PostgresAddress {
-        let address = try await newDatabase()
-        try await PostgresGroupStore(address: address, keyring: keyring).prepare()
-        try await relaxPolicy(of: address)
+        let template = try await Self.template.name()
+        let name = "screenmates_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await execute("CREATE DATABASE \(name) TEMPLATE \(template)")
+        var address = try adminAddress
+        address.database = name
         return address
+    }
+
+    private static let template = TemplateDatabase()
+
+    /// The prepared database the others are copied from, made by the first test that asks.
+    private actor TemplateDatabase {
+        private var making: Task<String, any Error>?
+
+        func name() async throws -> String {
+            if let making { return try await making.value }
+            let task = Task<String, any Error> {
+                let address = try await PostgresTestServer.newDatabase()
+                let store = PostgresGroupStore(address: address, keyring: PostgresTestServer.keyring)
+                try await store.prepare()
+                await store.close()
+                try await PostgresTestServer.relaxPolicy(of: address)
+                return address.database
+            }
+            making = task
+            return try await task.value
+        }
     }
 
     /// A new login role that owns nothing: what a member who is not the database's owner
@@ -87,9 +113,7 @@ enum PostgresTestServer {
     /// tested on its own.
     static func fixture(asMember: Bool = false) -> GroupStoreContract.Fixture {
         @Sendable func database() async throws -> PostgresAddress {
-            let owner = try await newDatabase()
-            try await PostgresGroupStore(address: owner, keyring: keyring).prepare()
-            try await relaxPolicy(of: owner)
+            let owner = try await newPreparedDatabase()
             guard asMember else { return owner }
             return try await newMemberRole(in: owner)
         }
