@@ -7,9 +7,10 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Simulated group-mates, so one person can watch a live leaderboard move.",
         discussion: """
-            Puts you in a group (creating one if you are in none) and starts N simulated members, \
-            each with its own data directory and usage monitor, reporting to the same group store. \
-            Watch them from your dashboard in another terminal. Ctrl-C stops them all.
+            Puts you in a group (making one if you are in none, left again when the demo ends) and \
+            adds N simulated members, simulated in this process and written to the same group store \
+            (a shared file: never a server, nor a group with other people in it). Watch them from \
+            your dashboard in another terminal. Ctrl-C takes them out of the group again.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -9,7 +9,8 @@ import ScreenMatesStore
 ///
 /// The mates are `DemoMates`: simulated in this process and written straight to the group store,
 /// on the user's clock (published in the user's home, which the dashboard follows). They join
-/// only a group of the user's own on a shared file, and Ctrl-C takes them out again.
+/// only a group of the user's own on a shared file, and Ctrl-C takes them out again (and the
+/// user too, from a group the demo made).
 public final class GroupDemo {
     public struct Options: Sendable {
         public var members: Int
@@ -87,19 +88,28 @@ public final class GroupDemo {
         let actions = GroupActions(
             local: opened.store, location: location, clock: opened.clock.clock, timeZone: timeZone)
         let code: GroupCode
+        // A group made for the demo is left again when it ends (the store removes a group whose
+        // last member leaves): the demo leaves no group behind.
+        let madeForTheDemo = settings.group == nil
         if let membership = settings.group {
             code = membership.code
         } else {
             code = try await actions.create(goal: settings.rules.dailyGoalBlocks).code
         }
-        guard case .profile(let profile) = try assets.scenario("typical-day") else {
-            throw AppError("The scenario typical-day in \(assets.directory) is not a usage profile.")
+        let mates: DemoMates
+        do throws(AppError) {
+            guard case .profile(let profile) = try assets.scenario("typical-day") else {
+                throw AppError("The scenario typical-day in \(assets.directory) is not a usage profile.")
+            }
+            mates = try await DemoMates.join(
+                count: options.members, location: location, code: code, user: settings.userID, seed: options.seed,
+                profile: profile, blockMinutes: settings.rules.blockMinutes, clock: opened.clock.clock,
+                calendar: DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour),
+                logger: logger)
+        } catch {
+            if madeForTheDemo { _ = try? await actions.leave() }
+            throw error
         }
-        let clock = opened.clock.clock
-        let mates = try await DemoMates.join(
-            count: options.members, location: location, code: code, user: settings.userID, seed: options.seed,
-            profile: profile, blockMinutes: settings.rules.blockMinutes, clock: clock,
-            calendar: DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour), logger: logger)
         let speed = options.speed.map { " at ×\($0 == $0.rounded() ? String(Int($0)) : String($0))" } ?? ""
         // A plain `screenmates dashboard` opens the default home; any other (the demo directory
         // a fast clock uses) must be named, and the dashboard then follows this clock.
@@ -119,7 +129,13 @@ public final class GroupDemo {
             group.cancelAll()
         }
         await mates.leave()
-        print("Stopped \(count) simulated member\(count == 1 ? "" : "s"); they left the group.")
+        if madeForTheDemo, (try? await actions.leave()) != nil {
+            print(
+                "Stopped \(count) simulated member\(count == 1 ? "" : "s"); they and you left group \(code), made for the demo."
+            )
+        } else {
+            print("Stopped \(count) simulated member\(count == 1 ? "" : "s"); they left the group.")
+        }
         return stop.exitStatus ?? 0
     }
 
