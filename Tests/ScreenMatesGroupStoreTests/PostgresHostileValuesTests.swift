@@ -301,6 +301,30 @@ struct PostgresHostileValuesTests {
         try await group.expectVictimStillWorks()
     }
 
+    /// Every function a member's login may call (granted to PUBLIC or to the role itself) runs
+    /// with a lock timeout of its own, so no lock someone holds can keep a member's call waiting
+    /// past it: read from the catalog (pg_proc.proconfig), not from the migrations' text.
+    @Test func everyFunctionAMemberMayCallHasALockTimeout() async throws {
+        let owner = try await PostgresTestServer.newDatabase()
+        try await PostgresGroupStore(address: owner, keyring: .none).prepare()
+        let member = try await PostgresTestServer.newMemberRole(in: owner)
+        let rows = try await PostgresTestServer.withConnection(to: owner) { connection in
+            try await connection.query(
+                """
+                SELECT p.proname::text,
+                    coalesce((SELECT c FROM unnest(p.proconfig) c WHERE c LIKE 'lock_timeout=%'), 'none')
+                FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                WHERE n.nspname = 'screenmates' AND has_function_privilege(\(member.user)::name, p.oid, 'EXECUTE')
+                ORDER BY 1
+                """, logger: Group.logger
+            ).collect().map { try $0.decode((String, String).self) }
+        }
+        #expect(rows.count >= 37, "the functions members call: \(rows.map(\.0))")
+        #expect(rows.contains { $0.0 == "schema_level" } && rows.contains { $0.0 == "upsert_profile" })
+        let without = rows.filter { $0.1 != "lock_timeout=2s" }
+        #expect(without.isEmpty, "without a 2 s lock timeout: \(without)")
+    }
+
     /// eve leaves, and holds her transaction open (psql: BEGIN; SELECT leave_group(…)): the
     /// others still read the group, and a write that needs the group's row gets an error within
     /// the functions' lock timeout (2 s) — generously bounded here — instead of hanging; once
