@@ -262,6 +262,45 @@ struct PostgresHostileValuesTests {
         try await group.expectVictimStillWorks()
     }
 
+    /// The days a strict store keeps of a member's day totals, exactly as the README says: from
+    /// two days before the UTC day they joined (their own day may begin that much earlier) to
+    /// the server's UTC tomorrow. A total outside is left out of the batch, the rest stored, and
+    /// the call goes through — so a client sending the finished days of its history (those
+    /// from before it joined too) counts them sent instead of trying them again forever.
+    @Test func dayTotalsAreKeptFromTwoDaysBeforeJoiningToTomorrowAndTheRestLeftOut() async throws {
+        let group = try await Group.make()
+        let eve = group.eve
+        let joined = try #require(
+            try await group.values(
+                """
+                SELECT floor(joined_at / 86400000.0)::bigint FROM screenmates.member
+                WHERE user_id = '\(eve.id)' AND code = '\(group.code.value)'
+                """, Int64.self
+            ).first)
+        let today = Int64(group.day(0))
+        // The day after tomorrow is kept a day wider, so a midnight during the test changes nothing.
+        let dates = [joined - 3, joined - 2, joined, today + 1, today + 3]
+        let sql = """
+            SELECT screenmates.upsert_day_totals(\(eve.proof()), '\(group.code.value)', ARRAY\(dates)::bigint[],
+                ARRAY[1, 2, 3, 4, 5]::bigint[], ARRAY[8, 8, 8, 8, 8]::bigint[], ARRAY[1, 1, 1, 1, 1]::bigint[])
+            """
+        #expect(try await Group.sqlState(of: PostgresQuery(unsafeSQL: sql), as: eve.login) == nil)
+        #expect(
+            try await group.values(
+                "SELECT date FROM screenmates.day_total WHERE user_id = '\(eve.id)' ORDER BY date", Int64.self)
+                == [joined - 2, joined, today + 1])
+        // Through the client: the same batch is taken whole (nothing to send again).
+        try await eve.store.upsertDayTotals(
+            dates.map {
+                DayTotal(
+                    userID: eve.userID, date: LocalDate(dayNumber: Int($0)), viceBlocks: 6, goalBlocks: 8, version: 2)
+            }, code: group.code)
+        #expect(
+            try await group.values(
+                "SELECT vice_blocks FROM screenmates.day_total WHERE user_id = '\(eve.id)' ORDER BY date", Int64.self)
+                == [6, 6, 6])
+    }
+
     /// The owner's quotas, set low: a group full at three members, one group created a day, one
     /// challenge running in a group.
     @Test func quotasBoundWhatMembersMakeTheServerKeep() async throws {
