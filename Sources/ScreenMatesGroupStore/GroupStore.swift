@@ -275,6 +275,10 @@ public enum GroupStoreError: Error, Hashable, Sendable {
     /// The store cannot be reached or used right now (missing server, locked or unreadable
     /// file); the caller keeps working from its cache and retries.
     case unavailable(location: String, detail: String)
+    /// The store answered but could not take a write now: another connection holds what it
+    /// needs (a PostgreSQL group's row, held by someone's open transaction past the server's
+    /// lock timeout). Reads still work; the caller keeps the update and tries again.
+    case busy(location: String, detail: String)
     /// The store is damaged or was written by a newer version.
     case unusable(location: String, detail: String)
     /// The group has no challenge with this id.
@@ -307,6 +311,8 @@ public enum GroupStoreError: Error, Hashable, Sendable {
         case .unavailable(let location, let detail):
             return
                 "The group store \(location) cannot be reached (\(detail)). Working offline; updates are kept and sent when it is back."
+        case .busy(let location, let detail):
+            return "The group store \(location) is busy: \(detail). Updates are kept and sent once it takes them."
         case .unusable(let location, let detail):
             return "The group store \(location) cannot be used: \(detail)."
         case .unknownChallenge(let id):
@@ -331,7 +337,7 @@ public enum GroupStoreError: Error, Hashable, Sendable {
     /// Whether the caller should keep its updates and try again later.
     public var isTransient: Bool {
         switch self {
-        case .unavailable, .awaitingApproval: true
+        case .unavailable, .busy, .awaitingApproval: true
         default: false
         }
     }

@@ -142,6 +142,14 @@ extension GroupStoreError {
             }
         case "23514", "22003":
             return .invalidValue("The group store refused a value: \(message).")
+        case "55P03":
+            // lock_not_available: every function gives up on the group's row after its lock
+            // timeout. The server answered; it is not out of reach, and reads take no lock.
+            return .busy(
+                location: location,
+                detail:
+                    "a transaction of another connection holds the group past the server's 2 s lock timeout "
+                    + "(a member's, left open?)")
         default:
             break
         }

@@ -72,6 +72,10 @@ enum PostgresGroupSchema {
         Migration(
             version: 4, summary: "changes, not snapshots: every row stamped with the change that wrote it",
             compatibleFrom: 3, statements: statements(of: PackageResources.v4_changes_sql)),
+        // Changes only the settings of two functions: the third version's clients keep working.
+        Migration(
+            version: 5, summary: "a lock timeout on every function members may call, the schema's level too",
+            compatibleFrom: 3, statements: statements(of: PackageResources.v5_lock_timeouts_sql)),
     ]
 
     /// The statements of a migration file (`Migrations/*.sql`): separated by a line holding only

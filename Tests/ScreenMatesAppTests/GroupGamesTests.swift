@@ -130,7 +130,7 @@ import Testing
         // They arrive; the week is settled with their penalty, once.
         try await group.store.upsertDayTotals(
             [day("bo234567", 5, vice: 1), day("bo234567", 6, vice: 1)], code: group.code)
-        let (snapshot, notices) = try await group.games(group.bo).exchange(with: group.store)
+        let (snapshot, notices, _) = try await group.games(group.bo).exchange(with: group.store)
         _ = try await group.games(group.bo).exchange(with: group.store)
         #expect(notices.map(\.kind) == [.weekSettled("2021-03-01")])
         let entries = try group.bo.coinLedger().transactions

@@ -76,6 +76,68 @@ struct GroupLinkBusyGroupTests {
         await running.value
     }
 
+    /// While a transaction holds the group's row, what a member's own writes meet is said as
+    /// what it is — the group busy, not the store out of reach — and only the writes wait: the
+    /// games are still read (their settling and reports left for next time), and `sync` reads
+    /// and caches the group, says it is busy, and keeps the numbers.
+    @Test func aHeldGroupIsSaidBusyAndItsGamesAndBoardAreStillRead() async throws {
+        let server = try #require(ProcessInfo.processInfo.environment["SCREENMATES_TEST_POSTGRES"])
+        let path = NSTemporaryDirectory() + "screenmates-held-group-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let database = "screenmates_held_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        #expect(try await Self.psql(server, "CREATE DATABASE \(database)").status == 0)
+        let url = server.replacingOccurrences(of: "/postgres?", with: "/\(database)?")
+
+        let utc = TimeZone(identifier: "UTC")!
+        let clock = ManualClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        let local = try LocalStore.open(at: path + "/local.sqlite")
+        var settings = try local.createProfileIfNeeded(
+            userID: UserID("ana23456"), trackingStart: DayCalendar(timeZone: utc).day(containing: clock.now()),
+            apps: [], now: clock.now())
+        settings.displayName = try DisplayName(validating: "ana")
+        try local.updateSettings(settings)
+        let location = try GroupStoreLocation.postgres(
+            url: url, keyring: MemberIdentityFile(path: path + "/member-identity").keyring)
+        let actions = GroupActions(local: local, location: location, clock: clock, timeZone: .fixed(utc))
+        let group = try await actions.create(goal: 8)
+        let membership = try #require(try local.settings()?.group)
+        let games = GroupGames(
+            local: local, membership: membership, userID: settings.userID, clock: clock,
+            calendar: DayCalendar(timeZone: utc))
+
+        let holder = try await Self.psqlInBackground(
+            url,
+            "BEGIN; SELECT 1 FROM screenmates.group_info WHERE code = '\(group.code.value)' FOR UPDATE; "
+                + "SELECT pg_sleep(12); COMMIT;")
+        // Holding it: the holder's session sleeping (the query that asks matches itself too).
+        try await Self.waitUntil(
+            url, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(12)%'", answers: "2")
+        let exchanged = try await location.using { store throws(GroupStoreError) in
+            try await games.exchange(with: store)
+        }
+        guard case .busy(_, let detail) = exchanged.waiting else {
+            Issue.record("the settling met the held group: \(String(describing: exchanged.waiting))")
+            return
+        }
+        #expect(detail.contains("lock timeout"), "\(detail)")
+        #expect(exchanged.snapshot.rules == .standard, "the games were read all the same")
+
+        clock.advance(by: 60)
+        do {
+            _ = try await actions.syncNow()
+            Issue.record("a sync went through a held group")
+        } catch {
+            #expect(error.message.contains("is busy"), "\(error.message)")
+            #expect(!error.message.contains("cannot be reached"), "\(error.message)")
+            #expect(error.exitStatus == 1)
+        }
+        #expect(
+            try local.groupCache(code: group.code)?.fetchedAt == clock.now(), "the group was read and cached")
+        #expect(await holder.wait() == 0, "\(holder.standardError)")
+        #expect(try await actions.syncNow().members == 1, "and once the row is free, the numbers go")
+    }
+
     private static func waitFor(_ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
@@ -83,6 +145,16 @@ struct GroupLinkBusyGroupTests {
 
     private static func psql(_ url: String, _ sql: String) async throws -> Command.Result {
         try await Command.run("/usr/bin/env", psqlArguments(url, sql))
+    }
+
+    /// Waits until `sql` answers `value` (psql, unaligned).
+    private static func waitUntil(_ url: String, _ sql: String, answers value: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let answer = try await Command.run("/usr/bin/env", ["psql", "-X", "-tA", url, "-c", sql])
+            if answer.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == value { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     private static func psqlInBackground(_ url: String, _ sql: String) async throws -> SpawnedProcess {

@@ -139,7 +139,7 @@ import Testing
                 sql: "INSERT INTO challenge_participant VALUES (?, 'evil12', 'ana23456', 'in', 0, 0, NULL, 0)",
                 arguments: [code])
         }
-        let (snapshot, _) = try await group.games.exchange(with: group.store)
+        let (snapshot, _, _) = try await group.games.exchange(with: group.store)
         #expect(Set(snapshot.leftOut.map(\.kind)) == [.weekResult, .challenge], "\(snapshot.leftOut)")
         #expect(snapshot.boards.isEmpty && snapshot.weeks.isEmpty)
         #expect(try group.local.coinLedger().balance == 0)

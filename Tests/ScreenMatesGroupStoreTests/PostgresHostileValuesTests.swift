@@ -262,6 +262,45 @@ struct PostgresHostileValuesTests {
         try await group.expectVictimStillWorks()
     }
 
+    /// The days a strict store keeps of a member's day totals, exactly as the README says: from
+    /// two days before the UTC day they joined (their own day may begin that much earlier) to
+    /// the server's UTC tomorrow. A total outside is left out of the batch, the rest stored, and
+    /// the call goes through — so a client sending the finished days of its history (those
+    /// from before it joined too) counts them sent instead of trying them again forever.
+    @Test func dayTotalsAreKeptFromTwoDaysBeforeJoiningToTomorrowAndTheRestLeftOut() async throws {
+        let group = try await Group.make()
+        let eve = group.eve
+        let joined = try #require(
+            try await group.values(
+                """
+                SELECT floor(joined_at / 86400000.0)::bigint FROM screenmates.member
+                WHERE user_id = '\(eve.id)' AND code = '\(group.code.value)'
+                """, Int64.self
+            ).first)
+        let today = Int64(group.day(0))
+        // The day after tomorrow is kept a day wider, so a midnight during the test changes nothing.
+        let dates = [joined - 3, joined - 2, joined, today + 1, today + 3]
+        let sql = """
+            SELECT screenmates.upsert_day_totals(\(eve.proof()), '\(group.code.value)', ARRAY\(dates)::bigint[],
+                ARRAY[1, 2, 3, 4, 5]::bigint[], ARRAY[8, 8, 8, 8, 8]::bigint[], ARRAY[1, 1, 1, 1, 1]::bigint[])
+            """
+        #expect(try await Group.sqlState(of: PostgresQuery(unsafeSQL: sql), as: eve.login) == nil)
+        #expect(
+            try await group.values(
+                "SELECT date FROM screenmates.day_total WHERE user_id = '\(eve.id)' ORDER BY date", Int64.self)
+                == [joined - 2, joined, today + 1])
+        // Through the client: the same batch is taken whole (nothing to send again).
+        try await eve.store.upsertDayTotals(
+            dates.map {
+                DayTotal(
+                    userID: eve.userID, date: LocalDate(dayNumber: Int($0)), viceBlocks: 6, goalBlocks: 8, version: 2)
+            }, code: group.code)
+        #expect(
+            try await group.values(
+                "SELECT vice_blocks FROM screenmates.day_total WHERE user_id = '\(eve.id)' ORDER BY date", Int64.self)
+                == [6, 6, 6])
+    }
+
     /// The owner's quotas, set low: a group full at three members, one group created a day, one
     /// challenge running in a group.
     @Test func quotasBoundWhatMembersMakeTheServerKeep() async throws {
@@ -301,10 +340,35 @@ struct PostgresHostileValuesTests {
         try await group.expectVictimStillWorks()
     }
 
+    /// Every function a member's login may call (granted to PUBLIC or to the role itself) runs
+    /// with a lock timeout of its own, so no lock someone holds can keep a member's call waiting
+    /// past it: read from the catalog (pg_proc.proconfig), not from the migrations' text.
+    @Test func everyFunctionAMemberMayCallHasALockTimeout() async throws {
+        let owner = try await PostgresTestServer.newDatabase()
+        try await PostgresGroupStore(address: owner, keyring: .none).prepare()
+        let member = try await PostgresTestServer.newMemberRole(in: owner)
+        let rows = try await PostgresTestServer.withConnection(to: owner) { connection in
+            try await connection.query(
+                """
+                SELECT p.proname::text,
+                    coalesce((SELECT c FROM unnest(p.proconfig) c WHERE c LIKE 'lock_timeout=%'), 'none')
+                FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                WHERE n.nspname = 'screenmates' AND has_function_privilege(\(member.user)::name, p.oid, 'EXECUTE')
+                ORDER BY 1
+                """, logger: Group.logger
+            ).collect().map { try $0.decode((String, String).self) }
+        }
+        #expect(rows.count >= 37, "the functions members call: \(rows.map(\.0))")
+        #expect(rows.contains { $0.0 == "schema_level" } && rows.contains { $0.0 == "upsert_profile" })
+        let without = rows.filter { $0.1 != "lock_timeout=2s" }
+        #expect(without.isEmpty, "without a 2 s lock timeout: \(without)")
+    }
+
     /// eve leaves, and holds her transaction open (psql: BEGIN; SELECT leave_group(…)): the
-    /// others still read the group, and a write that needs the group's row gets an error within
-    /// the functions' lock timeout (2 s) — generously bounded here — instead of hanging; once
-    /// she lets go, writes go through.
+    /// others still read everything their clients read (a read that waited for the group's row
+    /// would fail after the lock timeout, not merely come late), and a write that needs the row
+    /// gets an error within the functions' lock timeout (2 s) — generously bounded here — that
+    /// says the group is busy, not out of reach; once she lets go, writes go through.
     @Test(.timeLimit(.minutes(2)))
     func anOpenTransactionAfterLeavingHoldsNoOneUp() async throws {
         let group = try await Group.make()
@@ -315,8 +379,19 @@ struct PostgresHostileValuesTests {
                 PostgresQuery(unsafeSQL: "SELECT screenmates.leave_group(\(eve.proof()), '\(group.code.value)')"),
                 logger: Group.logger
             ).collect()
-            #expect(try await ana.store.members(code: group.code).count == 3)
-            #expect(try await bo.store.dayTotals(code: group.code, days: group.today...group.today).count == 2)
+            let (code, today) = (group.code, group.today)
+            #expect(try await ana.store.members(code: code).count == 3)
+            #expect(try await bo.store.dayTotals(code: code, days: today...today).count == 2)
+            let marks = try await ana.store.changeMarks(code: code)
+            let changes = try await ana.store.readChanges(
+                code: code, after: marks.mark - 1, weekDays: today...today, monthDays: today...today)
+            #expect(changes.marks == marks)
+            #expect(try await ana.store.blockSums(code: code, days: today...today).count == 2)
+            #expect(try await ana.store.groupChallenges(code: code).count == 1)
+            #expect(try await ana.store.memberCoins(code: code).count == 2)
+            #expect(try await ana.store.settlementRules(code: code) == .standard)
+            #expect(try await ana.store.weekResults(code: code, weeks: today.adding(days: -7)...today).count == 2)
+            #expect(try await ana.store.account(userID: ana.userID).memberships.count == 1)
             var next = ana.profile
             next.version = 2
             let started = ContinuousClock.now
@@ -324,8 +399,13 @@ struct PostgresHostileValuesTests {
                 try await ana.store.upsertProfile(next)
                 Issue.record("a write went through a group held by an open transaction")
             } catch {
+                guard case .busy = error else {
+                    Issue.record("a held group said as \(error)")
+                    throw error
+                }
                 #expect(error.isTransient, "\(error)")
-                #expect(error.message.contains("lock timeout"), "\(error.message)")
+                #expect(error.message.contains("is busy") && error.message.contains("lock timeout"), "\(error.message)")
+                #expect(!error.message.contains("cannot be reached"), "\(error.message)")
             }
             #expect(ContinuousClock.now - started < .seconds(30), "an error, not a hang")
             let state = try await Group.sqlState(

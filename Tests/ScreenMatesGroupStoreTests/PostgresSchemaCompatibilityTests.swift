@@ -68,11 +68,11 @@ struct PostgresSchemaCompatibilityTests {
         #expect(
             try await Self.query(
                 "SELECT version::bigint FROM screenmates.schema_migration ORDER BY version", Int64.self, on: address)
-                == [1, 2, 3, 4])
+                == Array(1...Int64(PostgresGroupSchema.latestVersion)))
         #expect(
             try await Self.query(
                 "SELECT version::bigint * 100 + compatible_from FROM screenmates.schema_level()", Int64.self,
-                on: address) == [403])
+                on: address) == [Int64(PostgresGroupSchema.latestVersion) * 100 + 3])
         #expect(try await Self.query("SELECT screenmates.schema_version()::bigint", Int64.self, on: address) == [3])
         let group = try GroupCode(validating: code)
         // The store's owner is trusted with everything anyway: its own id is bound at once.
@@ -131,14 +131,197 @@ struct PostgresSchemaCompatibilityTests {
             try await Self.query("SELECT count(*) FROM screenmates.pending_claims()", Int64.self, on: address) == [0])
     }
 
+    /// Every row of the second schema's tables that a member wrote, as JSON without the columns
+    /// later schemas added (and without the change counter, which the stamps move), read as the
+    /// owner: what an upgrade must keep.
+    private static func secondSchemaRows(on address: PostgresAddress) async throws -> [String] {
+        let added = "ARRAY['seq', 'created_on', 'created_by', 'removed_seq', 'change_seq']"
+        return try await query(
+            """
+            SELECT tab || ' ' || row FROM (
+                SELECT 'group_info' AS tab, (to_jsonb(t) - \(added))::text AS row FROM screenmates.group_info t
+                UNION ALL SELECT 'member', (to_jsonb(t) - \(added))::text FROM screenmates.member t
+                UNION ALL SELECT 'day_total', (to_jsonb(t) - \(added))::text FROM screenmates.day_total t
+                UNION ALL SELECT 'group_challenge', (to_jsonb(t) - \(added))::text FROM screenmates.group_challenge t
+                UNION ALL SELECT 'challenge_participant', (to_jsonb(t) - \(added))::text
+                    FROM screenmates.challenge_participant t
+                UNION ALL SELECT 'coin_standing', (to_jsonb(t) - \(added))::text FROM screenmates.coin_standing t
+                UNION ALL SELECT 'week_result', (to_jsonb(t) - \(added))::text FROM screenmates.week_result t
+                UNION ALL SELECT 'last_group', to_jsonb(t)::text FROM screenmates.last_group t
+            ) rows ORDER BY 1
+            """, String.self, on: address)
+    }
+
+    /// A store as the release that took user ids on trust left it (the second schema: members,
+    /// day totals, a challenge and its participants, coins, settlement rules, settled weeks, a
+    /// member who shared a challenge and left), written through that release's own functions by
+    /// each member's login, then upgraded: every row is kept; every user id in it — the one that
+    /// is left only as a challenge's creator too — is reserved, so an attacker who read the ids
+    /// cannot bind one first (each call in its name files a claim, none binds); each member gets
+    /// theirs once the owner approves their claim, and sees their own rows.
+    @Test func aPopulatedStoreOfTheSecondSchemaIsUpgradedAndEveryIdWaitsForItsOwner() async throws {
+        let address = try await Server.newDatabase()
+        try await Server.withConnection(to: address) { connection in
+            try await PostgresSchemaMigrator.migrate(
+                connection: connection, location: "test", user: address.user, upTo: 2)
+        }
+        let (anaRole, boRole, cyRole) = (
+            try await Server.newMemberRole(in: address), try await Server.newMemberRole(in: address),
+            try await Server.newMemberRole(in: address)
+        )
+        let mallory = try await Server.newMemberRole(in: address)
+        let today = Int64(try await HostileGroup.serverDay(on: address))
+        let (joined, now) = ((today - 20) * 86_400_000, today * 86_400_000 + 43_200_000)
+        #expect(try await Self.query("SELECT screenmates.schema_version()::bigint", Int64.self, on: address) == [1])
+
+        // The release's clients, each on their own login, through their own functions.
+        let code = try #require(
+            try await Self.query(
+                """
+                SELECT code FROM screenmates.create_group(8, 'ana23456', 'ana', 'ana', 3, \(today), 4, NULL,
+                    \(now), 5, \(joined))
+                """, String.self, on: anaRole
+            ).first)
+        for (role, id, name) in [(boRole, "bo234567", "bo"), (cyRole, "cy234567", "cy")] {
+            #expect(
+                try await Self.query(
+                    """
+                    SELECT outcome FROM screenmates.join_group('\(code)', '\(id)', '\(name)', '\(name)', 1, \(today),
+                        9, NULL, \(now), 1, \(joined))
+                    """, String.self, on: role) == ["found"])
+        }
+        let writes: [(PostgresAddress, String)] = [
+            (
+                boRole,
+                "SELECT screenmates.upsert_profile('bo234567', 'bo', 'bo', 2, \(today), 9, NULL, \(now), 7)::text"
+            ),
+            (
+                anaRole,
+                """
+                SELECT screenmates.upsert_day_totals('\(code)', ARRAY['ana23456', 'ana23456', 'bo234567'],
+                    ARRAY[\(today - 15), \(today - 1), \(today - 1)]::bigint[], ARRAY[2, 9, 1]::bigint[],
+                    ARRAY[8, 8, 8]::bigint[], ARRAY[1, 1, 1]::bigint[])::text
+                """
+            ),
+            (
+                cyRole,
+                """
+                SELECT screenmates.create_group_challenge('\(code)', 'cyweek', 'cy234567', '{"streak":{}}', \(today),
+                    7, 40, 20, NULL, \(now))
+                """
+            ),
+            (
+                boRole,
+                "SELECT outcome FROM screenmates.join_group_challenge('\(code)', 'cyweek', 'bo234567', \(today), \(now))"
+            ),
+            (boRole, "SELECT screenmates.report_participant('\(code)', 'cyweek', 'bo234567', 'in', 1, NULL)"),
+            (anaRole, "SELECT screenmates.report_standing('ana23456', 'ana', 120, 3, true, 1, \(now))::text"),
+            (boRole, "SELECT screenmates.report_standing('bo234567', 'bo', 45, 1, false, 1, \(now))::text"),
+            (anaRole, "SELECT screenmates.set_settlement_rules('\(code)', 'ana23456', 1, 5, 10, 'worst-case')"),
+            (anaRole, "SELECT settled::text FROM screenmates.settle_weeks('\(code)', \(today), \(now))"),
+            // cy shared a challenge and left: the challenge stays, with cy as its creator.
+            (cyRole, "SELECT screenmates.leave_group('\(code)', 'cy234567')::text"),
+        ]
+        for (role, sql) in writes {
+            #expect(try await Self.query(sql, String.self, on: role).count == 1, "\(sql)")
+        }
+        let before = try await Self.secondSchemaRows(on: address)
+        #expect(before.filter { $0.hasPrefix("week_result ") }.count >= 4, "settled weeks: \(before)")
+        #expect(before.contains { $0.hasPrefix("group_challenge ") && $0.contains("\"cy234567\"") })
+        #expect(!before.contains { $0.hasPrefix("member ") && $0.contains("\"cy234567\"") })
+
+        // This version upgrades it: every row kept, every id in it reserved, none bound.
+        let owner = PostgresGroupStore(address: address, keyring: .none)
+        try await owner.prepare()
+        try await Server.relaxPolicy(of: address)
+        #expect(
+            try await Self.query(
+                "SELECT max(version)::bigint FROM screenmates.schema_migration", Int64.self, on: address)
+                == [Int64(PostgresGroupSchema.latestVersion)])
+        #expect(try await Self.secondSchemaRows(on: address) == before)
+        #expect(
+            try await Self.query("SELECT user_id FROM screenmates.legacy_user ORDER BY 1", String.self, on: address)
+                == ["ana23456", "bo234567", "cy234567"])
+        #expect(try await Self.query("SELECT count(*) FROM screenmates.identity", Int64.self, on: address) == [0])
+
+        // mallory read every id while they were listed to anyone with the code; each call in one
+        // of their names, whatever it does, files a claim and binds nothing.
+        let malSecret = Server.secret(for: UserID("mallory"), salt: "mallory").hex
+        for id in ["ana23456", "bo234567", "cy234567"] {
+            for sql in [
+                "SELECT screenmates.upsert_profile('\(id)', '\(malSecret)', 'mal', 0, \(today), 0, NULL, \(now), 99)",
+                "SELECT code FROM screenmates.create_group('\(id)', '\(malSecret)', 8, 'mal', 0, \(today), 0, NULL, \(now), 1, \(now))",
+                "SELECT * FROM screenmates.my_memberships('\(id)', '\(malSecret)')",
+                "SELECT screenmates.delete_account('\(id)', '\(malSecret)')",
+            ] {
+                #expect(
+                    try await HostileGroup.sqlState(of: PostgresQuery(unsafeSQL: sql), as: mallory) == "SMCLM", "\(sql)"
+                )
+            }
+            #expect(
+                try await Self.query(
+                    "SELECT screenmates.claim_identity('\(id)', '\(malSecret)')", String.self, on: mallory)
+                    == ["waiting"])
+        }
+        #expect(try await Self.query("SELECT count(*) FROM screenmates.identity", Int64.self, on: address) == [0])
+        #expect(try await Self.secondSchemaRows(on: address) == before)
+
+        // Each member's own client files their claim; the owner approves the one whose
+        // fingerprint the member's screen showed, and mallory's claims are refused for good.
+        var stores: [String: PostgresGroupStore] = [:]
+        for (role, id) in [(anaRole, "ana23456"), (boRole, "bo234567"), (cyRole, "cy234567")] {
+            let store = PostgresGroupStore(
+                address: role, keyring: Server.keyring(salt: "\(id)'s home", reader: UserID(id)))
+            do {
+                _ = try await store.account(userID: UserID(id))
+                Issue.record("\(id) was bound without the owner")
+            } catch {
+                guard case .awaitingApproval(_, _, let login, let fingerprint) = error else { throw error }
+                #expect(login == role.user)
+                #expect(
+                    try await Self.query(
+                        "SELECT screenmates.approve_claim('\(id)', '\(role.user)', '\(fingerprint)')", String.self,
+                        on: address) == ["approved"])
+            }
+            stores[id] = store
+        }
+        #expect(
+            try await Self.query("SELECT count(*) FROM screenmates.pending_claims()", Int64.self, on: address) == [0])
+        #expect(try await Self.query("SELECT count(*) FROM screenmates.legacy_user", Int64.self, on: address) == [0])
+        let stolen =
+            "SELECT screenmates.upsert_profile('bo234567', '\(malSecret)', 'mal', 0, \(today), 0, NULL, \(now), 99)"
+        #expect(try await HostileGroup.sqlState(of: PostgresQuery(unsafeSQL: stolen), as: mallory) == "SMWHO")
+
+        // Each sees their own rows as the release left them.
+        let group = try GroupCode(validating: code)
+        let ana = try #require(stores["ana23456"])
+        let bo = try #require(stores["bo234567"])
+        let members = try await bo.members(code: group)
+        #expect(members.map(\.displayName.value) == ["ana", "bo"])
+        #expect(members.map(\.blocksToday) == [3, 2] && members.map(\.version) == [5, 7])
+        let days = LocalDate(dayNumber: Int(today - 15))...LocalDate(dayNumber: Int(today))
+        #expect(try await ana.dayTotals(code: group, days: days).map(\.viceBlocks) == [2, 9, 1])
+        #expect(try await ana.memberCoins(code: group).map(\.coins) == [120, 45])
+        let boards = try await bo.groupChallenges(code: group)
+        #expect(boards.map(\.challenge.challenge.id) == ["cyweek"])
+        #expect(boards.first?.participants.map(\.daysKept) == [1])
+        #expect(try await ana.settlementRules(code: group).missingDays == .worstCase)
+        let weeks = try await ana.weekResults(code: group, weeks: days.lowerBound.adding(days: -14)...days.upperBound)
+        #expect(weeks.count == before.filter { $0.hasPrefix("week_result ") }.count)
+        // cy, in no group since, has his id and can start afresh.
+        let cy = try #require(stores["cy234567"])
+        #expect(try await cy.account(userID: UserID("cy234567")).memberships.isEmpty)
+    }
+
     @Test func aNewerSchemaThatIsCompatibleIsUsedAndOneThatIsNotIsRefused() async throws {
         let address = try await Server.newPreparedDatabase()
         let store = PostgresGroupStore(address: address, keyring: PostgresTestServer.keyring)
         let group = try await Contract.newGroup(in: store)
+        let (later, incompatible) = (PostgresGroupSchema.latestVersion + 1, PostgresGroupSchema.latestVersion + 2)
         try await Server.execute(
             """
             INSERT INTO screenmates.schema_migration (version, summary, compatible_from)
-            VALUES (5, 'from a later version, compatible with this one', 3)
+            VALUES (\(later), 'from a later version, compatible with this one', 3)
             """, on: address)
         // A fresh client (no schema checked yet) uses it as it is.
         let compatible = PostgresGroupStore(address: address, keyring: PostgresTestServer.keyring)
@@ -146,11 +329,11 @@ struct PostgresSchemaCompatibilityTests {
         #expect(
             try await Self.query(
                 "SELECT max(version)::bigint FROM screenmates.schema_migration", Int64.self, on: address)
-                == [5], "left as it was")
+                == [Int64(later)], "left as it was")
         try await Server.execute(
             """
             INSERT INTO screenmates.schema_migration (version, summary, compatible_from)
-            VALUES (6, 'from a later version that is not', 6)
+            VALUES (\(incompatible), 'from a later version that is not', \(incompatible))
             """, on: address)
         do {
             _ = try await PostgresGroupStore(address: address, keyring: PostgresTestServer.keyring).members(
@@ -160,8 +343,10 @@ struct PostgresSchemaCompatibilityTests {
             guard case .unusable(_, let detail) = error else { throw error }
             #expect(detail.contains("newer version"), "\(detail)")
         }
-        // The first version's clients are refused by then too: they read 6.
-        #expect(try await Self.query("SELECT screenmates.schema_version()::bigint", Int64.self, on: address) == [6])
+        // The first version's clients are refused by then too: they read its version.
+        #expect(
+            try await Self.query("SELECT screenmates.schema_version()::bigint", Int64.self, on: address)
+                == [Int64(incompatible)])
     }
 
     /// A client's day is held to the server's clock: a week that has not ended anywhere on Earth

@@ -222,18 +222,32 @@ public struct GroupActions: Sendable {
         let reporter = GroupReporter(local: local, membership: membership, userID: settings.userID, clock: clock)
         do throws(GroupStoreError) {
             return try await location.using { store throws(GroupStoreError) in
-                try await reporter.send(draft, to: store)
-                let days = try await reporter.sendDays(to: store)
+                // A group the store cannot write now (`.busy`) is still read and cached; the
+                // writes wait for the next sync, and the busy store is the answer.
+                var waiting: GroupStoreError?
+                var days = 0
+                do throws(GroupStoreError) {
+                    try await reporter.send(draft, to: store)
+                    days = try await reporter.sendDays(to: store)
+                } catch {
+                    guard case .busy = error else { throw error }
+                    waiting = error
+                }
                 let snapshot = try await reporter.snapshot(from: store, today: draft.day)
                 reporter.cache(snapshot)
                 // The group's games too (with `sync` only: they book coins and badges now): weeks
                 // settled and booked, challenges and coins reported.
                 let calendar = DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour)
                 if archiving {
-                    _ = try? await GroupGames(
-                        local: local, membership: membership, userID: settings.userID, clock: clock, calendar: calendar
-                    ).exchange(with: store)
+                    let games = GroupGames(
+                        local: local, membership: membership, userID: settings.userID, clock: clock, calendar: calendar)
+                    if waiting == nil {
+                        waiting = (try? await games.exchange(with: store))?.waiting
+                    } else {
+                        _ = try? await games.fetch(from: store)
+                    }
                 }
+                if let waiting { throw waiting }
                 return (days, snapshot.members.count)
             }
         } catch {
@@ -242,7 +256,8 @@ public struct GroupActions: Sendable {
     }
 
     /// What `screenmates sync` does once: `sync(archiving: true)`, its failure said for the
-    /// command line. Out of reach is exit status 1 (the numbers are kept and sent next time);
+    /// command line. Out of reach, or busy (a group someone's open transaction holds: read, not
+    /// written), is exit status 1 (the numbers are kept and sent next time);
     /// anything else (a login the server refused…) is 70, said as what it is for someone to fix.
     public func syncNow() async throws(AppError) -> (days: Int, members: Int) {
         do throws(Failure) {
@@ -250,6 +265,11 @@ public struct GroupActions: Sendable {
         } catch {
             guard case .store(let storeError) = error, storeError.isTransient else {
                 throw AppError(error.message, exitStatus: 70)
+            }
+            if case .busy = storeError {
+                throw AppError(
+                    storeError.message
+                        + " The group was read as it stands; `screenmates sync` again sends your numbers.")
             }
             throw AppError(storeError.message + " Your numbers are kept and will be sent next time.")
         }

@@ -42,8 +42,12 @@ public struct GroupGames: Sendable {
     /// the games back (caching them, with the rows the store left out of any of it). Returns them
     /// with the notices it recorded first. With `previous` (read from this store), only what
     /// changed since is read.
+    ///
+    /// A write the store cannot take now (`.busy`: a group someone's open transaction holds) does
+    /// not keep the games from being read: the writes after it are left for the next exchange
+    /// (each would wait out the same lock), and it comes back as `waiting`.
     public func exchange(with store: any GroupStore, previous: GroupGamesSnapshot? = nil) async throws(GroupStoreError)
-        -> (snapshot: GroupGamesSnapshot, notices: [Notice])
+        -> (snapshot: GroupGamesSnapshot, notices: [Notice], waiting: GroupStoreError?)
     {
         let (outcome, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
             try await exchangeReading(store, previous: previous)
@@ -51,15 +55,21 @@ public struct GroupGames: Sendable {
         var snapshot = outcome.snapshot
         snapshot.leftOut = leftOut
         save(snapshot)
-        return (snapshot, outcome.notices)
+        return (snapshot, outcome.notices, outcome.waiting)
     }
 
     private func exchangeReading(_ store: any GroupStore, previous: GroupGamesSnapshot?) async throws(GroupStoreError)
-        -> (snapshot: GroupGamesSnapshot, notices: [Notice])
+        -> (snapshot: GroupGamesSnapshot, notices: [Notice], waiting: GroupStoreError?)
     {
         let now = clock.now()
         let today = calendar.day(containing: now)
-        try await store.settleWeeks(code: code, today: today, now: now)
+        var waiting: GroupStoreError?
+        do {
+            try await store.settleWeeks(code: code, today: today, now: now)
+        } catch {
+            guard case .busy = error else { throw error }
+            waiting = error
+        }
         var snapshot = try await fetch(from: store, previous: previous)
         var notices = try here(local.bookWeeks(snapshot.weeks, group: code, userID: userID, now: now))
         // Whatever this member takes part in here, their home decides: a copy made now if the
@@ -72,24 +82,35 @@ public struct GroupGames: Sendable {
         }
         notices += (try? ChallengeReferee.settle(local, calendar: calendar, now: now)) ?? []
         var changed = false
-        for pending in try here(local.pendingReports(group: code, today: today)) {
+        for pending in try here(local.pendingReports(group: code, today: today)) where waiting == nil {
             let report = ParticipantReport(
                 challengeID: pending.challenge.challenge.id, userID: userID, state: pending.state,
                 daysKept: pending.daysKept, decidedAt: pending.state.isDecided ? pending.challenge.decidedAt : nil)
             do {
                 if try await store.reportParticipant(report, code: code) { changed = true }
             } catch {
-                // Out of reach: told next time. Refused (the challenge or the member gone from
-                // the group): there is no one to tell, so it is not asked again.
+                // Busy or out of reach: told next time. Refused (the challenge or the member gone
+                // from the group): there is no one to tell, so it is not asked again.
+                if case .busy = error {
+                    waiting = error
+                    continue
+                }
                 if error.isTransient { throw error }
             }
             try? local.markReported(challengeID: report.challengeID, mark: pending.mark)
         }
-        if try await reportStanding(to: store, now: now) { changed = true }
+        if waiting == nil {
+            do {
+                if try await reportStanding(to: store, now: now) { changed = true }
+            } catch {
+                guard case .busy = error else { throw error }
+                waiting = error
+            }
+        }
         if changed { snapshot = try await fetch(from: store, previous: snapshot) }
         notices +=
             (try? local.claim(deliver: mateFailures(in: snapshot), countAsSent: [], at: now, toasted: false)) ?? []
-        return (snapshot, notices)
+        return (snapshot, notices, waiting)
     }
 
     /// A notice for each group-mate who broke a group challenge this member takes part in: once

@@ -101,6 +101,9 @@ public actor GroupLink {
     private var lastMark: Int64?
     /// The change mark at the last exchange of the games.
     private var exchangedMark: Int64?
+    /// The games were read at the last look, but what this member tells the group of them was
+    /// not taken (the store busy): the next look exchanges them whatever the mark says.
+    private var gamesOwed = false
     private var reported: ProfileDraft?
     private var retryDelay = 1.0
 
@@ -209,7 +212,9 @@ public actor GroupLink {
             // A report the store refuses (a name, a day its clock does not have) is said on the
             // screen, and one it cannot take now (a member's open transaction holding the group
             // past the lock timeout) is tried again later; either way the group is still
-            // fetched: one member's numbers must not freeze everyone else's board.
+            // fetched: one member's numbers must not freeze everyone else's board. Once a write
+            // was not taken, the look's other writes wait for the retry too (each would wait out
+            // the same lock first), and it only reads.
             var problem: String?
             var waiting: GroupStoreError?
             if let wanted, wanted != reported {
@@ -226,17 +231,19 @@ public actor GroupLink {
                     waiting = error
                 }
             }
-            do {
-                let days = try await reporter.uploadDays(to: store)
-                if !days.isEmpty {
-                    gate.pass { reporter.markSent(days) }
-                    daysSent = true
+            if waiting == nil {
+                do {
+                    let days = try await reporter.uploadDays(to: store)
+                    if !days.isEmpty {
+                        gate.pass { reporter.markSent(days) }
+                        daysSent = true
+                    }
+                } catch let error where !error.isTransient {
+                    logger.error("group store refused the finished days: \(error.message)")
+                    problem = problem ?? Self.problem(error)
+                } catch {
+                    waiting = error
                 }
-            } catch let error where !error.isTransient {
-                logger.error("group store refused the finished days: \(error.message)")
-                problem = problem ?? Self.problem(error)
-            } catch {
-                waiting = waiting ?? error
             }
             // What changed since the last look (the group whole at the first look from this store).
             let today = wanted?.day ?? self.today()
@@ -254,13 +261,16 @@ public actor GroupLink {
             lastMark = mark
             // The games follow the same mark; a poke exchanges them whatever it says.
             var games: GroupGamesSnapshot?
-            if next == .poke || mark != exchangedMark, gate.isOpen {
+            if next == .poke || mark != exchangedMark || gamesOwed, gate.isOpen {
                 do {
-                    games = try await exchangeGames(with: store)
+                    let exchanged = try await exchangeGames(with: store, writing: waiting == nil)
+                    games = exchanged.snapshot
                     exchangedMark = mark
+                    gamesOwed = waiting != nil || exchanged.waiting != nil
+                    waiting = waiting ?? exchanged.waiting
                 } catch {
                     // The group was just read: a store that cannot take the exchange now (a
-                    // file locked, a group held) is busy, and the exchange is tried again.
+                    // file locked) is busy, and the exchange is tried again.
                     waiting = waiting ?? error
                 }
             }
@@ -310,18 +320,27 @@ public actor GroupLink {
         }
     }
 
-    /// One exchange of the games; a refusal is logged (the group itself was read: it stays on
-    /// screen), a store out of reach ends the look as offline.
-    private func exchangeGames(with store: any GroupStore) async throws(GroupStoreError) -> GroupGamesSnapshot? {
+    /// One exchange of the games (with `writing` false, only a read of them); a refusal is
+    /// logged (the group itself was read: it stays on screen), a store out of reach ends the
+    /// look as offline. `waiting`: a write the store could not take now (the games were still
+    /// read).
+    private func exchangeGames(with store: any GroupStore, writing: Bool) async throws(GroupStoreError) -> (
+        snapshot: GroupGamesSnapshot?, waiting: GroupStoreError?
+    ) {
         do {
             // Only what changed since the last exchange with this store.
             let previous = exchangedMark == nil ? nil : status.games
-            let (snapshot, _) = try await games.exchange(with: store, previous: previous)
-            logger.leftOut(snapshot.leftOut, previously: status.games?.leftOut)
-            return snapshot
+            guard writing else {
+                let snapshot = try await games.fetch(from: store, previous: previous)
+                logger.leftOut(snapshot.leftOut, previously: status.games?.leftOut)
+                return (snapshot, nil)
+            }
+            let exchange = try await games.exchange(with: store, previous: previous)
+            logger.leftOut(exchange.snapshot.leftOut, previously: status.games?.leftOut)
+            return (exchange.snapshot, exchange.waiting)
         } catch let error where !error.isTransient {
             logger.error("group games: \(error.message)")
-            return nil
+            return (nil, nil)
         }
     }
 
