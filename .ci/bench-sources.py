@@ -1,20 +1,28 @@
 #!/usr/bin/env python3
-"""The monitor's cost while it follows the terminal, an X11 desktop and sway, for the README.
+"""The monitor's cost while it follows the terminal, X11, sway, GNOME Shell and KWin, for the README.
 
 Runs `screenmates monitor --source terminal` against a private tmux server with a client
 attached (from a pane of a second tmux server) whose pane runs `cat`, `--source x11` against
-Xvfb + openbox + an xterm, and `--source sway` against a headless sway with two foot windows,
-each for --seconds (default 300): once with nobody touching anything, and once with input every
-second (a line typed into the pane; the mouse moved; the focus moved between the windows).
+Xvfb + openbox + an xterm, `--source sway` against a headless sway with two foot windows,
+`--source gnome` against a headless GNOME Shell with ScreenMates' extension (.ci/gnome-session)
+and `--source kde` against KWin on its virtual backend (.ci/kwin-session), each of those two with
+two GTK windows (.ci/desktop-window, app ids btop and nvim), each for --seconds (default 300):
+once with nobody touching anything, and once with input every second (a line typed into the
+pane; the mouse moved; the focus moved between the windows: swaymsg on sway, alt+tab through
+mutter's RemoteDesktop keyboard on GNOME, KWin's "Walk Through Windows" shortcut on KDE).
 
-The monitor's own CPU is the sum of its threads' time on a CPU (/proc/PID/task/*/schedstat, in
-nanoseconds, not the 10 ms ticks of /proc/PID/stat); the tmux clients it ran and reaped are
-added from /proc/PID/stat (ticks). It also reads the peer's CPU (the tmux server, Xvfb, sway)
-over the same time, and the monitor's resident memory (VmRSS) at the end, and prints one line
-per run with CPU seconds per hour of following.
+The monitor's own CPU is its CPU-time clock (clock_getcpuclockid: all its threads' time on a
+CPU, those that ended too, in nanoseconds, not the 10 ms ticks of /proc/PID/stat); the tmux
+clients it ran and reaped are added from /proc/PID/stat (ticks). It also reads the peer's CPU
+the same way (the tmux server, Xvfb, sway, gnome-shell, kwin_wayland) over the same time, and
+the monitor's resident memory (VmRSS) at the end, and prints one line per run with CPU seconds
+per hour of following.
 
     swift build -c release --product screenmates
-    python3 .ci/bench-sources.py --binary .build/release/screenmates [--seconds 300] [--only terminal|x11|sway]
+    python3 .ci/bench-sources.py --binary .build/release/screenmates [--seconds 300] [--only terminal|x11|sway|gnome|kde]
+
+GNOME needs gnome-shell, KDE kwin-wayland; both need dbus-daemon, gdbus, and /usr/bin/python3
+with python3-gi and gir1.2-gtk-3.0 (the windows, and GNOME's keyboard).
 """
 import argparse
 import os
@@ -24,18 +32,16 @@ import tempfile
 import time
 
 TICKS = os.sysconf("SC_CLK_TCK")
+CI = os.path.dirname(os.path.abspath(__file__))
 
 
 def cpu_seconds(pid, children=True):
-    """The process's CPU time: its threads' (ns), and with `children` its reaped children's."""
-    used = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                used += int(f.read().split()[0])
-        except FileNotFoundError:
-            pass  # a thread that just ended
-    seconds = used / 1e9
+    """The process's CPU time: all its threads', ended ones too (its CPU-time clock, ns), and with
+    `children` its reaped children's (ticks)."""
+    # The clock clock_getcpuclockid(pid) gives: MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED). Summing
+    # /proc/PID/task/*/schedstat instead misses every thread that ended in between (the monitor's
+    # worker threads come and go), and can even go down.
+    seconds = time.clock_gettime(((~pid) << 3) | 2)
     if children:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
@@ -215,11 +221,156 @@ def bench_sway(binary, seconds, work):
         sway.wait(timeout=30)
 
 
+def start_desktop(script, directory):
+    """Starts .ci/SCRIPT (gnome-session, kwin-session) in DIRECTORY; the environment it prints."""
+    started = subprocess.run([os.path.join(CI, script), "start", directory], capture_output=True, text=True,
+                             timeout=180)
+    if started.returncode != 0:
+        raise SystemExit(f"{script} did not start: {started.stderr}")
+    return dict(line.split("=", 1) for line in started.stdout.splitlines() if "=" in line)
+
+
+def desktop_window(desktop_env, app, shown):
+    """A GTK window whose app id and title are APP on the desktop (a new window takes the focus),
+    once `shown(app)` says the desktop has it."""
+    # The session's environment only: the desktop's programs run on the machine's real clock
+    # (no LD_PRELOAD, no FAKETIME), as the session scripts' do.
+    env = dict(desktop_env, PATH="/usr/bin:/bin", LANG="C.UTF-8", GDK_BACKEND="wayland")
+    window = subprocess.Popen([os.path.join(CI, "desktop-window"), app, app], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(600):
+        if shown(app):
+            return window
+        if window.poll() is not None:
+            raise SystemExit(f"the {app} window ended ({window.returncode})")
+        time.sleep(0.05)
+    raise SystemExit(f"the {app} window did not show")
+
+
+def gdbus(desktop_env, destination, path, method, *arguments):
+    env = dict(desktop_env, PATH="/usr/bin:/bin")
+    return subprocess.run(["gdbus", "call", "--session", "--timeout", "10", "--dest", destination,
+                           "--object-path", path, "--method", method, *arguments],
+                          env=env, capture_output=True, text=True).stdout
+
+
+# Keys through mutter's RemoteDesktop API, as .ci/gnome-session's `keys` presses them, but from one
+# session kept open: `keys` makes a session (a new virtual keyboard) per call and takes over a
+# second, so it cannot move the focus every second. Each line read is one alt+tab.
+ALT_TAB = r"""
+import sys, time
+from gi.repository import Gio, GLib
+
+bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+name = "org.gnome.Mutter.RemoteDesktop"
+def call(path, interface, method, arguments=None):
+    return bus.call_sync(name, path, interface, method, arguments, None, Gio.DBusCallFlags.NONE, 5000, None)
+session = call("/org/gnome/Mutter/RemoteDesktop", name, "CreateSession").unpack()[0]
+call(session, name + ".Session", "Start")
+time.sleep(0.3)  # the virtual keyboard is added to the seat first
+def key(keysym, pressed):
+    call(session, name + ".Session", "NotifyKeyboardKeysym", GLib.Variant("(ub)", (keysym, pressed)))
+print("ready", flush=True)
+for line in sys.stdin:
+    key(0xFFE9, True)   # alt
+    key(0xFF09, True)   # tab
+    time.sleep(0.05)
+    key(0xFF09, False)
+    time.sleep(0.05)
+    key(0xFFE9, False)
+    print("pressed", flush=True)
+call(session, name + ".Session", "Stop")
+"""
+
+
+def bench_gnome(binary, seconds, work):
+    directory = os.path.join(work, "gnome")
+    children = []
+    try:
+        desktop_env = start_desktop("gnome-session", directory)
+        with open(os.path.join(directory, "gnome-shell.pid")) as f:
+            shell = int(f.read())
+        def focused(app):
+            return f"'{app}'" in gdbus(desktop_env, "org.screenmates.FocusedWindow", "/org/screenmates/FocusedWindow",
+                                       "org.screenmates.FocusedWindow.Get").split(",")[0]
+        for app in ("btop", "nvim"):
+            children.append(desktop_window(desktop_env, app, focused))
+        env = dict(os.environ, **desktop_env)
+        home = os.path.join(work, "home-gnome")
+        setup_home(binary, home, env)
+        for moving in (False, True):
+            poke = None
+            if moving:
+                keys = subprocess.Popen(["/usr/bin/python3", "-c", ALT_TAB], env=dict(desktop_env, PATH="/usr/bin:/bin"),
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                children.append(keys)
+                if keys.stdout.readline().strip() != "ready":
+                    raise SystemExit("mutter's RemoteDesktop keyboard did not start")
+                def poke():
+                    keys.stdin.write("alt+tab\n")
+                    keys.stdin.flush()
+                    keys.stdout.readline()
+                # The keyboard moves the focus, or the run would measure nothing happening. The
+                # headless seat loses the first keys of a new virtual keyboard now and then: a press
+                # that changed nothing is made again.
+                before = "nvim" if focused("nvim") else "btop"
+                moved = False
+                for _ in range(3):
+                    poke()
+                    for _ in range(40):
+                        moved = not focused(before)
+                        if moved:
+                            break
+                        time.sleep(0.05)
+                    if moved:
+                        break
+                if not moved:
+                    raise SystemExit("alt+tab did not move the focus on GNOME Shell")
+            result = follow(binary, home, env, "gnome", seconds, shell, poke)
+            report(f"gnome ({'the focus moved every second' if moving else 'nobody touching anything'})", *result)
+    finally:
+        for child in reversed(children):
+            if child.stdin:
+                child.stdin.close()
+            child.terminate()
+            child.wait(timeout=30)
+        subprocess.run([os.path.join(CI, "gnome-session"), "stop", directory])
+
+
+def bench_kde(binary, seconds, work):
+    directory = os.path.join(work, "kwin")
+    children = []
+    try:
+        desktop_env = start_desktop("kwin-session", directory)
+        with open(os.path.join(directory, "kwin.pid")) as f:
+            kwin = int(f.read())
+        def shown(app):
+            # KWin's own window search (what KRunner asks), by title.
+            return f"'{app}'" in gdbus(desktop_env, "org.kde.KWin", "/WindowsRunner", "org.kde.krunner1.Match", app)
+        for app in ("btop", "nvim"):
+            children.append(desktop_window(desktop_env, app, shown))
+        env = dict(os.environ, **desktop_env)
+        home = os.path.join(work, "home-kde")
+        setup_home(binary, home, env)
+        for moving in (False, True):
+            def poke():
+                # Alt+Tab: the window used before.
+                gdbus(desktop_env, "org.kde.kglobalaccel", "/component/kwin",
+                      "org.kde.kglobalaccel.Component.invokeShortcut", "Walk Through Windows")
+            result = follow(binary, home, env, "kde", seconds, kwin, poke if moving else None)
+            report(f"kde ({'the focus moved every second' if moving else 'nobody touching anything'})", *result)
+    finally:
+        for child in reversed(children):
+            child.terminate()
+            child.wait(timeout=30)
+        subprocess.run([os.path.join(CI, "kwin-session"), "stop", directory])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--binary", default=".build-ci/release/screenmates")
     parser.add_argument("--seconds", type=float, default=300)
-    parser.add_argument("--only", choices=["terminal", "x11", "sway"])
+    parser.add_argument("--only", choices=["terminal", "x11", "sway", "gnome", "kde"])
     arguments = parser.parse_args()
     binary = os.path.abspath(arguments.binary)
     work = tempfile.mkdtemp(prefix="sm-bench-sources-")
@@ -230,6 +381,10 @@ def main():
             bench_x11(binary, arguments.seconds, work)
         if arguments.only in (None, "sway"):
             bench_sway(binary, arguments.seconds, work)
+        if arguments.only in (None, "gnome"):
+            bench_gnome(binary, arguments.seconds, work)
+        if arguments.only in (None, "kde"):
+            bench_kde(binary, arguments.seconds, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
