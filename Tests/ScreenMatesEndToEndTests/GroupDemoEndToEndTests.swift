@@ -123,6 +123,37 @@ import Testing
         #expect(try await Self.memberNames(home.path, store: store) == ["ana"])
     }
 
+    /// The README's demo command, on 80×24 (ten times faster than the README runs it): the
+    /// mates' rows move on the leaderboard, and the 75 %, 90 %, over and new-day notices each
+    /// come as a toast.
+    @Test func theDemoCommandShowsMovingMatesAndEveryNoticeOnASmallTerminal() async throws {
+        let data = Binary.Home()
+        let environment = ["XDG_DATA_HOME": data.path]
+        let setup = try await Binary.run(
+            ["setup", "--name", "ana", "--start-at", "2026-11-21T18:00"], environment: environment)
+        #expect(setup.status == 0, "\(setup.stderr)")
+        let tmux = try await Tmux(width: 80, height: 24, environment: environment)
+        try await tmux.type(
+            "\(Binary.path) dashboard --demo --scenario evening-binge --speed 600 --start-at 2026-11-21T18:00")
+        let toasts = ["! 75 % of today's limit", "! 90 % of today's limit", "! Over today's limit", "A new day"]
+        var seen: Set<String> = []
+        var boards: Set<String> = []
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline, seen.count < toasts.count || boards.count < 2 {
+            let screen = try await tmux.screen()
+            for toast in toasts where screen.contains(toast) { seen.insert(toast) }
+            let mates = screen.split(separator: "\n").filter { line in
+                ["bo", "cy", "dee"].contains { line.contains(" \($0) ") }
+            }
+            if !mates.isEmpty { boards.insert(mates.joined(separator: "\n")) }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let last = try await tmux.screen()
+        #expect(seen == Set(toasts), "toasts seen: \(seen)\n\(last)")
+        #expect(boards.count >= 2, "the mates' rows never moved: \(boards)")
+        try await tmux.keys("q")
+    }
+
     /// A home in a group elsewhere keeps it: the demo brings no mates into it and says why.
     @Test func theDashboardDemoBringsNoMatesIntoARealGroup() async throws {
         let home = Binary.Home()
