@@ -132,7 +132,17 @@ import Testing
         try FileManager.default.removeItem(atPath: config)
         try FileManager.default.createDirectory(atPath: config + "/x", withIntermediateDirectories: true)
         let apps = try #require(try fixture.store.settings()?.apps)
-        #expect(fixture.perform(.saveApps(apps)) == [.writeFailed(warning: "config.toml not saved - see the log")])
+        #expect(
+            fixture.perform(.saveApps(apps)) == [.writeFailed(.apps, warning: "config.toml not saved - see the log")])
+        #expect(try fixture.store.settings()?.apps == apps, "the store took them")
+        #expect(fixture.perform(.saveName(try DisplayName(validating: "bo"))) == [.saved(.name)])
+    }
+
+    /// A save that failed stays on the footer until it is saved: its words name what was not
+    /// saved, not how the database is now.
+    @Test func aFailedSaveNamesWhatWasNotSaved() {
+        #expect(DashboardEffectRunner.notSavedWarning(.name, .busy(path: "x")) == "name not saved - database busy")
+        #expect(DashboardEffectRunner.notSavedWarning(.apps, .diskFull(path: "x")) == "apps not saved - disk full")
     }
 
     @Test func anAppAlreadyOnTheListsIsRefused() throws {

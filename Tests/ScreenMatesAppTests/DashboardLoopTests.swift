@@ -24,7 +24,7 @@ import Testing
         let screen: ScriptedScreen
         var state: DashboardState
 
-        init(script: [ScriptedScreen.Step], width: Int = 120, height: Int = 40) throws {
+        init(script: [ScriptedScreen.Step], width: Int = 120, height: Int = 40, named: Bool = true) throws {
             let zone = TimeZone(identifier: "Europe/Berlin")!
             let start = TimeFormat.parseInstant("2026-11-21T12:00:58", timeZone: zone)!
             let clock = ManualClock(start)
@@ -38,7 +38,7 @@ import Testing
             let choice = ClockSource.Choice(clock: clock, timeZone: source, published: false)
             _ = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: choice)
             _ = SettingsFile(home: home).apply(to: store, catalogue: catalogue, create: true)
-            try store.setDisplayName(try DisplayName(validating: "ana"))
+            if named { try store.setDisplayName(try DisplayName(validating: "ana")) }
             let instants = self.instants
             screen = ScriptedScreen(
                 width: width, height: height, script: script,
@@ -154,6 +154,27 @@ import Testing
         #expect(frames.contains { $0.contains("· Test notice") }, "the toast")
         #expect(frames.last?.contains("· Test notice") == false, "faded")
         #expect(frames.last?.contains("Test notice  Notifications work.") == true, "the notices pane keeps it")
+    }
+
+    /// A save the first-run screens asked for that fails reaches the dashboard: the apps are
+    /// stored but the config file cannot take them (a directory stands where it goes). Neither
+    /// the read of the figures in the same batch, nor the name saved after it, nor the end of the
+    /// first run takes the warning away: the footer still says so on the dashboard.
+    @Test func aSaveThatFailsOnTheFirstRunScreensIsSaidOnTheDashboard() throws {
+        let fixture = try Fixture(script: [], named: false)
+        let config = fixture.home.path + "/" + SettingsFile.fileName
+        try FileManager.default.removeItem(atPath: config)
+        try FileManager.default.createDirectory(atPath: config + "/x", withIntermediateDirectories: true)
+        fixture.screen.script = [
+            .keys([.enter]),  // the apps as they are picked
+            .keys("bo".map(KeyInput.character) + [.enter]),
+            .keys([.down, .down, .enter]),  // no group
+            .keys([.character("q")]),
+        ]
+        #expect(fixture.run() == 0)
+        #expect(fixture.state.model.screen == .dashboard)
+        #expect(fixture.state.numbers.settings.displayName?.value == "bo", "the name was saved")
+        #expect(fixture.screen.text.contains("config.toml not saved - see the log"), "\(fixture.screen.text)")
     }
 
     @Test func aSignalEndsTheLoopWithItsStatus() throws {

@@ -489,6 +489,26 @@ import Testing
             })
     }
 
+    /// What a key asked to save and was not saved stays on the footer through the reads of the
+    /// figures that follow (the one in the same batch among them) until that very thing is
+    /// saved; a read that finds a problem of its own says it first, while it lasts.
+    @Test func aFailedSaveStaysOnTheFooterUntilItIsSaved() throws {
+        var state = try Self.state()
+        _ = DashboardUpdate.start(&state)
+        _ = DashboardUpdate.update(&state, .writeFailed(.apps, warning: "config.toml not saved - see the log"))
+        _ = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
+        #expect(state.model.data?.warning == "config.toml not saved - see the log")
+        _ = DashboardUpdate.update(&state, .saved(.name))
+        #expect(state.model.data?.warning == "config.toml not saved - see the log", "the name is not the apps")
+        let busy = StoreReading(warning: "database busy - showing last saved numbers", failure: "locked")
+        _ = DashboardUpdate.update(&state, .numbersRead(state.numbers, busy))
+        #expect(state.model.data?.warning == "database busy - showing last saved numbers")
+        _ = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
+        #expect(state.model.data?.warning == "config.toml not saved - see the log")
+        _ = DashboardUpdate.update(&state, .saved(.apps))
+        #expect(state.model.data?.warning == nil)
+    }
+
     /// A theme chosen in the settings (here, or by another program in the config file) is drawn
     /// in once the figures show it; one named on the command line stays.
     @Test func theThemeFollowsTheSettingsUnlessOneWasNamed() throws {
@@ -513,8 +533,8 @@ import Testing
             reminder: "2 days not sent: sync before the week closes", weeks: [])
         _ = DashboardUpdate.update(&state, .gamesRead(games))
         #expect(state.model.data?.warning == "2 days not sent: sync before the week closes")
-        _ = DashboardUpdate.update(&state, .writeFailed(warning: "disk full - showing last saved numbers"))
-        #expect(state.model.data?.warning == "disk full - showing last saved numbers", "a store problem comes first")
+        _ = DashboardUpdate.update(&state, .writeFailed(.name, warning: "name not saved - disk full"))
+        #expect(state.model.data?.warning == "name not saved - disk full", "a store problem comes first")
     }
 
     // MARK: - The end

@@ -110,9 +110,8 @@ final class DashboardEffectRunner {
         case .syncNow: groupLink?.syncNow()
         case .startGroupAction(let request):
             startGroupAction(request, remembered: state.numbers.settings.group?.store)
-        case .saveApps(let apps): return saveApps(apps)
-        case .saveName(let name):
-            return write("display name saved") { () throws(StoreError) in try store.setDisplayName(name) }
+        case .saveApps(let apps): return [saveApps(apps)]
+        case .saveName(let name): return [write(.name) { () throws(StoreError) in try store.setDisplayName(name) }]
         case .changeSettings(let change): return [changeSettings(change)]
         case .sendTestNotice: return [sendTestNotice(state)]
         case .endDay: return [endDay(at: state.numbers.todayInterval.upperBound)]
@@ -375,35 +374,39 @@ final class DashboardEffectRunner {
 
     // MARK: - Writes asked for by keys
 
-    private func saveApps(_ apps: [TrackedApp]) -> [DashboardEvent] {
-        let events = write("apps saved") { () throws(StoreError) in try store.setApps(apps) }
+    /// Saves the apps in the store and in the config file (their lines only); a failure of
+    /// either is the apps' warning, the store's first.
+    private func saveApps(_ apps: [TrackedApp]) -> DashboardEvent {
+        let stored = write(.apps) { () throws(StoreError) in try store.setApps(apps) }
         var settings: UserSettings
         do {
-            guard let stored = try store.settings() else { return events }
-            settings = stored
+            guard let saved = try store.settings() else { return stored }
+            settings = saved
         } catch {
             logger.error("reading the settings failed: \(error.message)")
-            return events
+            return stored
         }
         settings.apps = apps
         do {
             try settingsFile.save(settings, keys: [.viceApps, .productiveApps, .hiddenApps])
         } catch {
             logger.error("saving the apps in the config file failed: \(error.message)")
-            return events.isEmpty ? [.writeFailed(warning: "\(SettingsFile.fileName) not saved - see the log")] : events
+            guard case .saved = stored else { return stored }
+            return .writeFailed(.apps, warning: "\(SettingsFile.fileName) not saved - see the log")
         }
-        return events
+        return stored
     }
 
-    /// Runs a store write asked for by a key; a failure shows as the warning.
-    private func write(_ what: String, _ body: () throws(StoreError) -> Void) -> [DashboardEvent] {
+    /// Runs a store write asked for by a key: saved, or not saved with the footer's words why.
+    private func write(_ what: DashboardWrite, _ body: () throws(StoreError) -> Void) -> DashboardEvent {
+        let logged = what == .name ? "display name" : what.rawValue
         do {
             try body()
-            logger.info("\(what)")
-            return []
+            logger.info("\(logged) saved")
+            return .saved(what)
         } catch {
-            logger.error("\(what) failed: \(error.message)")
-            return [.writeFailed(warning: Self.shortWarning(for: error))]
+            logger.error("\(logged) saved failed: \(error.message)")
+            return .writeFailed(what, warning: Self.notSavedWarning(what, error))
         }
     }
 
@@ -417,6 +420,20 @@ final class DashboardEffectRunner {
         case .damaged: "database damaged - run `screenmates recover`"
         default: "database problem - see the log"
         }
+    }
+
+    /// What the footer says of something a key asked to save that the store did not take; it
+    /// stays until that is saved, so it names what was not saved rather than how things are now.
+    static func notSavedWarning(_ what: DashboardWrite, _ error: StoreError) -> String {
+        let why =
+            switch error {
+            case .busy: "database busy"
+            case .diskFull: "disk full"
+            case .notWritable: "database not writable"
+            case .damaged: "database damaged, run `screenmates recover`"
+            default: "see the log"
+            }
+        return "\(what.rawValue) not saved - \(why)"
     }
 
     /// What the footer says while writes to the database cannot succeed. A directory that may

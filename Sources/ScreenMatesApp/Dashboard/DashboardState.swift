@@ -32,8 +32,12 @@ struct DashboardState: Hashable, Sendable {
     var group: GroupLink.Status?
     /// The time at the last wake.
     var moment: DashboardMoment
-    /// Why the numbers may be stale or new usage waits (the database is busy, the disk full…).
+    /// Why the numbers may be stale or new usage waits (the database is busy, the disk full…),
+    /// as the last read of the figures found it.
     var storeWarning: String?
+    /// What a key asked to save and was not saved, with the footer's words for it: each stays
+    /// until that is saved (a read of the figures does not take it away: the save still failed).
+    var writeFailures: [DashboardWrite: String] = [:]
     /// The demo monitor cannot write.
     var demoProblem: String?
     /// Why the demo's simulated mates are not on the board.
@@ -125,6 +129,11 @@ struct DashboardState: Hashable, Sendable {
         let count = configProblems.count
         return
             "\(SettingsFile.fileName): \(count) line\(count == 1 ? "" : "s") not used - see `screenmates config check`"
+    }
+
+    /// The footer's word on the first thing a key asked to save that was not saved.
+    var writeWarning: String? {
+        DashboardWrite.allCases.lazy.compactMap { writeFailures[$0] }.first
     }
 
     /// The other members of the user's group with today's figures, for group notices.

@@ -102,8 +102,11 @@ enum DashboardUpdate {
         case .seenApps(let apps):
             state.seenApps = apps
             return []
-        case .writeFailed(let warning):
-            state.storeWarning = warning
+        case .saved(let what):
+            state.writeFailures[what] = nil
+            return []
+        case .writeFailed(let what, let warning):
+            state.writeFailures[what] = warning
             return []
         case .testNoticeSent:
             state.model.debugPanel.finished("Sent a test notice: it shows on the dashboard (esc).", error: false)
@@ -146,6 +149,7 @@ enum DashboardUpdate {
             state.nextNoticeDue = nil
             state.games = nil
             state.gamesBasis = nil
+            state.writeFailures = [:]
             state.demoRunning = false
             state.noticesSince = state.moment.now.addingTimeInterval(-60)
             state.model.debugPanel = DebugPanelState()
@@ -369,8 +373,8 @@ enum DashboardUpdate {
         var data = DashboardContentBuilder.make(
             numbers: state.numbers, clockSpeed: state.setting.clockSpeed, now: minute, group: state.group,
             leaderboards: state.leaderboards?.boards,
-            warning: state.storeWarning ?? monitorProblem ?? state.matesProblem ?? state.configWarning
-                ?? state.games?.week?.reminder,
+            warning: state.storeWarning ?? state.writeWarning ?? monitorProblem ?? state.matesProblem
+                ?? state.configWarning ?? state.games?.week?.reminder,
             source: state.setting.demo ? "demo monitor" : nil)
         data.games = state.games
         data.notices = state.noticeLines
