@@ -133,9 +133,13 @@ import Testing
         #expect(state.groupActionsRunning == 1)
         let after = DashboardUpdate.update(&state, .groupActionFinished(.created(Self.group)))
         #expect(state.groupActionsRunning == 0)
-        #expect(after == [.refresh(checkTimeZone: false), .connectGroup])
+        #expect(after == [.refresh(checkTimeZone: false)], "the figures first: they show the membership")
         #expect(state.model.groupScreen.message == "Created group K7Q2XM. Share the code.")
         #expect(!state.model.groupScreen.messageIsError)
+        let failed = StoreReading(warning: "database busy - showing last saved numbers", failure: "locked")
+        #expect(!DashboardUpdate.update(&state, .numbersRead(state.numbers, failed)).contains(.connectGroup))
+        #expect(DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading())).contains(.connectGroup))
+        #expect(!DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading())).contains(.connectGroup))
     }
 
     @Test func aNameTakenInTheGroupSendsTheFirstRunBackToTheName() throws {
@@ -165,8 +169,11 @@ import Testing
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
         state.group = GroupLink.Status(snapshot: nil, offline: true, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)
-        let effects = DashboardUpdate.update(&state, .groupActionFinished(.left(Self.group.code)))
-        #expect(effects == [.refresh(checkTimeZone: false), .connectGroup])
+        #expect(
+            DashboardUpdate.update(&state, .groupActionFinished(.left(Self.group.code))) == [
+                .refresh(checkTimeZone: false)
+            ])
+        #expect(DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading())).contains(.connectGroup))
         _ = DashboardUpdate.update(&state, .groupConnected(nil))
         #expect(state.group == nil)
         #expect(state.model.data?.source == nil, "no sync note without a group")

@@ -59,6 +59,9 @@ struct DashboardState: Hashable, Sendable {
     var nextNoticeDue: Date?
     /// Group actions started and not finished yet.
     var groupActionsRunning = 0
+    /// A group action changed the membership: the group link is to follow it once a read of the
+    /// figures shows it.
+    var connectAfterRead = false
     /// After another process's write is noticed, when to look again (the notice can come a
     /// moment before SQLite publishes the commit).
     var rechecks = RecheckSchedule()

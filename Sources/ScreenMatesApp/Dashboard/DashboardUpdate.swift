@@ -164,7 +164,8 @@ enum DashboardUpdate {
 
     /// The figures were read: the screen, the group, the games and the notices follow; a store
     /// opened read-only that may be written again is opened again (the demo and the group link
-    /// stopped meanwhile); a theme changed in the settings is drawn in.
+    /// stopped meanwhile); a membership a group action changed is connected to; a theme changed
+    /// in the settings is drawn in.
     private static func numbersRead(_ numbers: UsageFigures, _ reading: StoreReading, _ state: inout DashboardState)
         -> [DashboardEffect]
     {
@@ -178,6 +179,10 @@ enum DashboardUpdate {
         if reading.reopenable, state.moment.instant >= state.nextReopen {
             state.nextReopen = state.moment.instant + reopenInterval
             return effects + stopBackground(state) + [.reopenStore]
+        }
+        if state.connectAfterRead, reading.failure == nil {
+            state.connectAfterRead = false
+            effects.append(.connectGroup)
         }
         if let shown = state.themeShown, numbers.settings.theme != shown {
             effects.append(.applyTheme(numbers.settings.theme))
@@ -297,7 +302,9 @@ enum DashboardUpdate {
     }
 
     /// A group action ended: its outcome shows where it was asked for (the first-run screens or
-    /// the group screen); a group joined, created or left is connected to (or left) at once.
+    /// the group screen); a group joined, created or left is connected to (or left) once the
+    /// figures are read again: the action wrote the membership to the store, and the state's
+    /// settings show it only after that read.
     private static func groupActionFinished(_ outcome: GroupActionOutcome, _ state: inout DashboardState)
         -> [DashboardEffect]
     {
@@ -316,10 +323,12 @@ enum DashboardUpdate {
                         : "Joined group \(group.code): \(group.memberCount) members.",
                     error: false)
             }
-            return [.refresh(checkTimeZone: false), .connectGroup]
+            state.connectAfterRead = true
+            return [.refresh(checkTimeZone: false)]
         case .left(let code):
             state.model.groupScreen.finished("Left group \(code).", error: false)
-            return [.refresh(checkTimeZone: false), .connectGroup]
+            state.connectAfterRead = true
+            return [.refresh(checkTimeZone: false)]
         case .failed(let message, let nameTaken):
             if state.model.screen == .setup {
                 if nameTaken {
