@@ -417,7 +417,11 @@ import Testing
         #expect(state.model.games.challenges.busy)
         let after = DashboardUpdate.update(
             &state, .gameActionFinished(message: "Challenge k2m9 starts tomorrow.", error: false))
-        #expect(after == [.gatherGames, .pokeGames, .refresh(checkTimeZone: false)])
+        #expect(after == [.settleChallenges, .gatherGames, .pokeGames, .refresh(checkTimeZone: false)])
+        #expect(
+            DashboardEffect.coalesced(after) == [
+                .settleChallenges, .refresh(checkTimeZone: false), .gatherGames, .pokeGames,
+            ], "decided before the games are read")
         #expect(state.model.games.challenges.message == "Challenge k2m9 starts tomorrow.")
         #expect(!state.model.games.challenges.busy)
     }
@@ -480,6 +484,22 @@ import Testing
             ])
         _ = DashboardUpdate.update(&state, .tick(Self.moment(5), timedOut: false))
         #expect(DashboardUpdate.update(&state, .numbersRead(state.numbers, reopenable)).contains(.reopenStore))
+    }
+
+    /// The daily prune (`prune_keep_days`) is asked for by the first read of each day whose
+    /// settings ask for one, not by a read that failed.
+    @Test func theDailyPruneIsAskedForOnceADay() throws {
+        var state = try Self.state()
+        _ = DashboardUpdate.start(&state)
+        #expect(!DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading())).contains(.prune), "off")
+        var numbers = state.numbers
+        numbers.settings.pruneKeepDays = 30
+        let failed = StoreReading(warning: "database busy - showing last saved numbers", failure: "locked")
+        #expect(!DashboardUpdate.update(&state, .numbersRead(numbers, failed)).contains(.prune))
+        #expect(DashboardUpdate.update(&state, .numbersRead(numbers, StoreReading())).contains(.prune))
+        #expect(!DashboardUpdate.update(&state, .numbersRead(numbers, StoreReading())).contains(.prune), "once")
+        numbers.today = numbers.today.adding(days: 1)
+        #expect(DashboardUpdate.update(&state, .numbersRead(numbers, StoreReading())).contains(.prune), "a new day")
     }
 
     @Test func aReadThatFailsIsLoggedOnceAndItsWarningShown() throws {

@@ -13,6 +13,8 @@ enum DashboardEffect: Hashable, Sendable {
     case refresh(checkTimeZone: Bool)
     /// Decide what the stored blocks decide (challenges, badges), at most once a second.
     case settleChallenges
+    /// Run the daily prune in the background (`prune_keep_days`).
+    case prune
     /// Decide and record the notices due now; `mates` are the group's other members' figures.
     case lookAtNotices(mates: [NotificationScheduler.Mate]?)
     /// Ring the bell and send notices to the desktop (the toasts are the state's).
@@ -104,7 +106,8 @@ enum DashboardEffect: Hashable, Sendable {
     private var isIdempotent: Bool {
         switch self {
         case .lookAtNotices, .repaintAll, .connectGroup, .disconnectGroup, .syncNow, .gatherDebugFacts,
-            .gatherSeenApps, .reportProfile, .gatherGames, .pokeGames, .settleChallenges, .stopDemo, .applyTheme:
+            .gatherSeenApps, .reportProfile, .gatherGames, .pokeGames, .settleChallenges, .prune, .stopDemo,
+            .applyTheme:
             return true
         default:
             return false

@@ -44,8 +44,6 @@ final class DashboardEffectRunner {
     /// The store's reader: the figures, read incrementally (only what changed).
     var reader: FiguresReader
     let demo = DemoMonitor()
-    /// The day the daily prune was last started on.
-    var prunedOn: LocalDate?
     /// The demo's simulated mates while they run, and the group they are in.
     var mates: (code: GroupCode, task: Task<Void, Never>)?
     /// The demo is making its group (for a user in none).
@@ -53,7 +51,7 @@ final class DashboardEffectRunner {
     /// The one link to the user's group (the leaderboard and the games), while in one.
     var groupLink: GroupLink?
     let referee: ChallengeReferee
-    /// The daily prune, when the settings ask for one (in the background, once a day).
+    /// The daily prune (`DashboardUpdate` decides when; in the background).
     let pruner: DailyPrune
     /// How desktop notices reach the desktop from this terminal; found out at the first notice
     /// sent there (inside tmux that asks tmux once).
@@ -100,6 +98,7 @@ final class DashboardEffectRunner {
         switch effect {
         case .refresh(let checkTimeZone): return [refresh(checkTimeZone: checkTimeZone)]
         case .settleChallenges: referee.settleSoon(store)
+        case .prune: prune()
         case .lookAtNotices(let mates): return [lookAtNotices(mates: mates, state)]
         case .deliver(let notices, let bell, let desktop): deliver(notices, bell: bell, desktop: desktop)
         case .repaintAll: screen.invalidate()
@@ -140,11 +139,6 @@ final class DashboardEffectRunner {
         var reading = StoreReading(reopenable: store.isReadOnly && problem == nil)
         do {
             _ = try reader.refresh(checkTimeZone: checkTimeZone)
-            if reader.numbers.settings.pruneKeepDays > 0, reader.numbers.today != prunedOn {
-                prunedOn = reader.numbers.today
-                let (pruner, store) = (self.pruner, self.store)
-                tasks.start { pruner.runIfDue(store) }
-            }
             reading.warning =
                 problem.flatMap(Self.shortWarning)
                 ?? reader.notWritable.map { _ in "database read-only - numbers are not saved" }
@@ -153,6 +147,12 @@ final class DashboardEffectRunner {
             reading.warning = Self.shortWarning(for: error)
         }
         return .numbersRead(reader.numbers, reading)
+    }
+
+    /// Runs the daily prune in the background (it prunes only if the settings still ask for it).
+    private func prune() {
+        let (pruner, store) = (self.pruner, self.store)
+        tasks.start { pruner.runIfDue(store) }
     }
 
     /// Opens the store again (it was opened while the data directory could not be written, and
@@ -296,17 +296,14 @@ final class DashboardEffectRunner {
             uniquingKeysWith: { first, _ in first })
     }
 
-    /// Does what the challenges screen asked for in the background (it may ask the group store);
-    /// then decides what the user's blocks decide now, and says how it went through the inbox.
+    /// Does what the challenges screen asked for in the background (it may ask the group store),
+    /// and says how it went through the inbox.
     private func startGameAction(_ action: HomeGames.Action, support: HomeGames) {
-        let referee = self.referee
-        let store = self.store
         let inbox = self.inbox
         let logger = self.logger
         tasks.start {
             let (message, error) = await support.perform(action)
             logger.info("challenge screen: \(message)")
-            referee.settleSoon(store)
             inbox.post(.gameActionFinished(message: message, error: error))
         }
     }

@@ -70,6 +70,8 @@ struct DashboardState: Hashable, Sendable {
     /// When the pages only start-up touched are to be handed back (once, `StartupPages.delay`
     /// after the start; the loop wakes at least every `DashboardUpdate.safetyInterval`).
     var startupPagesDue: ContinuousClock.Instant?
+    /// The day the daily prune was last asked for (`prune_keep_days`): once a day.
+    var prunedOn: LocalDate?
     /// Coins, challenges, badges and the group's weeks, as last read.
     var games: GamesData?
     /// The figures the games were last asked to follow (events stored, the day): a change means

@@ -91,7 +91,9 @@ enum DashboardUpdate {
             return []
         case .gameActionFinished(let message, let error):
             state.model.games.challenges.finished(message, error: error)
-            return [.gatherGames, .pokeGames, .refresh(checkTimeZone: false)]
+            // What the user's blocks decide now (a challenge just joined may already be broken)
+            // is decided before the games are read for the screens.
+            return [.settleChallenges, .gatherGames, .pokeGames, .refresh(checkTimeZone: false)]
         case .numbersRead(let numbers, let reading):
             return numbersRead(numbers, reading, &state)
         case .noticesLooked(let outcome):
@@ -165,7 +167,8 @@ enum DashboardUpdate {
     /// The figures were read: the screen, the group, the games and the notices follow; a store
     /// opened read-only that may be written again is opened again (the demo and the group link
     /// stopped meanwhile); a membership a group action changed is connected to; a theme changed
-    /// in the settings is drawn in.
+    /// in the settings is drawn in; the daily prune runs on the first read of each day that asks
+    /// for it.
     private static func numbersRead(_ numbers: UsageFigures, _ reading: StoreReading, _ state: inout DashboardState)
         -> [DashboardEffect]
     {
@@ -174,6 +177,10 @@ enum DashboardUpdate {
             effects.append(.log(.init(level: .error, message: "refresh failed: \(failure)")))
         }
         if numbers != state.numbers { effects.append(.settleChallenges) }
+        if reading.failure == nil, numbers.settings.pruneKeepDays > 0, numbers.today != state.prunedOn {
+            state.prunedOn = numbers.today
+            effects.append(.prune)
+        }
         state.numbers = numbers
         state.storeWarning = reading.warning
         if reading.reopenable, state.moment.instant >= state.nextReopen {
