@@ -116,7 +116,9 @@ import Testing
 
     @Test func aNewThemeIsSavedAndAppliesToTheScreenAtOnce() throws {
         let fixture = try Fixture()
-        fixture.run(.changeSettings(.theme(.dark)))
+        var settings = fixture.state.numbers.settings
+        settings.theme = .dark
+        fixture.run(.saveSettings(settings, for: .theme(.dark), confirmation: nil))
         #expect(fixture.screen.themes.count == 1, "the figures read after the save show the new theme")
         #expect(fixture.state.themeShown == .dark)
         #expect(try fixture.store.settings()?.theme == .dark)
@@ -145,11 +147,19 @@ import Testing
         #expect(DashboardEffectRunner.notSavedWarning(.apps, .diskFull(path: "x")) == "apps not saved - disk full")
     }
 
-    @Test func anAppAlreadyOnTheListsIsRefused() throws {
+    /// The settings are saved as the state hands them, in the store and on the change's own
+    /// line of the config file.
+    @Test func theSettingsAreSavedAsTheStateHasThem() throws {
         let fixture = try Fixture()
-        let app = try #require(try fixture.store.settings()?.viceApps.first)
-        let events = fixture.perform(.changeSettings(.addApp(name: app.name, category: .vice)))
-        #expect(events == [.settingsRefused("\(app.name) is already on your lists.")])
+        var settings = fixture.state.numbers.settings
+        settings.rules.dailyGoalBlocks = 5
+        #expect(
+            fixture.perform(.saveSettings(settings, for: .dailyGoal(5), confirmation: "Goal 5.")) == [
+                .settingsSaved(message: "Goal 5.")
+            ])
+        #expect(try fixture.store.settings() == settings)
+        let config = try String(contentsOfFile: fixture.home.path + "/config.toml", encoding: .utf8)
+        #expect(config.contains("daily_goal = 5"), "\(config)")
     }
 
     @Test func aTestNoticeIsShownByTheNextLookAtTheNotices() throws {

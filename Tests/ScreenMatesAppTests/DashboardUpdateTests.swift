@@ -199,7 +199,7 @@ import Testing
         _ = Self.keys([.character("s")], &state)
         #expect(state.model.screen == .settings)
         let effects = Self.keys([.enter], &state)
-        #expect(effects.contains { if case .changeSettings = $0 { true } else { false } }, "\(effects)")
+        #expect(effects.contains { if case .saveSettings = $0 { true } else { false } }, "\(effects)")
         #expect(
             DashboardUpdate.update(&state, .settingsSaved(message: "Added Chess.")) == [.refresh(checkTimeZone: false)]
         )
@@ -207,6 +207,50 @@ import Testing
         _ = DashboardUpdate.update(&state, .settingsRefused("Chess is already on your lists."))
         #expect(state.model.settingsScreen?.message == "Chess is already on your lists.")
         #expect(state.model.settingsScreen?.messageIsError == true)
+    }
+
+    /// The settings a change makes come from the state, not the store: a second change before
+    /// the figures are read again builds on the first; a refusal or a read starts again from
+    /// what the store has.
+    @Test func aChangeBuildsOnTheStatesSettingsAndOnAChangeNotReadBackYet() throws {
+        var state = try Self.state()
+        _ = DashboardUpdate.start(&state)
+        let apps = state.numbers.settings.apps
+        #expect(apps.count >= 2)
+        _ = DashboardUpdate.changeSettings(.removeApp(id: apps[0].id), &state)
+        let second = DashboardUpdate.changeSettings(.removeApp(id: apps[1].id), &state)
+        guard case .saveSettings(let settings, .removeApp, nil) = second.first else {
+            Issue.record("\(second)")
+            return
+        }
+        #expect(settings.apps == Array(apps.dropFirst(2)), "both apps are gone")
+        _ = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
+        let third = DashboardUpdate.changeSettings(.theme(.dark), &state)
+        guard case .saveSettings(let afterRead, _, _) = third.first else {
+            Issue.record("\(third)")
+            return
+        }
+        #expect(afterRead.apps == apps, "the read shows what the store has")
+        #expect(afterRead.theme == .dark)
+    }
+
+    @Test func anAppIsAddedFromTheCatalogueOrRefusedAtOnce() throws {
+        var state = try Self.state()
+        _ = DashboardUpdate.start(&state)
+        _ = Self.keys([.character("s")], &state)
+        let listed = try #require(state.numbers.settings.apps.first)
+        #expect(DashboardUpdate.changeSettings(.addApp(name: listed.name, category: .vice), &state).isEmpty)
+        #expect(state.model.settingsScreen?.message == "\(listed.name) is already on your lists.")
+        #expect(state.model.settingsScreen?.messageIsError == true)
+        #expect(DashboardUpdate.changeSettings(.addApp(name: "bad\u{202E}name", category: .vice), &state).isEmpty)
+        #expect(state.model.settingsScreen?.message?.contains("type it plainly") == true)
+        let added = DashboardUpdate.changeSettings(.addApp(name: "Chess Club", category: .productive), &state)
+        guard case .saveSettings(let settings, _, let confirmation) = added.first else {
+            Issue.record("\(added)")
+            return
+        }
+        #expect(confirmation == "Added Chess Club.")
+        #expect(settings.apps.last?.name == "Chess Club" && settings.apps.last?.category == .productive)
     }
 
     @Test func theSettingsScreenGathersTheAppsSeenWhenItOpensAndOnEveryWake() throws {

@@ -35,7 +35,9 @@ enum DashboardEffect: Hashable, Sendable {
     case startGroupAction(GroupActionRequest)
     case saveApps([TrackedApp])
     case saveName(DisplayName)
-    case changeSettings(SettingsChange)
+    /// Save the settings `change` made (in the database and the change's lines of the config
+    /// file), with the words to confirm it, if any.
+    case saveSettings(UserSettings, for: SettingsChange, confirmation: String?)
     case sendTestNotice
     /// Move the simulated clock to the end of today.
     case endDay

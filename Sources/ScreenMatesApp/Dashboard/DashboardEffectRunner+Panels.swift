@@ -4,38 +4,26 @@ import ScreenMatesGroupStore
 import ScreenMatesStore
 import ScreenMatesUI
 
-/// The effects of the settings screen and the debug panel: saving a setting, ending the
+/// The effects of the settings screen and the debug panel: saving the settings, ending the
 /// simulated day, clearing local data, and the panel's facts.
 extension DashboardEffectRunner {
-    /// Saves a change from the settings screen in the database and the config file (its own
-    /// line only). A new theme is drawn in once the figures read show it (`DashboardUpdate`).
-    func changeSettings(_ change: SettingsChange) -> DashboardEvent {
+    /// Saves the settings a change from the settings screen made (`DashboardUpdate`) in the
+    /// database and the config file (the change's own lines only). A new theme is drawn in once
+    /// the figures read show it.
+    func saveSettings(_ settings: UserSettings, for change: SettingsChange, confirmation: String?) -> DashboardEvent {
         do {
-            guard var settings = try store.settings() else { return .settingsRefused("There is no profile yet.") }
-            if case .addApp(let name, let category) = change {
-                let apps = try ProfileSetup.resolveApps([name], category: category, catalogue: dependencies.catalogue)
-                guard let app = apps.first, !settings.apps.contains(where: { $0.id == app.id }) else {
-                    return .settingsRefused("\(SafeText.displayable(name)) is already on your lists.")
-                }
-                settings.apps.append(app)
-            } else {
-                change.apply(to: &settings)
-            }
             try store.updateSettings(settings)
-            try settingsFile.save(settings, keys: change.keys)
-            logger.info("settings changed", metadata: ["key": "\(change.key.rawValue)"])
-            if case .addApp(let name, _) = change {
-                return .settingsSaved(message: "Added \(SafeText.displayable(name)).")
-            }
-            return .settingsSaved(message: nil)
-        } catch let error as AppError {
-            return .settingsRefused(error.message)
-        } catch let error as StoreError {
+        } catch {
             logger.error("saving settings failed: \(error.message)")
             return .settingsRefused(error.message)
-        } catch {
-            return .settingsRefused(String(describing: error))
         }
+        do {
+            try settingsFile.save(settings, keys: change.keys)
+        } catch {
+            return .settingsRefused(error.message)
+        }
+        logger.info("settings changed", metadata: ["key": "\(change.key.rawValue)"])
+        return .settingsSaved(message: confirmation)
     }
 
     /// Moves the simulated clock to the day's reset (`end`): the day ends as it would at its

@@ -109,9 +109,10 @@ final class DashboardEffectRunner {
         case .syncNow: groupLink?.syncNow()
         case .startGroupAction(let request):
             startGroupAction(request, remembered: state.numbers.settings.group?.store)
-        case .saveApps(let apps): return [saveApps(apps)]
+        case .saveApps(let apps): return [saveApps(apps, settings: state.numbers.settings)]
         case .saveName(let name): return [write(.name) { () throws(StoreError) in try store.setDisplayName(name) }]
-        case .changeSettings(let change): return [changeSettings(change)]
+        case .saveSettings(let settings, let change, let confirmation):
+            return [saveSettings(settings, for: change, confirmation: confirmation)]
         case .sendTestNotice: return [sendTestNotice(state)]
         case .endDay: return [endDay(at: state.numbers.todayInterval.upperBound)]
         case .clearLocalData: return [clearLocalData(calendar: state.numbers.calendar)]
@@ -371,18 +372,11 @@ final class DashboardEffectRunner {
 
     // MARK: - Writes asked for by keys
 
-    /// Saves the apps in the store and in the config file (their lines only); a failure of
-    /// either is the apps' warning, the store's first.
-    private func saveApps(_ apps: [TrackedApp]) -> DashboardEvent {
+    /// Saves the apps in the store and in the config file (their lines only, in `settings` as
+    /// the state has them); a failure of either is the apps' warning, the store's first.
+    private func saveApps(_ apps: [TrackedApp], settings: UserSettings) -> DashboardEvent {
         let stored = write(.apps) { () throws(StoreError) in try store.setApps(apps) }
-        var settings: UserSettings
-        do {
-            guard let saved = try store.settings() else { return stored }
-            settings = saved
-        } catch {
-            logger.error("reading the settings failed: \(error.message)")
-            return stored
-        }
+        var settings = settings
         settings.apps = apps
         do {
             try settingsFile.save(settings, keys: [.viceApps, .productiveApps, .hiddenApps])

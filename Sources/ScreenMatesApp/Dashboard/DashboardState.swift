@@ -57,6 +57,9 @@ struct DashboardState: Hashable, Sendable {
     var noticeLines: [DashboardContent.NoticeLine] = []
     /// When the next notice that depends on time is due (app clock).
     var nextNoticeDue: Date?
+    /// The settings as the last change on the settings screen made them, until a read of the
+    /// figures shows them: a second change before that read builds on the first.
+    var settingsAsked: UserSettings?
     /// Group actions started and not finished yet.
     var groupActionsRunning = 0
     /// A group action changed the membership: the group link is to follow it once a read of the

@@ -127,6 +127,7 @@ enum DashboardUpdate {
             if let message { state.model.settingsScreen?.finished(message, error: false) }
             return [.refresh(checkTimeZone: false)]
         case .settingsRefused(let message):
+            state.settingsAsked = nil
             state.model.settingsScreen?.finished(message, error: true)
             return []
         case .dayEnded(let clock):
@@ -152,6 +153,7 @@ enum DashboardUpdate {
             state.games = nil
             state.gamesBasis = nil
             state.writeFailures = [:]
+            state.settingsAsked = nil
             state.demoRunning = false
             state.noticesSince = state.moment.now.addingTimeInterval(-60)
             state.model.debugPanel = DebugPanelState()
@@ -183,6 +185,7 @@ enum DashboardUpdate {
         }
         state.numbers = numbers
         state.storeWarning = reading.warning
+        if reading.failure == nil { state.settingsAsked = nil }
         if reading.reopenable, state.moment.instant >= state.nextReopen {
             state.nextReopen = state.moment.instant + reopenInterval
             return effects + stopBackground(state) + [.reopenStore]
@@ -281,7 +284,7 @@ enum DashboardUpdate {
                 effects.append(.startDemo)
             }
         case .changeSettings(let change):
-            effects.append(.changeSettings(change))
+            effects += changeSettings(change, &state)
         case .sendTestNotice:
             effects.append(.sendTestNotice)
         case .syncNow:
@@ -306,6 +309,35 @@ enum DashboardUpdate {
             }
         }
         return effects
+    }
+
+    /// A change from the settings screen: the settings it makes, from the state's (and those of a
+    /// change not read back yet), for the runner to save; an app that cannot be added is refused
+    /// at once.
+    static func changeSettings(_ change: SettingsChange, _ state: inout DashboardState) -> [DashboardEffect] {
+        var settings = state.settingsAsked ?? state.numbers.settings
+        var confirmation: String?
+        if case .addApp(let name, let category) = change {
+            let shown = SafeText.displayable(name)
+            do throws(AppError) {
+                let apps = try ProfileSetup.resolveApps(
+                    [name], category: category,
+                    catalogue: AppCatalogue(apps: state.setting.catalogue, defaultVice: [], defaultProductive: []))
+                guard let app = apps.first, !settings.apps.contains(where: { $0.id == app.id }) else {
+                    state.model.settingsScreen?.finished("\(shown) is already on your lists.", error: true)
+                    return []
+                }
+                settings.apps.append(app)
+                confirmation = "Added \(shown)."
+            } catch {
+                state.model.settingsScreen?.finished(error.message, error: true)
+                return []
+            }
+        } else {
+            change.apply(to: &settings)
+        }
+        state.settingsAsked = settings
+        return [.saveSettings(settings, for: change, confirmation: confirmation)]
     }
 
     /// A group action ended: its outcome shows where it was asked for (the first-run screens or
