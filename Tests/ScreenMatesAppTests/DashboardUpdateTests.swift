@@ -374,6 +374,75 @@ import Testing
         #expect(state.model.debugPanel.message == "Nothing was cleared: disk full")
     }
 
+    // MARK: - The demo's mates
+
+    static let demoStore = GroupStoreLocation.sqlite(path: "/home/ana/.screenmates/demo-group.sqlite")
+
+    /// A demo with mates, for a user in `group` (none: no group).
+    static func matesState(group: GroupMembership? = nil) throws -> DashboardState {
+        var state = try Self.state(demo: true)
+        state.setting.demoGroupStore = demoStore
+        state.numbers.settings.group = group
+        return state
+    }
+
+    /// A user in no group gets one in the demo's store when the demo starts (a group action like
+    /// any other); the mates join it once the figures show it and it is connected to.
+    @Test func theDemoMakesAGroupForItsMatesAndTheyJoinItOnceItIsConnectedTo() throws {
+        var state = try Self.matesState()
+        let effects = DashboardUpdate.start(&state)
+        #expect(effects.contains(.startGroupAction(.create(goal: state.numbers.settings.rules.dailyGoalBlocks))))
+        #expect(!effects.contains { if case .startMates = $0 { true } else { false } })
+        #expect(state.makingDemoGroup && state.groupActionsRunning == 1)
+        let midnight = TimeFormat.parseInstant("2026-11-22T00:00", timeZone: TimeZone(identifier: "UTC")!)!
+        #expect(
+            !DashboardUpdate.update(&state, .dayEnded(clock: midnight)).contains { effect in
+                if case .startGroupAction = effect { true } else { false }
+            }, "one group is being made")
+        _ = DashboardUpdate.update(&state, .groupActionFinished(.created(Self.group)))
+        #expect(state.groupActionsRunning == 0)
+        var numbers = state.numbers
+        numbers.settings.group = GroupMembership(
+            code: Self.group.code, dailyGoalBlocks: 8, store: Self.demoStore.remembered)
+        let read = DashboardUpdate.update(&state, .numbersRead(numbers, StoreReading()))
+        #expect(read.contains(.startMates(Self.group.code)) && read.contains(.connectGroup), "\(read)")
+        #expect(state.matesGroup == Self.group.code)
+        #expect(!DashboardUpdate.update(&state, .storeReopened).contains(.startMates(Self.group.code)), "running")
+    }
+
+    /// A home in a group elsewhere keeps it: no mates, and the footer says why.
+    @Test func theDemoBringsNoMatesIntoAGroupElsewhere() throws {
+        var state = try Self.matesState(
+            group: GroupMembership(code: Self.group.code, dailyGoalBlocks: 8, store: "/srv/friends.sqlite"))
+        let effects = DashboardUpdate.start(&state)
+        #expect(!effects.contains { if case .startMates = $0 { true } else { false } })
+        #expect(!effects.contains { if case .startGroupAction = $0 { true } else { false } })
+        #expect(effects.contains { if case .log(let line) = $0 { line.level == .notice } else { false } })
+        #expect(state.model.data?.warning == "no demo mates: this home is in group K7Q2XM elsewhere")
+        var named = try Self.matesState()
+        named.setting.namedGroupStore = Self.demoStore
+        #expect(named.setting.isDemoGroupStore(remembered: "/srv/friends.sqlite"), "every group is in the named store")
+    }
+
+    /// Leaving the demo's group takes the mates out; so does clearing the home.
+    @Test func theMatesLeaveWithTheUserAndWhenTheHomeIsCleared() throws {
+        let membership = GroupMembership(code: Self.group.code, dailyGoalBlocks: 8, store: Self.demoStore.remembered)
+        var leaving = try Self.matesState(group: membership)
+        #expect(DashboardUpdate.start(&leaving).contains(.startMates(Self.group.code)))
+        _ = DashboardUpdate.update(&leaving, .groupActionFinished(.left(Self.group.code)))
+        var left = leaving.numbers
+        left.settings.group = nil
+        let read = DashboardUpdate.update(&leaving, .numbersRead(left, StoreReading()))
+        #expect(read.contains(.stopMates) && read.contains(.connectGroup), "\(read)")
+        #expect(leaving.matesGroup == nil)
+        var clearing = try Self.matesState(group: membership)
+        _ = DashboardUpdate.start(&clearing)
+        let effects = Self.keys([.character("D"), .character("x"), .character("y")], &clearing)
+        #expect(effects.suffix(3) == [.stopDemo, .stopMates, .clearLocalData], "\(effects)")
+        let kept = DashboardUpdate.update(&clearing, .localDataKept("Nothing was cleared: disk full"))
+        #expect(kept.contains(.startMates(Self.group.code)), "back with the demo: \(kept)")
+    }
+
     @Test func aTestNoticeThatCannotBeRecordedIsSaidOnThePanel() throws {
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)

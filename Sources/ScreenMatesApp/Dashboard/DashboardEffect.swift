@@ -49,6 +49,10 @@ enum DashboardEffect: Hashable, Sendable {
     case startDemo
     /// Stop the simulated monitor: nothing it has in hand lands in the store after this.
     case stopDemo
+    /// Start the demo's simulated mates in `GroupCode`, a group in the demo's own store.
+    case startMates(GroupCode)
+    /// Take the demo's simulated mates out of their group (in the background).
+    case stopMates
     /// The first-run screens are done: let a held clock run.
     case releaseClock
     /// Gather what the debug panel shows.
@@ -109,7 +113,7 @@ enum DashboardEffect: Hashable, Sendable {
         switch self {
         case .lookAtNotices, .repaintAll, .connectGroup, .disconnectGroup, .syncNow, .gatherDebugFacts,
             .gatherSeenApps, .reportProfile, .gatherGames, .pokeGames, .settleChallenges, .prune, .stopDemo,
-            .applyTheme:
+            .stopMates, .applyTheme:
             return true
         default:
             return false

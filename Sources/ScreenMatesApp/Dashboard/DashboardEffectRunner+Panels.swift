@@ -42,11 +42,10 @@ extension DashboardEffectRunner {
 
     /// Forgets this home's data (the user confirmed it on the debug panel); the first run starts
     /// again. The config file is moved aside first and put back should the database refuse, so
-    /// either both are cleared or neither is. The demo and the group link were stopped first
-    /// (`DashboardUpdate`), so nothing they had in hand lands in the cleared store.
+    /// either both are cleared or neither is. The demo, its mates and the group link were stopped
+    /// first (`DashboardUpdate`), so nothing they had in hand lands in the cleared store.
     func clearLocalData(calendar: DayCalendar) -> DashboardEvent {
         let now = clock.now()
-        stopMates()
         let movedAside: String?
         do {
             movedAside = try settingsFile.setAside()
@@ -75,8 +74,8 @@ extension DashboardEffectRunner {
         do {
             reader = try FiguresReader(store: store, clock: clock, timeZone: dependencies.timeZone)
         } catch {
+            // The figures are the last ones read; the read the update asks for next says why.
             logger.error("reading the cleared data failed: \(error.message)")
-            _ = refresh(checkTimeZone: false)
         }
         return .localDataCleared(reader.numbers, configProblems: configProblems)
     }

@@ -30,8 +30,8 @@ struct DashboardDependencies {
 /// It decides nothing and keeps nothing the update could need: what an effect needs of the
 /// user's setup (settings, calendar, group, what the panels show) it reads from the state handed
 /// with the effect. What it holds are the handles of what it runs — the store's reader (which
-/// reads only what changed since its last read), the demo monitor, the group link — and the
-/// desktop-notice carrier found at the first notice.
+/// reads only what changed since its last read), the demo monitor, the demo's mates' task, the
+/// group link — and the desktop-notice carrier found at the first notice.
 ///
 /// It lives on the loop's thread; the work it starts belongs to `tasks`, which the session
 /// awaits before it returns.
@@ -44,10 +44,8 @@ final class DashboardEffectRunner {
     /// The store's reader: the figures, read incrementally (only what changed).
     var reader: FiguresReader
     let demo = DemoMonitor()
-    /// The demo's simulated mates while they run, and the group they are in.
-    var mates: (code: GroupCode, task: Task<Void, Never>)?
-    /// The demo is making its group (for a user in none).
-    var makingDemoGroup = false
+    /// The task the demo's simulated mates run in, while they run.
+    var mates: Task<Void, Never>?
     /// The one link to the user's group (the leaderboard and the games), while in one.
     var groupLink: GroupLink?
     let referee: ChallengeReferee
@@ -119,6 +117,8 @@ final class DashboardEffectRunner {
         case .reopenStore: return [reopenStore()]
         case .startDemo: startDemo(settings: state.numbers.settings, calendar: state.numbers.calendar)
         case .stopDemo: demo.stop()
+        case .startMates(let code): startMates(in: code, settings: state.numbers.settings)
+        case .stopMates: stopMates()
         case .releaseClock: ClockSource.release(dependencies.clock, store: store)
         case .releaseStartupPages: releaseStartupPages()
         case .gatherDebugFacts: return [.debugFacts(debugLines(state))]
@@ -252,7 +252,6 @@ final class DashboardEffectRunner {
     /// link, owned by the session's tasks.
     private func connectGroup(_ settings: UserSettings) -> DashboardEvent {
         disconnectGroup()
-        followMates(settings, makingGroup: false)
         guard let membership = settings.group else { return .groupConnected(nil) }
         let inbox = self.inbox
         let link = GroupLink(
@@ -363,7 +362,6 @@ final class DashboardEffectRunner {
             store: store, clock: clock, settings: settings, scenario: scenario, seed: seed, calendar: calendar,
             owner: tasks, onRecorded: { inbox.post(.demoRecorded) }, onProblem: { inbox.post(.demoProblem($0)) })
         logger.info("demo monitor started", metadata: ["seed": "\(seed)", "scenario": "\(scenario.name)"])
-        followMates(settings, makingGroup: true)
     }
 
     static func seed(for userID: UserID) -> UInt64 {

@@ -22,6 +22,19 @@ struct DashboardState: Hashable, Sendable {
         var catalogue: [TrackedApp]
         /// The theme follows the settings (none was named on the command line, colour is on).
         var themeFollowsSettings = false
+        /// The demo's own group store, where its simulated mates live (a demo with mates only).
+        var demoGroupStore: GroupStoreLocation? = nil
+        /// The group store named for this run (`--group-store`, `SCREENMATES_GROUP_STORE`),
+        /// which every group is looked for in.
+        var namedGroupStore: GroupStoreLocation? = nil
+
+        /// Whether a group joined through the store `remembered` (none: the default) is in the
+        /// demo's own store, as `DashboardEffectRunner.groupStore` finds it: the demo keeps its
+        /// groups there unless the home is in a group elsewhere.
+        func isDemoGroupStore(remembered: String?) -> Bool {
+            guard let demo = demoGroupStore else { return false }
+            return remembered == nil || remembered == demo.remembered || namedGroupStore == demo
+        }
     }
 
     var setting: Setting
@@ -44,6 +57,11 @@ struct DashboardState: Hashable, Sendable {
     var matesProblem: String?
     /// The demo monitor runs (or is to run again once the store is back or the day moved).
     var demoRunning = false
+    /// The group the demo's simulated mates were started in, while they run.
+    var matesGroup: GroupCode?
+    /// The demo is making its group for a user in none (once per run, or until the home is
+    /// cleared).
+    var makingDemoGroup = false
     /// The theme on screen, while it follows the settings.
     var themeShown: ThemeChoice?
     /// When a store opened read-only may next be opened again (`DashboardUpdate.reopenInterval`).

@@ -6,8 +6,8 @@ import ScreenMatesWatch
 /// The dashboard's decisions: how each event changes the state, and which effects it asks for
 /// (the update of an Elm- or Bubble Tea-shaped program; `DashboardLoop` is its runtime).
 /// Pure — no store, clock, terminal or thread — so every flow (setup, group actions, settings,
-/// notices, clearing local data, the theme, the demo stopped and started around a change of the
-/// store or the clock) is tested without a terminal.
+/// notices, clearing local data, the theme, the demo and its mates stopped and started around a
+/// change of the store, the group or the clock, the daily prune) is tested without a terminal.
 ///
 /// One rule it keeps: the screen (`state.model.data`) is derived from the rest of the state by
 /// `present` after every event, so nothing on screen can disagree with what the state holds.
@@ -26,12 +26,11 @@ enum DashboardUpdate {
     /// without a name, else the dashboard (and the demo's monitor); the group, the figures and
     /// any notice already due, at once.
     static func start(_ state: inout DashboardState) -> [DashboardEffect] {
-        var effects: [DashboardEffect] = [.connectGroup, .refresh(checkTimeZone: false)]
+        var effects = connectGroup(&state) + [.refresh(checkTimeZone: false)]
         if state.numbers.settings.displayName == nil {
             beginSetup(&state)
         } else if state.setting.demo {
-            state.demoRunning = true
-            effects.append(.startDemo)
+            effects += startDemo(&state)
         }
         present(&state)
         return effects
@@ -122,7 +121,7 @@ enum DashboardUpdate {
             return []
         case .storeReopened:
             // What was stopped while it reopened starts again, on the store as it is now.
-            return [.refresh(checkTimeZone: false)] + restartBackground(state)
+            return [.refresh(checkTimeZone: false)] + restartBackground(&state)
         case .settingsSaved(let message):
             if let message { state.model.settingsScreen?.finished(message, error: false) }
             return [.refresh(checkTimeZone: false)]
@@ -138,10 +137,12 @@ enum DashboardUpdate {
                 error: false)
             // The demo goes on from the new day's start; the panel's facts follow in the same
             // frame as its message: the day it names.
-            return [.refresh(checkTimeZone: false)] + (state.demoRunning ? [.startDemo] : []) + panelFacts(state)
+            let demo = state.demoRunning ? startDemo(&state) : []
+            return [.refresh(checkTimeZone: false)] + demo + panelFacts(state)
         case .dayNotEnded(let message):
             state.model.debugPanel.finished(message, error: true)
-            return (state.demoRunning ? [.startDemo] : []) + panelFacts(state)
+            let demo = state.demoRunning ? startDemo(&state) : []
+            return demo + panelFacts(state)
         case .localDataCleared(let numbers, let configProblems):
             state.numbers = numbers
             state.configProblems = configProblems
@@ -161,8 +162,9 @@ enum DashboardUpdate {
             return [.refresh(checkTimeZone: false)]
         case .localDataKept(let message):
             state.model.debugPanel.finished(message, error: true)
+            let restarted = restartBackground(&state)
             return [.log(.init(level: .error, message: "clearing local data failed: \(message)"))]
-                + restartBackground(state) + [.refresh(checkTimeZone: false)] + panelFacts(state)
+                + restarted + [.refresh(checkTimeZone: false)] + panelFacts(state)
         }
     }
 
@@ -192,7 +194,7 @@ enum DashboardUpdate {
         }
         if state.connectAfterRead, reading.failure == nil {
             state.connectAfterRead = false
-            effects.append(.connectGroup)
+            effects += connectGroup(&state)
         }
         if let shown = state.themeShown, numbers.settings.theme != shown {
             effects.append(.applyTheme(numbers.settings.theme))
@@ -219,8 +221,20 @@ enum DashboardUpdate {
         (state.demoRunning ? [.stopDemo] : []) + (state.group != nil ? [.disconnectGroup] : [])
     }
 
-    private static func restartBackground(_ state: DashboardState) -> [DashboardEffect] {
-        (state.demoRunning ? [.startDemo] : []) + (state.group != nil ? [.connectGroup] : [])
+    private static func restartBackground(_ state: inout DashboardState) -> [DashboardEffect] {
+        let demo = state.demoRunning ? startDemo(&state) : []
+        return demo + (state.group != nil ? connectGroup(&state) : [])
+    }
+
+    /// Connects to the group the settings name (or to none), the demo's mates following it.
+    private static func connectGroup(_ state: inout DashboardState) -> [DashboardEffect] {
+        followMates(&state, makingGroup: false) + [.connectGroup]
+    }
+
+    /// Starts the demo's monitor (again), and its mates with it.
+    private static func startDemo(_ state: inout DashboardState) -> [DashboardEffect] {
+        state.demoRunning = true
+        return [.startDemo] + followMates(&state, makingGroup: true)
     }
 
     /// Time passed: the toasts move on; the figures are read again when nothing but time woke
@@ -278,11 +292,8 @@ enum DashboardUpdate {
             state.groupActionsRunning += 1
             effects.append(.startGroupAction(.leave))
         case .finishSetup:
-            effects += [.releaseClock, .refresh(checkTimeZone: false), .connectGroup]
-            if state.setting.demo {
-                state.demoRunning = true
-                effects.append(.startDemo)
-            }
+            effects += [.releaseClock, .refresh(checkTimeZone: false)] + connectGroup(&state)
+            if state.setting.demo { effects += startDemo(&state) }
         case .changeSettings(let change):
             effects += changeSettings(change, &state)
         case .sendTestNotice:
@@ -305,7 +316,7 @@ enum DashboardUpdate {
                     "A group action is still running; nothing was cleared. Try again in a moment.", error: true)
             } else {
                 // Nothing the demo or the group link has in hand lands in the cleared home.
-                effects += stopBackground(state) + [.clearLocalData]
+                effects += stopBackground(state) + stopMates(&state) + [.clearLocalData]
             }
         }
         return effects
