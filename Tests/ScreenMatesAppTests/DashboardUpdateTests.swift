@@ -14,15 +14,16 @@ import Testing
 /// rules for time.
 @Suite struct DashboardUpdateTests {
     /// A dashboard state on a real home's figures (a named user, no group), at a fixed moment.
-    static func state(named: Bool = true, demo: Bool = false, bell: Bool = false, themeFollowsSettings: Bool = false)
-        throws -> DashboardState
-    {
+    static func state(
+        named: Bool = true, demo: Bool = false, bell: Bool = false, desktop: Bool = false,
+        themeFollowsSettings: Bool = false
+    ) throws -> DashboardState {
         let scenario = try Scenario(timeZone: "UTC", start: "2026-11-21T12:00:30", trackingStart: "2026-11-21")
         var numbers = scenario.feed.numbers
         if !named { numbers.settings.displayName = nil }
         return DashboardState(
             setting: .init(
-                clockSpeed: 1, demo: demo, bell: bell, desktop: false, catalogue: numbers.settings.apps,
+                clockSpeed: 1, demo: demo, bell: bell, desktop: desktop, catalogue: numbers.settings.apps,
                 themeFollowsSettings: themeFollowsSettings),
             numbers: numbers, moment: moment(0), width: 120, height: 40, configProblems: [])
     }
@@ -292,12 +293,52 @@ import Testing
         _ = DashboardUpdate.start(&state)
         _ = Self.keys([.character("h")], &state)
         let effects = DashboardUpdate.update(&state, .noticesLooked(Self.outcome(["threshold90"], at: 0)))
-        #expect(effects.contains { if case .deliver(_, true, false) = $0 { true } else { false } })
+        #expect(effects.contains { if case .deliver(_, true, nil) = $0 { true } else { false } })
         #expect(state.model.data?.toast == nil)
         _ = DashboardUpdate.update(&state, .tick(Self.moment(30), timedOut: true))
         #expect(state.model.data?.toast == nil, "still on the history screen")
         _ = Self.keys([.escape], &state)
         #expect(state.model.data?.toast?.notice.title == "threshold90", "shown, whole, on coming back")
+    }
+
+    /// How notices reach the desktop is found out once, at the first notice for it (inside tmux
+    /// that asks tmux, in the background); the notices wait for it, the bell does not.
+    @Test func desktopNoticesWaitForTheTerminalToBeFoundOutAndTheBellDoesNot() throws {
+        var state = try Self.state(bell: true, desktop: true)
+        _ = DashboardUpdate.start(&state)
+        let first = Self.outcome(["threshold75"], at: 0)
+        #expect(
+            DashboardUpdate.update(&state, .noticesLooked(first)) == [
+                .deliver(first.shown.map(\.notice), bell: true, desktop: nil), .findNoticeCarrier,
+            ])
+        let second = Self.outcome(["threshold90"], at: 1)
+        #expect(
+            DashboardUpdate.update(&state, .noticesLooked(second)) == [
+                .deliver(second.shown.map(\.notice), bell: true, desktop: nil)
+            ], "asked once")
+        let carrier = DesktopNoticeCarrier(kind: .osc777AndOsc9, throughTmux: true, tmuxPassesThrough: true)
+        #expect(
+            DashboardUpdate.update(&state, .noticeCarrierFound(carrier)) == [
+                .deliver((first.shown + second.shown).map(\.notice), bell: false, desktop: carrier)
+            ])
+        let third = Self.outcome(["over"], at: 2)
+        #expect(
+            DashboardUpdate.update(&state, .noticesLooked(third)) == [
+                .deliver(third.shown.map(\.notice), bell: true, desktop: carrier)
+            ])
+    }
+
+    /// The debug panel says how desktop notices go when they are to: it finds that out first.
+    @Test func theDebugPanelFindsOutHowDesktopNoticesGo() throws {
+        var quiet = try Self.state()
+        _ = DashboardUpdate.start(&quiet)
+        #expect(Self.keys([.character("D")], &quiet) == [.gatherDebugFacts])
+        var desktop = try Self.state(desktop: true)
+        _ = DashboardUpdate.start(&desktop)
+        #expect(Self.keys([.character("D")], &desktop) == [.findNoticeCarrier, .gatherDebugFacts])
+        #expect(DashboardUpdate.update(&desktop, .tick(Self.moment(1), timedOut: false)) == [.gatherDebugFacts])
+        let carrier = DesktopNoticeCarrier(kind: .kitty, throughTmux: false)
+        #expect(DashboardUpdate.update(&desktop, .noticeCarrierFound(carrier)) == [.gatherDebugFacts])
     }
 
     @Test func withoutBellOrDesktopNothingIsDeliveredBeyondTheScreen() throws {

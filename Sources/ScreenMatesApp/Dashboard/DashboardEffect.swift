@@ -17,8 +17,12 @@ enum DashboardEffect: Hashable, Sendable {
     case prune
     /// Decide and record the notices due now; `mates` are the group's other members' figures.
     case lookAtNotices(mates: [NotificationScheduler.Mate]?)
-    /// Ring the bell and send notices to the desktop (the toasts are the state's).
-    case deliver([Notice], bell: Bool, desktop: Bool)
+    /// Ring the bell, and send notices to the desktop through `desktop`, the way this terminal
+    /// carries them (none: not to the desktop). The toasts are the state's.
+    case deliver([Notice], bell: Bool, desktop: DesktopNoticeCarrier?)
+    /// Find out how desktop notices reach the desktop from this terminal (inside tmux, in the
+    /// background: tmux is asked).
+    case findNoticeCarrier
     /// Write every cell again (something else wrote on the terminal).
     case repaintAll
     /// Draw in the theme the settings name from now on.
@@ -113,7 +117,7 @@ enum DashboardEffect: Hashable, Sendable {
         switch self {
         case .lookAtNotices, .repaintAll, .connectGroup, .disconnectGroup, .syncNow, .gatherDebugFacts,
             .gatherSeenApps, .reportProfile, .gatherGames, .pokeGames, .settleChallenges, .prune, .stopDemo,
-            .stopMates, .applyTheme:
+            .stopMates, .applyTheme, .findNoticeCarrier:
             return true
         default:
             return false

@@ -105,8 +105,7 @@ extension DashboardEffectRunner {
             ("notices today", "\(recorded.shown) shown, \(recorded.keys.count - recorded.shown) counted as sent"),
             ("next notice due", state.nextNoticeDue.map(TimeFormat.iso8601) ?? "-"),
         ]
-        if dependencies.options.desktop || settings.notificationDesktop {
-            let carrier = noticeCarrier
+        if let carrier = state.noticeCarrier, state.setting.desktop || settings.notificationDesktop {
             lines.append(("desktop notices", carrier.summary))
         }
         lines += recorded.keys.sorted().map { ("  recorded", $0) }

@@ -31,7 +31,7 @@ struct DashboardDependencies {
 /// user's setup (settings, calendar, group, what the panels show) it reads from the state handed
 /// with the effect. What it holds are the handles of what it runs — the store's reader (which
 /// reads only what changed since its last read), the demo monitor, the demo's mates' task, the
-/// group link — and the desktop-notice carrier found at the first notice.
+/// group link.
 ///
 /// It lives on the loop's thread; the work it starts belongs to `tasks`, which the session
 /// awaits before it returns.
@@ -51,15 +51,6 @@ final class DashboardEffectRunner {
     let referee: ChallengeReferee
     /// The daily prune (`DashboardUpdate` decides when; in the background).
     let pruner: DailyPrune
-    /// How desktop notices reach the desktop from this terminal; found out at the first notice
-    /// sent there (inside tmux that asks tmux once).
-    lazy var noticeCarrier: DesktopNoticeCarrier = {
-        let found = DesktopNoticeCarrier.detect(environment: dependencies.options.environment, in: tasks)
-        logger.info(
-            "desktop notices", metadata: ["terminal": "\(found.kind.rawValue)", "tmux": "\(found.throughTmux)"])
-        if let advice = found.advice { logger.warning("\(advice)") }
-        return found
-    }()
 
     init(
         _ dependencies: DashboardDependencies, reader: FiguresReader, screen: any DashboardScreen,
@@ -99,6 +90,7 @@ final class DashboardEffectRunner {
         case .prune: prune()
         case .lookAtNotices(let mates): return [lookAtNotices(mates: mates, state)]
         case .deliver(let notices, let bell, let desktop): deliver(notices, bell: bell, desktop: desktop)
+        case .findNoticeCarrier: return findNoticeCarrier()
         case .repaintAll: screen.invalidate()
         case .applyTheme(let choice): return [applyTheme(choice)]
         case .reportProfile(let draft): groupLink?.report(draft)
@@ -189,14 +181,39 @@ final class DashboardEffectRunner {
         return .noticesLooked(outcome)
     }
 
-    private func deliver(_ notices: [Notice], bell: Bool, desktop: Bool) {
+    private func deliver(_ notices: [Notice], bell: Bool, desktop carrier: DesktopNoticeCarrier?) {
         if bell { screen.bell() }
-        guard desktop else { return }
-        let carrier = noticeCarrier
+        guard let carrier else { return }
         let ascii = screen.glyphs.asciiOnly
         screen.writeSequence(
             notices.map { DesktopNotifier.sequences(for: $0, terminal: carrier, asciiOnly: ascii) }.joined())
         DesktopNotifier.notifySend(notices, in: tasks)
+    }
+
+    /// Finds out how desktop notices reach the desktop from this terminal: at once outside tmux;
+    /// inside it tmux is asked in the background (within `DesktopNoticeCarrier.tmuxTimeLimit`),
+    /// never on the loop's thread, and the answer comes through the inbox.
+    private func findNoticeCarrier() -> [DashboardEvent] {
+        let environment = dependencies.options.environment
+        let logger = self.logger
+        guard DesktopNoticeCarrier.inTmux(environment) else {
+            let found = DesktopNoticeCarrier.detect(environment: environment, tmuxClient: { nil })
+            Self.log(found, logger)
+            return [.noticeCarrierFound(found)]
+        }
+        let inbox = self.inbox
+        tasks.start {
+            let found = await DesktopNoticeCarrier.detect(environment: environment)
+            Self.log(found, logger)
+            inbox.post(.noticeCarrierFound(found))
+        }
+        return []
+    }
+
+    private static func log(_ carrier: DesktopNoticeCarrier, _ logger: Logger) {
+        logger.info(
+            "desktop notices", metadata: ["terminal": "\(carrier.kind.rawValue)", "tmux": "\(carrier.throughTmux)"])
+        if let advice = carrier.advice { logger.warning("\(advice)") }
     }
 
     private func sendTestNotice(_ state: DashboardState) -> DashboardEvent {

@@ -57,6 +57,8 @@ enum DashboardEvent: Hashable, Sendable {
     /// A test notice was recorded; the next look at the notices shows it. Or it could not be.
     case testNoticeSent
     case testNoticeFailed(String)
+    /// How desktop notices reach the desktop from this terminal was found out.
+    case noticeCarrierFound(DesktopNoticeCarrier)
     /// The screen draws in the theme the settings name (or, with a problem, could not load it).
     case themeApplied(ThemeChoice, problem: String?)
     /// The store was opened again (it had been opened read-only).

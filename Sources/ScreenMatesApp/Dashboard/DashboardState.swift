@@ -71,6 +71,12 @@ struct DashboardState: Hashable, Sendable {
     /// Lines of the config file that could not be used.
     var configProblems: [String]
     var toasts = ToastQueue()
+    /// How desktop notices reach the desktop from this terminal, once found out (inside tmux,
+    /// tmux is asked once: at the first notice for the desktop, or when the debug panel shows it).
+    var noticeCarrier: DesktopNoticeCarrier?
+    var findingNoticeCarrier = false
+    /// Notices for the desktop that wait for the carrier to be found out.
+    var noticesForDesktop: [Notice] = []
     /// Every notice shown so far, newest first.
     var noticeLines: [DashboardContent.NoticeLine] = []
     /// When the next notice that depends on time is due (app clock).

@@ -111,10 +111,16 @@ enum DashboardUpdate {
             return []
         case .testNoticeSent:
             state.model.debugPanel.finished("Sent a test notice: it shows on the dashboard (esc).", error: false)
-            return [.refresh(checkTimeZone: false)] + panelFacts(state)
+            return [.refresh(checkTimeZone: false)] + panelFacts(&state)
         case .testNoticeFailed(let message):
             state.model.debugPanel.finished("No test notice: \(message)", error: true)
-            return panelFacts(state)
+            return panelFacts(&state)
+        case .noticeCarrierFound(let carrier):
+            state.noticeCarrier = carrier
+            state.findingNoticeCarrier = false
+            let waiting = state.noticesForDesktop
+            state.noticesForDesktop = []
+            return (waiting.isEmpty ? [] : [.deliver(waiting, bell: false, desktop: carrier)]) + panelFacts(&state)
         case .themeApplied(let choice, let problem):
             state.themeShown = choice
             if let problem { state.model.settingsScreen?.finished(problem, error: true) }
@@ -138,11 +144,11 @@ enum DashboardUpdate {
             // The demo goes on from the new day's start; the panel's facts follow in the same
             // frame as its message: the day it names.
             let demo = state.demoRunning ? startDemo(&state) : []
-            return [.refresh(checkTimeZone: false)] + demo + panelFacts(state)
+            return [.refresh(checkTimeZone: false)] + demo + panelFacts(&state)
         case .dayNotEnded(let message):
             state.model.debugPanel.finished(message, error: true)
             let demo = state.demoRunning ? startDemo(&state) : []
-            return demo + panelFacts(state)
+            return demo + panelFacts(&state)
         case .localDataCleared(let numbers, let configProblems):
             state.numbers = numbers
             state.configProblems = configProblems
@@ -164,7 +170,7 @@ enum DashboardUpdate {
             state.model.debugPanel.finished(message, error: true)
             let restarted = restartBackground(&state)
             return [.log(.init(level: .error, message: "clearing local data failed: \(message)"))]
-                + restarted + [.refresh(checkTimeZone: false)] + panelFacts(state)
+                + restarted + [.refresh(checkTimeZone: false)] + panelFacts(&state)
         }
     }
 
@@ -253,22 +259,27 @@ enum DashboardUpdate {
             state.startupPagesDue = nil
             effects.append(.releaseStartupPages)
         }
-        return effects + panelFacts(state)
+        return effects + panelFacts(&state)
     }
 
-    /// What the open panel shows is gathered on every wake while it is open.
-    private static func panelFacts(_ state: DashboardState) -> [DashboardEffect] {
+    /// What the open panel shows is gathered on every wake while it is open (the debug panel
+    /// says how desktop notices reach the desktop when they are to: that is found out first).
+    private static func panelFacts(_ state: inout DashboardState) -> [DashboardEffect] {
         switch state.model.screen {
-        case .debug: [.gatherDebugFacts]
-        case .settings: [.gatherSeenApps]
-        default: []
+        case .debug:
+            let desktop = state.setting.desktop || state.numbers.settings.notificationDesktop
+            return (desktop ? findNoticeCarrier(&state) : []) + [.gatherDebugFacts]
+        case .settings:
+            return [.gatherSeenApps]
+        default:
+            return []
         }
     }
 
     private static func handle(_ key: KeyInput, _ state: inout DashboardState) -> [DashboardEffect] {
         let before = state.model.screen
         let request = state.model.handle(key)
-        var effects = state.model.screen != before ? panelFacts(state) : []
+        var effects = state.model.screen != before ? panelFacts(&state) : []
         guard let request else { return effects }
         switch request {
         case .quit:
@@ -405,7 +416,21 @@ enum DashboardUpdate {
         let bell = state.setting.bell || state.numbers.settings.notificationBell
         let desktop = state.setting.desktop || state.numbers.settings.notificationDesktop
         guard bell || desktop else { return [] }
-        return [.deliver(outcome.shown.map(\.notice), bell: bell, desktop: desktop)]
+        let notices = outcome.shown.map(\.notice)
+        guard desktop, state.noticeCarrier == nil else {
+            return [.deliver(notices, bell: bell, desktop: desktop ? state.noticeCarrier : nil)]
+        }
+        // The desktop waits for the terminal to be found out (inside tmux, tmux is asked in the
+        // background); the bell does not.
+        state.noticesForDesktop += notices
+        return (bell ? [.deliver(notices, bell: true, desktop: nil)] : []) + findNoticeCarrier(&state)
+    }
+
+    /// Asks how desktop notices reach the desktop, unless that is known or being found out.
+    private static func findNoticeCarrier(_ state: inout DashboardState) -> [DashboardEffect] {
+        guard state.noticeCarrier == nil, !state.findingNoticeCarrier else { return [] }
+        state.findingNoticeCarrier = true
+        return [.findNoticeCarrier]
     }
 
     private static func beginSetup(_ state: inout DashboardState) {
