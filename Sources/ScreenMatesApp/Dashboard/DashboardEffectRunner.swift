@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import ScreenMatesCore
-import ScreenMatesGroupStore
 import ScreenMatesMonitor
 import ScreenMatesStore
 import ScreenMatesUI
@@ -172,60 +171,7 @@ final class DashboardEffectRunner {
         }
     }
 
-    // MARK: - Notices, pages, the log
-
-    private func lookAtNotices(mates: [NotificationScheduler.Mate]?, _ state: DashboardState) -> DashboardEvent {
-        let outcome = NoticeCenter(store: store, since: state.noticesSince)
-            .evaluate(numbers: state.numbers, mates: mates, now: clock.now())
-        for record in outcome.shown { logger.info("notice shown", metadata: ["key": "\(record.notice.key)"]) }
-        return .noticesLooked(outcome)
-    }
-
-    private func deliver(_ notices: [Notice], bell: Bool, desktop carrier: DesktopNoticeCarrier?) {
-        if bell { screen.bell() }
-        guard let carrier else { return }
-        let ascii = screen.glyphs.asciiOnly
-        screen.writeSequence(
-            notices.map { DesktopNotifier.sequences(for: $0, terminal: carrier, asciiOnly: ascii) }.joined())
-        DesktopNotifier.notifySend(notices, in: tasks)
-    }
-
-    /// Finds out how desktop notices reach the desktop from this terminal: at once outside tmux;
-    /// inside it tmux is asked in the background (within `DesktopNoticeCarrier.tmuxTimeLimit`),
-    /// never on the loop's thread, and the answer comes through the inbox.
-    private func findNoticeCarrier() -> [DashboardEvent] {
-        let environment = dependencies.options.environment
-        let logger = self.logger
-        guard DesktopNoticeCarrier.inTmux(environment) else {
-            let found = DesktopNoticeCarrier.detect(environment: environment, tmuxClient: { nil })
-            Self.log(found, logger)
-            return [.noticeCarrierFound(found)]
-        }
-        let inbox = self.inbox
-        tasks.start {
-            let found = await DesktopNoticeCarrier.detect(environment: environment)
-            Self.log(found, logger)
-            inbox.post(.noticeCarrierFound(found))
-        }
-        return []
-    }
-
-    private static func log(_ carrier: DesktopNoticeCarrier, _ logger: Logger) {
-        logger.info(
-            "desktop notices", metadata: ["terminal": "\(carrier.kind.rawValue)", "tmux": "\(carrier.throughTmux)"])
-        if let advice = carrier.advice { logger.warning("\(advice)") }
-    }
-
-    private func sendTestNotice(_ state: DashboardState) -> DashboardEvent {
-        let notice = NotificationScheduler.test(now: clock.now(), calendar: state.numbers.calendar)
-        do {
-            _ = try store.claim(deliver: [notice], countAsSent: [], at: clock.now(), toasted: false)
-            return .testNoticeSent
-        } catch {
-            logger.error("recording a test notice failed: \(error.message)")
-            return .testNoticeFailed(error.message)
-        }
-    }
+    // MARK: - Pages, the log
 
     /// The statements start-up prepared and the pages it read first: the idle dashboard asks for
     /// a few of them again, once a minute at most.
@@ -247,142 +193,6 @@ final class DashboardEffectRunner {
         case .warning: logger.warning("\(line.message)")
         case .error: logger.error("\(line.message)")
         }
-    }
-
-    // MARK: - The group
-
-    /// Where the group lives: the store named for this run, else the one the group was joined
-    /// through (`remembered`), else the home's default file.
-    /// A demo with mates keeps every group of the session in the demo's own store, unless the
-    /// home is in a group elsewhere.
-    func groupStore(remembered: String?) -> GroupStoreLocation {
-        let home = dependencies.home
-        if let demo = demoGroupStore, remembered == nil || remembered == demo.remembered { return demo }
-        return dependencies.options.groupStore
-            ?? (try? GroupStoreLocation.resolve(
-                option: nil, environment: dependencies.options.environment, home: home, remembered: remembered,
-                named: false))
-            ?? .sqlite(path: home.path + "/group-store.sqlite")
-    }
-
-    /// Connects to the group `settings` name, if any (after leaving the link there was): one
-    /// link, owned by the session's tasks.
-    private func connectGroup(_ settings: UserSettings) -> DashboardEvent {
-        disconnectGroup()
-        guard let membership = settings.group else { return .groupConnected(nil) }
-        let inbox = self.inbox
-        let link = GroupLink(
-            local: store, location: groupStore(remembered: membership.store), membership: membership,
-            userID: settings.userID, clock: clock, timeZone: dependencies.timeZone, logger: logger,
-            onChange: { inbox.post(.groupChanged($0)) })
-        tasks.start { await link.run() }
-        groupLink = link
-        return .groupConnected(link.status)
-    }
-
-    private func disconnectGroup() {
-        groupLink?.stop()
-        groupLink = nil
-    }
-
-    /// What the game screens need: the store, the clock, the day, the group's games.
-    func gamesSupport(_ state: DashboardState) -> HomeGames {
-        let settings = state.numbers.settings
-        let calendar = state.numbers.calendar
-        return HomeGames(
-            local: store, clock: clock, calendar: calendar,
-            games: settings.group.map {
-                GroupGames(local: store, membership: $0, userID: settings.userID, clock: clock, calendar: calendar)
-            },
-            location: settings.group.map { groupStore(remembered: $0.store) })
-    }
-
-    /// Coins, challenges, badges and the group's weeks as the group link last exchanged them.
-    private func gatherGames(_ state: DashboardState) -> DashboardEvent {
-        let group = state.group
-        return .gamesRead(
-            gamesSupport(state).gamesData(
-                settings: state.numbers.settings, snapshot: group?.games, offline: group?.offline ?? false,
-                names: Self.memberNames(group)))
-    }
-
-    /// The group's members' names by user id, as the group link last saw them.
-    private static func memberNames(_ group: GroupLink.Status?) -> [UserID: String] {
-        Dictionary(
-            (group?.snapshot?.members ?? []).map { ($0.userID, $0.displayName.value) },
-            uniquingKeysWith: { first, _ in first })
-    }
-
-    /// Does what the challenges screen asked for in the background (it may ask the group store),
-    /// and says how it went through the inbox.
-    private func startGameAction(_ action: HomeGames.Action, support: HomeGames) {
-        let inbox = self.inbox
-        let logger = self.logger
-        tasks.start {
-            let (message, error) = await support.perform(action)
-            logger.info("challenge screen: \(message)")
-            inbox.post(.gameActionFinished(message: message, error: error))
-        }
-    }
-
-    /// Runs a group action in the background (the group store may be slow or away); its outcome
-    /// comes back through the inbox.
-    func startGroupAction(_ request: GroupActionRequest, remembered: String?) {
-        let actions = GroupActions(
-            local: store, location: groupStore(remembered: remembered), clock: clock, timeZone: dependencies.timeZone)
-        let inbox = self.inbox
-        let logger = self.logger
-        tasks.start {
-            let outcome: GroupActionOutcome
-            switch request {
-            case .create(let goal):
-                do throws(AppError) {
-                    outcome = .created(try await actions.create(goal: goal))
-                } catch {
-                    outcome = .failed(message: error.message, nameTaken: false)
-                }
-            case .join(let code):
-                do throws(GroupActions.Failure) {
-                    outcome = .joined(try await actions.joinExplained(code))
-                } catch {
-                    if case .store(.nameTaken) = error {
-                        outcome = .failed(message: error.message, nameTaken: true)
-                    } else {
-                        outcome = .failed(message: error.message, nameTaken: false)
-                    }
-                }
-            case .leave:
-                do throws(AppError) {
-                    outcome = .left(try await actions.leave())
-                } catch {
-                    outcome = .failed(message: error.message, nameTaken: false)
-                }
-            }
-            switch outcome {
-            case .created(let group): logger.info("created group \(group.code)")
-            case .joined(let group): logger.info("joined group \(group.code)")
-            case .left(let code): logger.info("left group \(code)")
-            case .failed(let message, _): logger.info("group action refused: \(message)")
-            }
-            inbox.post(.groupActionFinished(outcome))
-        }
-    }
-
-    // MARK: - The demo
-
-    /// Starts the simulated monitor for `settings` (it writes from the app clock's now on).
-    private func startDemo(settings: UserSettings, calendar: DayCalendar) {
-        guard let scenario = dependencies.scenario else { return }
-        let seed = dependencies.options.seed ?? Self.seed(for: settings.userID)
-        let inbox = self.inbox
-        demo.start(
-            store: store, clock: clock, settings: settings, scenario: scenario, seed: seed, calendar: calendar,
-            owner: tasks, onRecorded: { inbox.post(.demoRecorded) }, onProblem: { inbox.post(.demoProblem($0)) })
-        logger.info("demo monitor started", metadata: ["seed": "\(seed)", "scenario": "\(scenario.name)"])
-    }
-
-    static func seed(for userID: UserID) -> UInt64 {
-        userID.value.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
     }
 
     // MARK: - Writes asked for by keys

@@ -2,11 +2,27 @@ import Foundation
 import ScreenMatesCore
 import ScreenMatesGroupStore
 
-/// The demo's simulated group-mates (`dashboard --demo --members N`): they live in the demo's own
-/// group store, a file in the home (`demo-group.sqlite`), never in a group of real people.
-/// When they join and leave is decided by the update (`DashboardUpdate.followMates`); the runner
-/// holds the task they run in.
+/// The demo (`dashboard --demo`): its simulated monitor, writing to the local store, and its
+/// simulated group-mates (`--members N`), who live in the demo's own group store, a file in the
+/// home (`demo-group.sqlite`), never in a group of real people. When each starts and stops is
+/// decided by the update (`DashboardUpdate.followMates` for the mates); the runner holds the
+/// monitor and the task the mates run in.
 extension DashboardEffectRunner {
+    /// Starts the simulated monitor for `settings` (it writes from the app clock's now on).
+    func startDemo(settings: UserSettings, calendar: DayCalendar) {
+        guard let scenario = dependencies.scenario else { return }
+        let seed = dependencies.options.seed ?? Self.seed(for: settings.userID)
+        let inbox = self.inbox
+        demo.start(
+            store: store, clock: clock, settings: settings, scenario: scenario, seed: seed, calendar: calendar,
+            owner: tasks, onRecorded: { inbox.post(.demoRecorded) }, onProblem: { inbox.post(.demoProblem($0)) })
+        logger.info("demo monitor started", metadata: ["seed": "\(seed)", "scenario": "\(scenario.name)"])
+    }
+
+    static func seed(for userID: UserID) -> UInt64 {
+        userID.value.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+    }
+
     /// The demo's own group store, when the demo brings mates.
     var demoGroupStore: GroupStoreLocation? {
         guard dependencies.options.mates > 0 else { return nil }
