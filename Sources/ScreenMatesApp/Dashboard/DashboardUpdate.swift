@@ -232,11 +232,6 @@ enum DashboardUpdate {
         return demo + (state.group != nil ? connectGroup(&state) : [])
     }
 
-    /// Connects to the group the settings name (or to none), the demo's mates following it.
-    private static func connectGroup(_ state: inout DashboardState) -> [DashboardEffect] {
-        followMates(&state, makingGroup: false) + [.connectGroup]
-    }
-
     /// Starts the demo's monitor (again), and its mates with it.
     private static func startDemo(_ state: inout DashboardState) -> [DashboardEffect] {
         state.demoRunning = true
@@ -362,135 +357,8 @@ enum DashboardUpdate {
         return [.saveSettings(settings, for: change, confirmation: confirmation)]
     }
 
-    /// A group action ended: its outcome shows where it was asked for (the first-run screens or
-    /// the group screen); a group joined, created or left is connected to (or left) once the
-    /// figures are read again: the action wrote the membership to the store, and the state's
-    /// settings show it only after that read.
-    private static func groupActionFinished(_ outcome: GroupActionOutcome, _ state: inout DashboardState)
-        -> [DashboardEffect]
-    {
-        state.groupActionsRunning = max(0, state.groupActionsRunning - 1)
-        switch outcome {
-        case .created(let group), .joined(let group):
-            let created: Bool
-            if case .created = outcome { created = true } else { created = false }
-            if state.model.screen == .setup {
-                state.model.setup?.groupSucceeded(
-                    code: group.code.value, created: created, memberCount: group.memberCount)
-            } else {
-                state.model.groupScreen.finished(
-                    created
-                        ? "Created group \(group.code). Share the code."
-                        : "Joined group \(group.code): \(group.memberCount) members.",
-                    error: false)
-            }
-            state.connectAfterRead = true
-            return [.refresh(checkTimeZone: false)]
-        case .left(let code):
-            state.model.groupScreen.finished("Left group \(code).", error: false)
-            state.connectAfterRead = true
-            return [.refresh(checkTimeZone: false)]
-        case .failed(let message, let nameTaken):
-            if state.model.screen == .setup {
-                if nameTaken {
-                    state.model.setup?.nameRejected(message)
-                } else {
-                    state.model.setup?.groupFailed(message)
-                }
-            } else {
-                state.model.groupScreen.finished(message, error: true)
-            }
-            return []
-        }
-    }
-
-    /// New notices join the toasts and the log; the bell and the desktop hear of them at once
-    /// (they do not wait for the toasts).
-    private static func noticesLooked(_ outcome: NoticeCenter.Outcome, _ state: inout DashboardState)
-        -> [DashboardEffect]
-    {
-        state.nextNoticeDue = outcome.nextDue
-        if let lines = outcome.lines { state.noticeLines = lines }
-        guard !outcome.shown.isEmpty else { return [] }
-        state.toasts.add(outcome.shown.map(NoticeCenter.line))
-        let bell = state.setting.bell || state.numbers.settings.notificationBell
-        let desktop = state.setting.desktop || state.numbers.settings.notificationDesktop
-        guard bell || desktop else { return [] }
-        let notices = outcome.shown.map(\.notice)
-        guard desktop, state.noticeCarrier == nil else {
-            return [.deliver(notices, bell: bell, desktop: desktop ? state.noticeCarrier : nil)]
-        }
-        // The desktop waits for the terminal to be found out (inside tmux, tmux is asked in the
-        // background); the bell does not.
-        state.noticesForDesktop += notices
-        return (bell ? [.deliver(notices, bell: true, desktop: nil)] : []) + findNoticeCarrier(&state)
-    }
-
-    /// Asks how desktop notices reach the desktop, unless that is known or being found out.
-    private static func findNoticeCarrier(_ state: inout DashboardState) -> [DashboardEffect] {
-        guard state.noticeCarrier == nil, !state.findingNoticeCarrier else { return [] }
-        state.findingNoticeCarrier = true
-        return [.findNoticeCarrier]
-    }
-
     private static func beginSetup(_ state: inout DashboardState) {
         state.model.beginSetup(
             SetupFlow(catalogue: state.setting.catalogue, current: state.numbers.settings.apps, name: nil))
-    }
-
-    // MARK: - The screen, from the state
-
-    /// Brings `model.data` in step with the state: the figures, the group, the notices and the
-    /// toast on screen now, the open panel's facts.
-    static func present(_ state: inout DashboardState) {
-        let instant = state.moment.instant
-        state.toasts.visible = state.model.screen == .dashboard && !state.model.isTooSmall
-        state.toasts.advance(to: instant)
-        let now = state.moment.now
-        let minute = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)
-        let key = leaderboardKey(state)
-        if state.leaderboards?.key != key {
-            state.leaderboards = DashboardState.LeaderboardMemo(
-                key: key, boards: DashboardContentBuilder.leaderboards(numbers: state.numbers, group: state.group))
-        }
-        let monitorProblem = state.demoProblem.map { _ in "demo monitor cannot write; retrying" }
-        var data = DashboardContentBuilder.make(
-            numbers: state.numbers, clockSpeed: state.setting.clockSpeed, now: minute, group: state.group,
-            leaderboards: state.leaderboards?.boards,
-            warning: state.storeWarning ?? state.writeWarning ?? monitorProblem ?? state.matesProblem
-                ?? state.configWarning ?? state.games?.week?.reminder,
-            source: state.setting.demo ? "demo monitor" : nil)
-        data.games = state.games
-        data.notices = state.noticeLines
-        data.toast = state.toasts.toast(at: instant)
-        if state.model.screen == .settings { data.seenApps = state.seenApps }
-        if state.model.screen == .debug { data.debugLines = state.debugLines }
-        state.model.update(data)
-    }
-
-    private static func leaderboardKey(_ state: DashboardState) -> DashboardState.LeaderboardMemo.Key {
-        let numbers = state.numbers
-        let snapshot = state.group?.snapshot
-        return DashboardState.LeaderboardMemo.Key(
-            fetchedAt: snapshot?.fetchedAt, memberCount: snapshot?.members.count ?? 0, today: numbers.today,
-            blocks: numbers.ledger.viceBlocks, streak: numbers.summary.streak.current,
-            history: numbers.history.suffix(31).map(\.viceBlocks), name: numbers.settings.displayName?.value,
-            lastActive: numbers.lastActive)
-    }
-
-    /// Real seconds from `moment` until the screen must change even if nothing else happens:
-    /// the next minute on the app clock, the daily reset, a toast, the next notice, a look
-    /// after another process's write.
-    static func secondsUntilWake(_ state: DashboardState, at moment: DashboardMoment) -> Double {
-        let speed = state.setting.clockSpeed
-        let now = moment.now
-        func real(until instant: Date) -> Double { max(0, instant.timeIntervalSince(now) / speed) }
-        let intoMinute = now.timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
-        let nextMinute = (60 - intoMinute) / speed
-        let reset = real(until: state.numbers.todayInterval.upperBound)
-        let toast = state.toasts.secondsUntilChange(at: moment.instant) ?? .infinity
-        let notice = state.nextNoticeDue.map(real(until:)) ?? .infinity
-        let recheck = state.rechecks.next.map { max(0, ($0 - moment.instant) / .seconds(1)) } ?? .infinity
-        return min(max(minimumInterval, min(nextMinute, reset, safetyInterval, toast, notice)), recheck)
     }
 }
