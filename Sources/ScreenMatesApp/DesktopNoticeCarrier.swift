@@ -1,5 +1,6 @@
 import Foundation
 import Subprocess
+import SystemPackage
 
 /// How desktop notices reach the desktop through the terminal the dashboard runs in: which
 /// escape sequence the terminal turns into a desktop notification, and whether tmux stands in
@@ -29,23 +30,18 @@ struct DesktopNoticeCarrier: Hashable, Sendable {
     /// 1 or 0 and 3.4 as on, off or all); nil when unknown.
     var tmuxPassesThrough: Bool?
 
-    /// The terminal from the environment; inside tmux, tmux is asked (`askTmux`) in a task of
-    /// `tasks`, off the calling thread, which waits for its answer. Outside tmux nothing is run.
-    static func detect(environment: [String: String], in tasks: BackgroundTasks) -> DesktopNoticeCarrier {
+    /// The terminal from the environment; inside tmux, tmux is asked (`askTmux`, within its time
+    /// limit). Outside tmux nothing is run.
+    static func detect(environment: [String: String]) async -> DesktopNoticeCarrier {
         guard inTmux(environment) else { return detect(environment: environment, tmuxClient: { nil }) }
-        let client = tasks.startAndWait { await askTmux() }
+        let client = await askTmux()
         return detect(environment: environment, tmuxClient: { client })
     }
 
     /// The terminal from the environment; inside tmux (`TMUX` set), `tmuxClient` answers what
-    /// tmux knows: the client's terminal name and the `allow-passthrough` option. By default
-    /// tmux is asked in a task this call waits for (`detect(environment:in:)` gives the task to
-    /// an owner of the caller's).
+    /// tmux knows: the client's terminal name and the `allow-passthrough` option.
     static func detect(
-        environment: [String: String],
-        tmuxClient: () -> (termName: String, allowPassthrough: String)? = {
-            BackgroundTasks().startAndWait { await DesktopNoticeCarrier.askTmux() }
-        }
+        environment: [String: String], tmuxClient: () -> (termName: String, allowPassthrough: String)?
     ) -> DesktopNoticeCarrier {
         guard inTmux(environment) else {
             return DesktopNoticeCarrier(
@@ -64,7 +60,8 @@ struct DesktopNoticeCarrier: Hashable, Sendable {
             kind: kind(term: client?.termName, environment: outer), throughTmux: true, tmuxPassesThrough: passes)
     }
 
-    private static func inTmux(_ environment: [String: String]) -> Bool { !(environment["TMUX"] ?? "").isEmpty }
+    /// Whether tmux runs between the program and the terminal (it must then be asked which).
+    static func inTmux(_ environment: [String: String]) -> Bool { !(environment["TMUX"] ?? "").isEmpty }
 
     private static func kind(term: String?, environment: [String: String]) -> Kind {
         let term = term ?? ""
@@ -80,12 +77,35 @@ struct DesktopNoticeCarrier: Hashable, Sendable {
         return .none
     }
 
-    /// What the tmux server says of the client this pane is shown on: runs `tmux` (found on
-    /// `PATH`) once; nil when it cannot be asked.
-    static func askTmux() async -> (termName: String, allowPassthrough: String)? {
+    /// How long tmux is given to answer: it answers in a few milliseconds; one that does not
+    /// (a server stopped, a socket nobody serves) is taken for one that cannot be asked.
+    static let tmuxTimeLimit: Duration = .seconds(1)
+
+    /// What the tmux server says of the client this pane is shown on: runs `tmux` (a name found
+    /// on `PATH`, or a path) once; nil when it cannot be asked or does not answer within
+    /// `timeLimit` (it is then stopped).
+    static func askTmux(_ tmux: String = "tmux", timeLimit: Duration = tmuxTimeLimit) async -> (
+        termName: String, allowPassthrough: String
+    )? {
+        await withTaskGroup(of: (termName: String, allowPassthrough: String)?.self) { race in
+            race.addTask { await ask(tmux) }
+            race.addTask {
+                try? await Task.sleep(for: timeLimit)
+                return nil
+            }
+            // The first to end: tmux's answer, or the time limit (the other is cancelled, which
+            // stops a tmux still running).
+            let first = await race.next() ?? nil
+            race.cancelAll()
+            return first
+        }
+    }
+
+    private static func ask(_ tmux: String) async -> (termName: String, allowPassthrough: String)? {
         guard
             let result = try? await Subprocess.run(
-                .name("tmux"), arguments: ["display-message", "-p", "#{client_termname}\t#{allow-passthrough}"],
+                tmux.contains("/") ? .path(FilePath(tmux)) : .name(tmux),
+                arguments: ["display-message", "-p", "#{client_termname}\t#{allow-passthrough}"],
                 input: .none, output: .string(limit: 1 << 16), error: .discarded),
             result.terminationStatus.isSuccess
         else { return nil }

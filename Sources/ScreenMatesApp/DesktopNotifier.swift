@@ -49,15 +49,6 @@ enum DesktopNotifier {
         tasks.start { await send(texts, with: program, environment: environment) }
     }
 
-    /// `notifySend(_:in:)` for a caller without tasks of its own: waits for `notify-send`.
-    static func notifySend(
-        _ notices: [Notice], environment: [String: String] = ProcessInfo.processInfo.environment
-    ) {
-        guard let program = notifySendProgram(environment), !notices.isEmpty else { return }
-        let texts = notices.map { (title: plain($0.title), body: plain($0.body)) }
-        BackgroundTasks().startAndWait { await send(texts, with: program, environment: environment) }
-    }
-
     /// `notify-send` on the PATH, when a desktop session is there to show what it sends.
     private static func notifySendProgram(_ environment: [String: String]) -> String? {
         guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return nil }

@@ -15,10 +15,14 @@ import Testing
         let effects: DashboardEffectRunner
         let screen = ScriptedScreen()
         let tasks = BackgroundTasks()
+        let inbox = DashboardInbox(wake: {})
         /// The dashboard's state the effects are performed in (the user's setup, the group).
         var state: DashboardState
 
-        init(clock: any AppClock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))) throws {
+        init(
+            clock: any AppClock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000)),
+            options: DashboardOptions = DashboardOptions()
+        ) throws {
             home = HomeDirectory(path: NSTemporaryDirectory() + "screenmates-effects-" + UUID().uuidString)
             _ = try home.prepare()
             let assets = AssetCatalog(directory: ProfileSetupTests.assetsDirectory)
@@ -31,11 +35,11 @@ import Testing
             try store.setDisplayName(try DisplayName(validating: "ana"))
             let dependencies = DashboardDependencies(
                 home: home, store: store, clock: choice, timeZone: zone,
-                options: DashboardOptions(), assets: assets, catalogue: catalogue, scenario: nil,
+                options: options, assets: assets, catalogue: catalogue, scenario: nil,
                 logger: Logger(label: "test"))
             let reader = try FiguresReader(store: store, clock: clock, timeZone: zone)
             effects = DashboardEffectRunner(
-                dependencies, reader: reader, screen: screen, inbox: DashboardInbox(wake: {}), tasks: tasks)
+                dependencies, reader: reader, screen: screen, inbox: inbox, tasks: tasks)
             state = DashboardState(
                 setting: .init(
                     clockSpeed: 1, demo: false, bell: false, desktop: false, catalogue: catalogue.apps,
@@ -116,7 +120,9 @@ import Testing
 
     @Test func aNewThemeIsSavedAndAppliesToTheScreenAtOnce() throws {
         let fixture = try Fixture()
-        fixture.run(.changeSettings(.theme(.dark)))
+        var settings = fixture.state.numbers.settings
+        settings.theme = .dark
+        fixture.run(.saveSettings(settings, for: .theme(.dark), confirmation: nil))
         #expect(fixture.screen.themes.count == 1, "the figures read after the save show the new theme")
         #expect(fixture.state.themeShown == .dark)
         #expect(try fixture.store.settings()?.theme == .dark)
@@ -132,14 +138,32 @@ import Testing
         try FileManager.default.removeItem(atPath: config)
         try FileManager.default.createDirectory(atPath: config + "/x", withIntermediateDirectories: true)
         let apps = try #require(try fixture.store.settings()?.apps)
-        #expect(fixture.perform(.saveApps(apps)) == [.writeFailed(warning: "config.toml not saved - see the log")])
+        #expect(
+            fixture.perform(.saveApps(apps)) == [.writeFailed(.apps, warning: "config.toml not saved - see the log")])
+        #expect(try fixture.store.settings()?.apps == apps, "the store took them")
+        #expect(fixture.perform(.saveName(try DisplayName(validating: "bo"))) == [.saved(.name)])
     }
 
-    @Test func anAppAlreadyOnTheListsIsRefused() throws {
+    /// A save that failed stays on the footer until it is saved: its words name what was not
+    /// saved, not how the database is now.
+    @Test func aFailedSaveNamesWhatWasNotSaved() {
+        #expect(DashboardEffectRunner.notSavedWarning(.name, .busy(path: "x")) == "name not saved - database busy")
+        #expect(DashboardEffectRunner.notSavedWarning(.apps, .diskFull(path: "x")) == "apps not saved - disk full")
+    }
+
+    /// The settings are saved as the state hands them, in the store and on the change's own
+    /// line of the config file.
+    @Test func theSettingsAreSavedAsTheStateHasThem() throws {
         let fixture = try Fixture()
-        let app = try #require(try fixture.store.settings()?.viceApps.first)
-        let events = fixture.perform(.changeSettings(.addApp(name: app.name, category: .vice)))
-        #expect(events == [.settingsRefused("\(app.name) is already on your lists.")])
+        var settings = fixture.state.numbers.settings
+        settings.rules.dailyGoalBlocks = 5
+        #expect(
+            fixture.perform(.saveSettings(settings, for: .dailyGoal(5), confirmation: "Goal 5.")) == [
+                .settingsSaved(message: "Goal 5.")
+            ])
+        #expect(try fixture.store.settings() == settings)
+        let config = try String(contentsOfFile: fixture.home.path + "/config.toml", encoding: .utf8)
+        #expect(config.contains("daily_goal = 5"), "\(config)")
     }
 
     @Test func aTestNoticeIsShownByTheNextLookAtTheNotices() throws {
@@ -157,11 +181,48 @@ import Testing
     @Test func theBellRingsOnlyWhenAsked() throws {
         let fixture = try Fixture()
         let notice = Notice(kind: .test, day: LocalDate(iso8601: "2026-11-21")!, title: "Test", body: "body")
-        _ = fixture.perform(.deliver([notice], bell: false, desktop: false))
+        _ = fixture.perform(.deliver([notice], bell: false, desktop: nil))
         #expect(fixture.screen.bells == 0)
-        _ = fixture.perform(.deliver([notice], bell: true, desktop: false))
+        _ = fixture.perform(.deliver([notice], bell: true, desktop: nil))
         #expect(fixture.screen.bells == 1)
         #expect(fixture.screen.sequences.isEmpty)
+    }
+
+    /// Outside tmux the terminal says how desktop notices go, at once; inside it tmux is asked
+    /// in the background, and the loop's thread does not wait for its answer.
+    @Test func howDesktopNoticesGoIsFoundOutAtOnceOrInTheBackground() async throws {
+        let outside = try Fixture(options: DashboardOptions(environment: ["TERM": "foot"]))
+        #expect(
+            outside.perform(.findNoticeCarrier) == [
+                .noticeCarrierFound(DesktopNoticeCarrier(kind: .osc777AndOsc9, throughTmux: false))
+            ])
+        #expect(outside.tasks.count == 0, "nothing is run")
+        let inside = try Fixture(
+            options: DashboardOptions(environment: ["TMUX": "/nonexistent/tmux-socket,1,0", "TERM": "tmux-256color"]))
+        #expect(inside.perform(.findNoticeCarrier).isEmpty, "the answer comes through the inbox")
+        var posted: [DashboardEvent] = []
+        // Tests running beside this one may hold the threads the answer waits for a while.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while posted.isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+            posted = inside.inbox.take()
+        }
+        guard case .noticeCarrierFound(let carrier) = posted.first, posted.count == 1 else {
+            Issue.record("\(posted)")
+            return
+        }
+        #expect(carrier.throughTmux)
+        await inside.tasks.finish()
+    }
+
+    /// A notice goes to the desktop the way the effect says the terminal carries it.
+    @Test func aNoticeForTheDesktopIsWrittenAsItsTerminalCarriesIt() throws {
+        let fixture = try Fixture()
+        let notice = Notice(kind: .test, day: LocalDate(iso8601: "2026-11-21")!, title: "Test", body: "body")
+        let carrier = DesktopNoticeCarrier(kind: .osc777AndOsc9, throughTmux: false)
+        _ = fixture.perform(.deliver([notice], bell: false, desktop: carrier))
+        #expect(fixture.screen.sequences == [DesktopNotifier.sequences(for: notice, terminal: carrier)])
+        #expect(fixture.screen.bells == 0)
     }
 
     @Test func withoutAGroupThereIsNoLink() throws {

@@ -4,6 +4,7 @@ import ScreenMatesCore
 import ScreenMatesStore
 import ScreenMatesUI
 import ScreenMatesWatch
+import Synchronization
 import Testing
 
 @testable import ScreenMatesApp
@@ -13,7 +14,8 @@ import Testing
 /// the screen was given, checked as text. Time is virtual (`ScriptedScreen`).
 @Suite struct DashboardLoopTests {
     /// A named user's home (no group, no demo) at 12:00:58 in Berlin, with the loop's parts.
-    final class Fixture {
+    /// Used by one thread at a time (a test, or the loop's own thread while the test awaits it).
+    final class Fixture: @unchecked Sendable {
         let home: HomeDirectory
         let clock: ManualClock
         let instants = VirtualInstants()
@@ -24,7 +26,7 @@ import Testing
         let screen: ScriptedScreen
         var state: DashboardState
 
-        init(script: [ScriptedScreen.Step], width: Int = 120, height: Int = 40) throws {
+        init(script: [ScriptedScreen.Step], width: Int = 120, height: Int = 40, named: Bool = true) throws {
             let zone = TimeZone(identifier: "Europe/Berlin")!
             let start = TimeFormat.parseInstant("2026-11-21T12:00:58", timeZone: zone)!
             let clock = ManualClock(start)
@@ -38,7 +40,7 @@ import Testing
             let choice = ClockSource.Choice(clock: clock, timeZone: source, published: false)
             _ = try ProfileSetup.ensureProfile(store: store, catalogue: catalogue, clock: choice)
             _ = SettingsFile(home: home).apply(to: store, catalogue: catalogue, create: true)
-            try store.setDisplayName(try DisplayName(validating: "ana"))
+            if named { try store.setDisplayName(try DisplayName(validating: "ana")) }
             let instants = self.instants
             screen = ScriptedScreen(
                 width: width, height: height, script: script,
@@ -70,6 +72,19 @@ import Testing
             let status = loop.run(&state)
             runner.stopBackground()
             return status
+        }
+
+        /// Runs the loop on a thread of its own, as the dashboard does on the main thread, until the
+        /// script is done: a script step may then wait for the background work the loop started
+        /// without holding a thread that work needs.
+        func runOnItsOwnThread() async -> Int32 {
+            let status = Mutex<Int32>(0)
+            let thread = OwnedThread(name: "dashboard loop") { [self] in
+                let ended = self.run()
+                status.withLock { $0 = ended }
+            }
+            await thread.join()
+            return status.withLock { $0 }
         }
 
         /// A block of the first vice app, a minute ago, as a monitor in another process writes it.
@@ -154,6 +169,47 @@ import Testing
         #expect(frames.contains { $0.contains("· Test notice") }, "the toast")
         #expect(frames.last?.contains("· Test notice") == false, "faded")
         #expect(frames.last?.contains("Test notice  Notifications work.") == true, "the notices pane keeps it")
+    }
+
+    /// A save the first-run screens asked for that fails reaches the dashboard: the apps are
+    /// stored but the config file cannot take them (a directory stands where it goes). Neither
+    /// the read of the figures in the same batch, nor the name saved after it, nor the end of the
+    /// first run takes the warning away: the footer still says so on the dashboard.
+    @Test func aSaveThatFailsOnTheFirstRunScreensIsSaidOnTheDashboard() throws {
+        let fixture = try Fixture(script: [], named: false)
+        let config = fixture.home.path + "/" + SettingsFile.fileName
+        try FileManager.default.removeItem(atPath: config)
+        try FileManager.default.createDirectory(atPath: config + "/x", withIntermediateDirectories: true)
+        fixture.screen.script = [
+            .keys([.enter]),  // the apps as they are picked
+            .keys("bo".map(KeyInput.character) + [.enter]),
+            .keys([.down, .down, .enter]),  // no group
+            .keys([.character("q")]),
+        ]
+        #expect(fixture.run() == 0)
+        #expect(fixture.state.model.screen == .dashboard)
+        #expect(fixture.state.numbers.settings.displayName?.value == "bo", "the name was saved")
+        #expect(fixture.screen.text.contains("config.toml not saved - see the log"), "\(fixture.screen.text)")
+    }
+
+    /// A group created on the group screen is connected to once the figures read after it show
+    /// the membership: its outcome and the write it made arrive in one wake, and the connection
+    /// is not made from the figures as they were before.
+    @Test func aGroupCreatedOnTheGroupScreenIsConnectedTo() async throws {
+        let fixture = try Fixture(script: [])
+        let tasks = fixture.tasks
+        fixture.screen.script = [
+            .keys([.character("g")]), .keys([.character("c")]), .keys([.enter]),
+            .meanwhile {
+                // The group action ends (its write and its outcome) while the loop waits.
+                while tasks.count > 0 { usleep(1000) }
+            },
+        ]
+        _ = await fixture.runOnItsOwnThread()
+        await fixture.tasks.finish()
+        let code = try #require(fixture.state.numbers.settings.group?.code)
+        #expect(fixture.state.model.groupScreen.message == "Created group \(code). Share the code.")
+        #expect(fixture.state.group != nil, "connected to the group just created")
     }
 
     @Test func aSignalEndsTheLoopWithItsStatus() throws {

@@ -14,15 +14,16 @@ import Testing
 /// rules for time.
 @Suite struct DashboardUpdateTests {
     /// A dashboard state on a real home's figures (a named user, no group), at a fixed moment.
-    static func state(named: Bool = true, demo: Bool = false, bell: Bool = false, themeFollowsSettings: Bool = false)
-        throws -> DashboardState
-    {
+    static func state(
+        named: Bool = true, demo: Bool = false, bell: Bool = false, desktop: Bool = false,
+        themeFollowsSettings: Bool = false
+    ) throws -> DashboardState {
         let scenario = try Scenario(timeZone: "UTC", start: "2026-11-21T12:00:30", trackingStart: "2026-11-21")
         var numbers = scenario.feed.numbers
         if !named { numbers.settings.displayName = nil }
         return DashboardState(
             setting: .init(
-                clockSpeed: 1, demo: demo, bell: bell, desktop: false, catalogue: numbers.settings.apps,
+                clockSpeed: 1, demo: demo, bell: bell, desktop: desktop, catalogue: numbers.settings.apps,
                 themeFollowsSettings: themeFollowsSettings),
             numbers: numbers, moment: moment(0), width: 120, height: 40, configProblems: [])
     }
@@ -133,9 +134,13 @@ import Testing
         #expect(state.groupActionsRunning == 1)
         let after = DashboardUpdate.update(&state, .groupActionFinished(.created(Self.group)))
         #expect(state.groupActionsRunning == 0)
-        #expect(after == [.refresh(checkTimeZone: false), .connectGroup])
+        #expect(after == [.refresh(checkTimeZone: false)], "the figures first: they show the membership")
         #expect(state.model.groupScreen.message == "Created group K7Q2XM. Share the code.")
         #expect(!state.model.groupScreen.messageIsError)
+        let failed = StoreReading(warning: "database busy - showing last saved numbers", failure: "locked")
+        #expect(!DashboardUpdate.update(&state, .numbersRead(state.numbers, failed)).contains(.connectGroup))
+        #expect(DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading())).contains(.connectGroup))
+        #expect(!DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading())).contains(.connectGroup))
     }
 
     @Test func aNameTakenInTheGroupSendsTheFirstRunBackToTheName() throws {
@@ -165,8 +170,11 @@ import Testing
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
         state.group = GroupLink.Status(snapshot: nil, offline: true, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)
-        let effects = DashboardUpdate.update(&state, .groupActionFinished(.left(Self.group.code)))
-        #expect(effects == [.refresh(checkTimeZone: false), .connectGroup])
+        #expect(
+            DashboardUpdate.update(&state, .groupActionFinished(.left(Self.group.code))) == [
+                .refresh(checkTimeZone: false)
+            ])
+        #expect(DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading())).contains(.connectGroup))
         _ = DashboardUpdate.update(&state, .groupConnected(nil))
         #expect(state.group == nil)
         #expect(state.model.data?.source == nil, "no sync note without a group")
@@ -192,7 +200,7 @@ import Testing
         _ = Self.keys([.character("s")], &state)
         #expect(state.model.screen == .settings)
         let effects = Self.keys([.enter], &state)
-        #expect(effects.contains { if case .changeSettings = $0 { true } else { false } }, "\(effects)")
+        #expect(effects.contains { if case .saveSettings = $0 { true } else { false } }, "\(effects)")
         #expect(
             DashboardUpdate.update(&state, .settingsSaved(message: "Added Chess.")) == [.refresh(checkTimeZone: false)]
         )
@@ -200,6 +208,50 @@ import Testing
         _ = DashboardUpdate.update(&state, .settingsRefused("Chess is already on your lists."))
         #expect(state.model.settingsScreen?.message == "Chess is already on your lists.")
         #expect(state.model.settingsScreen?.messageIsError == true)
+    }
+
+    /// The settings a change makes come from the state, not the store: a second change before
+    /// the figures are read again builds on the first; a refusal or a read starts again from
+    /// what the store has.
+    @Test func aChangeBuildsOnTheStatesSettingsAndOnAChangeNotReadBackYet() throws {
+        var state = try Self.state()
+        _ = DashboardUpdate.start(&state)
+        let apps = state.numbers.settings.apps
+        #expect(apps.count >= 2)
+        _ = DashboardUpdate.changeSettings(.removeApp(id: apps[0].id), &state)
+        let second = DashboardUpdate.changeSettings(.removeApp(id: apps[1].id), &state)
+        guard case .saveSettings(let settings, .removeApp, nil) = second.first else {
+            Issue.record("\(second)")
+            return
+        }
+        #expect(settings.apps == Array(apps.dropFirst(2)), "both apps are gone")
+        _ = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
+        let third = DashboardUpdate.changeSettings(.theme(.dark), &state)
+        guard case .saveSettings(let afterRead, _, _) = third.first else {
+            Issue.record("\(third)")
+            return
+        }
+        #expect(afterRead.apps == apps, "the read shows what the store has")
+        #expect(afterRead.theme == .dark)
+    }
+
+    @Test func anAppIsAddedFromTheCatalogueOrRefusedAtOnce() throws {
+        var state = try Self.state()
+        _ = DashboardUpdate.start(&state)
+        _ = Self.keys([.character("s")], &state)
+        let listed = try #require(state.numbers.settings.apps.first)
+        #expect(DashboardUpdate.changeSettings(.addApp(name: listed.name, category: .vice), &state).isEmpty)
+        #expect(state.model.settingsScreen?.message == "\(listed.name) is already on your lists.")
+        #expect(state.model.settingsScreen?.messageIsError == true)
+        #expect(DashboardUpdate.changeSettings(.addApp(name: "bad\u{202E}name", category: .vice), &state).isEmpty)
+        #expect(state.model.settingsScreen?.message?.contains("type it plainly") == true)
+        let added = DashboardUpdate.changeSettings(.addApp(name: "Chess Club", category: .productive), &state)
+        guard case .saveSettings(let settings, _, let confirmation) = added.first else {
+            Issue.record("\(added)")
+            return
+        }
+        #expect(confirmation == "Added Chess Club.")
+        #expect(settings.apps.last?.name == "Chess Club" && settings.apps.last?.category == .productive)
     }
 
     @Test func theSettingsScreenGathersTheAppsSeenWhenItOpensAndOnEveryWake() throws {
@@ -241,12 +293,52 @@ import Testing
         _ = DashboardUpdate.start(&state)
         _ = Self.keys([.character("h")], &state)
         let effects = DashboardUpdate.update(&state, .noticesLooked(Self.outcome(["threshold90"], at: 0)))
-        #expect(effects.contains { if case .deliver(_, true, false) = $0 { true } else { false } })
+        #expect(effects.contains { if case .deliver(_, true, nil) = $0 { true } else { false } })
         #expect(state.model.data?.toast == nil)
         _ = DashboardUpdate.update(&state, .tick(Self.moment(30), timedOut: true))
         #expect(state.model.data?.toast == nil, "still on the history screen")
         _ = Self.keys([.escape], &state)
         #expect(state.model.data?.toast?.notice.title == "threshold90", "shown, whole, on coming back")
+    }
+
+    /// How notices reach the desktop is found out once, at the first notice for it (inside tmux
+    /// that asks tmux, in the background); the notices wait for it, the bell does not.
+    @Test func desktopNoticesWaitForTheTerminalToBeFoundOutAndTheBellDoesNot() throws {
+        var state = try Self.state(bell: true, desktop: true)
+        _ = DashboardUpdate.start(&state)
+        let first = Self.outcome(["threshold75"], at: 0)
+        #expect(
+            DashboardUpdate.update(&state, .noticesLooked(first)) == [
+                .deliver(first.shown.map(\.notice), bell: true, desktop: nil), .findNoticeCarrier,
+            ])
+        let second = Self.outcome(["threshold90"], at: 1)
+        #expect(
+            DashboardUpdate.update(&state, .noticesLooked(second)) == [
+                .deliver(second.shown.map(\.notice), bell: true, desktop: nil)
+            ], "asked once")
+        let carrier = DesktopNoticeCarrier(kind: .osc777AndOsc9, throughTmux: true, tmuxPassesThrough: true)
+        #expect(
+            DashboardUpdate.update(&state, .noticeCarrierFound(carrier)) == [
+                .deliver((first.shown + second.shown).map(\.notice), bell: false, desktop: carrier)
+            ])
+        let third = Self.outcome(["over"], at: 2)
+        #expect(
+            DashboardUpdate.update(&state, .noticesLooked(third)) == [
+                .deliver(third.shown.map(\.notice), bell: true, desktop: carrier)
+            ])
+    }
+
+    /// The debug panel says how desktop notices go when they are to: it finds that out first.
+    @Test func theDebugPanelFindsOutHowDesktopNoticesGo() throws {
+        var quiet = try Self.state()
+        _ = DashboardUpdate.start(&quiet)
+        #expect(Self.keys([.character("D")], &quiet) == [.gatherDebugFacts])
+        var desktop = try Self.state(desktop: true)
+        _ = DashboardUpdate.start(&desktop)
+        #expect(Self.keys([.character("D")], &desktop) == [.findNoticeCarrier, .gatherDebugFacts])
+        #expect(DashboardUpdate.update(&desktop, .tick(Self.moment(1), timedOut: false)) == [.gatherDebugFacts])
+        let carrier = DesktopNoticeCarrier(kind: .kitty, throughTmux: false)
+        #expect(DashboardUpdate.update(&desktop, .noticeCarrierFound(carrier)) == [.gatherDebugFacts])
     }
 
     @Test func withoutBellOrDesktopNothingIsDeliveredBeyondTheScreen() throws {
@@ -321,6 +413,75 @@ import Testing
         let kept = DashboardUpdate.update(&state, .localDataKept("Nothing was cleared: disk full"))
         #expect(kept.contains(.startDemo) && kept.contains(.connectGroup), "\(kept)")
         #expect(state.model.debugPanel.message == "Nothing was cleared: disk full")
+    }
+
+    // MARK: - The demo's mates
+
+    static let demoStore = GroupStoreLocation.sqlite(path: "/home/ana/.screenmates/demo-group.sqlite")
+
+    /// A demo with mates, for a user in `group` (none: no group).
+    static func matesState(group: GroupMembership? = nil) throws -> DashboardState {
+        var state = try Self.state(demo: true)
+        state.setting.demoGroupStore = demoStore
+        state.numbers.settings.group = group
+        return state
+    }
+
+    /// A user in no group gets one in the demo's store when the demo starts (a group action like
+    /// any other); the mates join it once the figures show it and it is connected to.
+    @Test func theDemoMakesAGroupForItsMatesAndTheyJoinItOnceItIsConnectedTo() throws {
+        var state = try Self.matesState()
+        let effects = DashboardUpdate.start(&state)
+        #expect(effects.contains(.startGroupAction(.create(goal: state.numbers.settings.rules.dailyGoalBlocks))))
+        #expect(!effects.contains { if case .startMates = $0 { true } else { false } })
+        #expect(state.makingDemoGroup && state.groupActionsRunning == 1)
+        let midnight = TimeFormat.parseInstant("2026-11-22T00:00", timeZone: TimeZone(identifier: "UTC")!)!
+        #expect(
+            !DashboardUpdate.update(&state, .dayEnded(clock: midnight)).contains { effect in
+                if case .startGroupAction = effect { true } else { false }
+            }, "one group is being made")
+        _ = DashboardUpdate.update(&state, .groupActionFinished(.created(Self.group)))
+        #expect(state.groupActionsRunning == 0)
+        var numbers = state.numbers
+        numbers.settings.group = GroupMembership(
+            code: Self.group.code, dailyGoalBlocks: 8, store: Self.demoStore.remembered)
+        let read = DashboardUpdate.update(&state, .numbersRead(numbers, StoreReading()))
+        #expect(read.contains(.startMates(Self.group.code)) && read.contains(.connectGroup), "\(read)")
+        #expect(state.matesGroup == Self.group.code)
+        #expect(!DashboardUpdate.update(&state, .storeReopened).contains(.startMates(Self.group.code)), "running")
+    }
+
+    /// A home in a group elsewhere keeps it: no mates, and the footer says why.
+    @Test func theDemoBringsNoMatesIntoAGroupElsewhere() throws {
+        var state = try Self.matesState(
+            group: GroupMembership(code: Self.group.code, dailyGoalBlocks: 8, store: "/srv/friends.sqlite"))
+        let effects = DashboardUpdate.start(&state)
+        #expect(!effects.contains { if case .startMates = $0 { true } else { false } })
+        #expect(!effects.contains { if case .startGroupAction = $0 { true } else { false } })
+        #expect(effects.contains { if case .log(let line) = $0 { line.level == .notice } else { false } })
+        #expect(state.model.data?.warning == "no demo mates: this home is in group K7Q2XM elsewhere")
+        var named = try Self.matesState()
+        named.setting.namedGroupStore = Self.demoStore
+        #expect(named.setting.isDemoGroupStore(remembered: "/srv/friends.sqlite"), "every group is in the named store")
+    }
+
+    /// Leaving the demo's group takes the mates out; so does clearing the home.
+    @Test func theMatesLeaveWithTheUserAndWhenTheHomeIsCleared() throws {
+        let membership = GroupMembership(code: Self.group.code, dailyGoalBlocks: 8, store: Self.demoStore.remembered)
+        var leaving = try Self.matesState(group: membership)
+        #expect(DashboardUpdate.start(&leaving).contains(.startMates(Self.group.code)))
+        _ = DashboardUpdate.update(&leaving, .groupActionFinished(.left(Self.group.code)))
+        var left = leaving.numbers
+        left.settings.group = nil
+        let read = DashboardUpdate.update(&leaving, .numbersRead(left, StoreReading()))
+        #expect(read.contains(.stopMates) && read.contains(.connectGroup), "\(read)")
+        #expect(leaving.matesGroup == nil)
+        var clearing = try Self.matesState(group: membership)
+        _ = DashboardUpdate.start(&clearing)
+        let effects = Self.keys([.character("D"), .character("x"), .character("y")], &clearing)
+        #expect(effects.suffix(3) == [.stopDemo, .stopMates, .clearLocalData], "\(effects)")
+        let kept = DashboardUpdate.update(&clearing, .localDataKept("Nothing was cleared: disk full"))
+        #expect(kept.contains(.startMates(Self.group.code)), "back with the demo: \(kept)")
     }
 
     @Test func aTestNoticeThatCannotBeRecordedIsSaidOnThePanel() throws {
@@ -410,7 +571,11 @@ import Testing
         #expect(state.model.games.challenges.busy)
         let after = DashboardUpdate.update(
             &state, .gameActionFinished(message: "Challenge k2m9 starts tomorrow.", error: false))
-        #expect(after == [.gatherGames, .pokeGames, .refresh(checkTimeZone: false)])
+        #expect(after == [.settleChallenges, .gatherGames, .pokeGames, .refresh(checkTimeZone: false)])
+        #expect(
+            DashboardEffect.coalesced(after) == [
+                .settleChallenges, .refresh(checkTimeZone: false), .gatherGames, .pokeGames,
+            ], "decided before the games are read")
         #expect(state.model.games.challenges.message == "Challenge k2m9 starts tomorrow.")
         #expect(!state.model.games.challenges.busy)
     }
@@ -475,6 +640,22 @@ import Testing
         #expect(DashboardUpdate.update(&state, .numbersRead(state.numbers, reopenable)).contains(.reopenStore))
     }
 
+    /// The daily prune (`prune_keep_days`) is asked for by the first read of each day whose
+    /// settings ask for one, not by a read that failed.
+    @Test func theDailyPruneIsAskedForOnceADay() throws {
+        var state = try Self.state()
+        _ = DashboardUpdate.start(&state)
+        #expect(!DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading())).contains(.prune), "off")
+        var numbers = state.numbers
+        numbers.settings.pruneKeepDays = 30
+        let failed = StoreReading(warning: "database busy - showing last saved numbers", failure: "locked")
+        #expect(!DashboardUpdate.update(&state, .numbersRead(numbers, failed)).contains(.prune))
+        #expect(DashboardUpdate.update(&state, .numbersRead(numbers, StoreReading())).contains(.prune))
+        #expect(!DashboardUpdate.update(&state, .numbersRead(numbers, StoreReading())).contains(.prune), "once")
+        numbers.today = numbers.today.adding(days: 1)
+        #expect(DashboardUpdate.update(&state, .numbersRead(numbers, StoreReading())).contains(.prune), "a new day")
+    }
+
     @Test func aReadThatFailsIsLoggedOnceAndItsWarningShown() throws {
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
@@ -487,6 +668,26 @@ import Testing
             !DashboardUpdate.update(&state, .numbersRead(state.numbers, failed)).contains { effect in
                 if case .log = effect { true } else { false }
             })
+    }
+
+    /// What a key asked to save and was not saved stays on the footer through the reads of the
+    /// figures that follow (the one in the same batch among them) until that very thing is
+    /// saved; a read that finds a problem of its own says it first, while it lasts.
+    @Test func aFailedSaveStaysOnTheFooterUntilItIsSaved() throws {
+        var state = try Self.state()
+        _ = DashboardUpdate.start(&state)
+        _ = DashboardUpdate.update(&state, .writeFailed(.apps, warning: "config.toml not saved - see the log"))
+        _ = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
+        #expect(state.model.data?.warning == "config.toml not saved - see the log")
+        _ = DashboardUpdate.update(&state, .saved(.name))
+        #expect(state.model.data?.warning == "config.toml not saved - see the log", "the name is not the apps")
+        let busy = StoreReading(warning: "database busy - showing last saved numbers", failure: "locked")
+        _ = DashboardUpdate.update(&state, .numbersRead(state.numbers, busy))
+        #expect(state.model.data?.warning == "database busy - showing last saved numbers")
+        _ = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
+        #expect(state.model.data?.warning == "config.toml not saved - see the log")
+        _ = DashboardUpdate.update(&state, .saved(.apps))
+        #expect(state.model.data?.warning == nil)
     }
 
     /// A theme chosen in the settings (here, or by another program in the config file) is drawn
@@ -513,8 +714,8 @@ import Testing
             reminder: "2 days not sent: sync before the week closes", weeks: [])
         _ = DashboardUpdate.update(&state, .gamesRead(games))
         #expect(state.model.data?.warning == "2 days not sent: sync before the week closes")
-        _ = DashboardUpdate.update(&state, .writeFailed(warning: "disk full - showing last saved numbers"))
-        #expect(state.model.data?.warning == "disk full - showing last saved numbers", "a store problem comes first")
+        _ = DashboardUpdate.update(&state, .writeFailed(.name, warning: "name not saved - disk full"))
+        #expect(state.model.data?.warning == "name not saved - disk full", "a store problem comes first")
     }
 
     // MARK: - The end

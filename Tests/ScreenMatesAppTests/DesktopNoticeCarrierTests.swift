@@ -59,6 +59,29 @@ import Testing
         #expect(Self.detect(inside, tmux: ("linux", "0")).advice == nil)
     }
 
+    /// tmux is given a short time to answer (it answers in milliseconds): one that does not is
+    /// taken for one that cannot be asked, and is stopped; one that answers in time is heard.
+    @Test func tmuxIsGivenAShortTimeToAnswer() async throws {
+        let directory = NSTemporaryDirectory() + "screenmates-tmux-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func script(_ name: String, _ body: String) throws -> String {
+            let path = directory + "/" + name
+            try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+            return path
+        }
+        let silent = try script("silent-tmux", "exec sleep 3600")
+        let started = ContinuousClock.now
+        #expect(await DesktopNoticeCarrier.askTmux(silent, timeLimit: .milliseconds(300)) == nil)
+        // Well under the hour it would sleep (tests running beside it may hold the threads the
+        // time limit's task resumes on for a while).
+        #expect(ContinuousClock.now - started < .seconds(60), "given up on, not waited for")
+        let answering = try script("tmux", "printf 'foot\\ton\\n'")
+        let answer = await DesktopNoticeCarrier.askTmux(answering, timeLimit: .seconds(10))
+        #expect(answer?.termName == "foot" && answer?.allowPassthrough == "on")
+    }
+
     @Test func sequencesByKind() {
         let osc = DesktopNoticeCarrier(kind: .osc777AndOsc9, throughTmux: false)
         #expect(

@@ -34,22 +34,6 @@ final class BackgroundTasks: Sendable {
         }
     }
 
-    /// Starts `operation` and blocks the calling thread until it has ended, returning what it
-    /// returned: for the dashboard's loop, which cannot await, when it needs an answer now (what
-    /// tmux says of its client). The work runs on the shared pool, so the caller must not be one
-    /// of its threads.
-    func startAndWait<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
-        let outcome = Mutex<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        start {
-            let value = await operation()
-            outcome.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        return outcome.withLock { $0! }
-    }
-
     /// How many tasks are still running.
     var count: Int { running.withLock { $0.tasks.count } }
 

@@ -13,10 +13,16 @@ enum DashboardEffect: Hashable, Sendable {
     case refresh(checkTimeZone: Bool)
     /// Decide what the stored blocks decide (challenges, badges), at most once a second.
     case settleChallenges
+    /// Run the daily prune in the background (`prune_keep_days`).
+    case prune
     /// Decide and record the notices due now; `mates` are the group's other members' figures.
     case lookAtNotices(mates: [NotificationScheduler.Mate]?)
-    /// Ring the bell and send notices to the desktop (the toasts are the state's).
-    case deliver([Notice], bell: Bool, desktop: Bool)
+    /// Ring the bell, and send notices to the desktop through `desktop`, the way this terminal
+    /// carries them (none: not to the desktop). The toasts are the state's.
+    case deliver([Notice], bell: Bool, desktop: DesktopNoticeCarrier?)
+    /// Find out how desktop notices reach the desktop from this terminal (inside tmux, in the
+    /// background: tmux is asked).
+    case findNoticeCarrier
     /// Write every cell again (something else wrote on the terminal).
     case repaintAll
     /// Draw in the theme the settings name from now on.
@@ -33,7 +39,9 @@ enum DashboardEffect: Hashable, Sendable {
     case startGroupAction(GroupActionRequest)
     case saveApps([TrackedApp])
     case saveName(DisplayName)
-    case changeSettings(SettingsChange)
+    /// Save the settings `change` made (in the database and the change's lines of the config
+    /// file), with the words to confirm it, if any.
+    case saveSettings(UserSettings, for: SettingsChange, confirmation: String?)
     case sendTestNotice
     /// Move the simulated clock to the end of today.
     case endDay
@@ -45,6 +53,10 @@ enum DashboardEffect: Hashable, Sendable {
     case startDemo
     /// Stop the simulated monitor: nothing it has in hand lands in the store after this.
     case stopDemo
+    /// Start the demo's simulated mates in `GroupCode`, a group in the demo's own store.
+    case startMates(GroupCode)
+    /// Take the demo's simulated mates out of their group (in the background).
+    case stopMates
     /// The first-run screens are done: let a held clock run.
     case releaseClock
     /// Gather what the debug panel shows.
@@ -104,7 +116,8 @@ enum DashboardEffect: Hashable, Sendable {
     private var isIdempotent: Bool {
         switch self {
         case .lookAtNotices, .repaintAll, .connectGroup, .disconnectGroup, .syncNow, .gatherDebugFacts,
-            .gatherSeenApps, .reportProfile, .gatherGames, .pokeGames, .settleChallenges, .stopDemo, .applyTheme:
+            .gatherSeenApps, .reportProfile, .gatherGames, .pokeGames, .settleChallenges, .prune, .stopDemo,
+            .stopMates, .applyTheme, .findNoticeCarrier:
             return true
         default:
             return false

@@ -4,38 +4,26 @@ import ScreenMatesGroupStore
 import ScreenMatesStore
 import ScreenMatesUI
 
-/// The effects of the settings screen and the debug panel: saving a setting, ending the
+/// The effects of the settings screen and the debug panel: saving the settings, ending the
 /// simulated day, clearing local data, and the panel's facts.
 extension DashboardEffectRunner {
-    /// Saves a change from the settings screen in the database and the config file (its own
-    /// line only). A new theme is drawn in once the figures read show it (`DashboardUpdate`).
-    func changeSettings(_ change: SettingsChange) -> DashboardEvent {
+    /// Saves the settings a change from the settings screen made (`DashboardUpdate`) in the
+    /// database and the config file (the change's own lines only). A new theme is drawn in once
+    /// the figures read show it.
+    func saveSettings(_ settings: UserSettings, for change: SettingsChange, confirmation: String?) -> DashboardEvent {
         do {
-            guard var settings = try store.settings() else { return .settingsRefused("There is no profile yet.") }
-            if case .addApp(let name, let category) = change {
-                let apps = try ProfileSetup.resolveApps([name], category: category, catalogue: dependencies.catalogue)
-                guard let app = apps.first, !settings.apps.contains(where: { $0.id == app.id }) else {
-                    return .settingsRefused("\(SafeText.displayable(name)) is already on your lists.")
-                }
-                settings.apps.append(app)
-            } else {
-                change.apply(to: &settings)
-            }
             try store.updateSettings(settings)
-            try settingsFile.save(settings, keys: change.keys)
-            logger.info("settings changed", metadata: ["key": "\(change.key.rawValue)"])
-            if case .addApp(let name, _) = change {
-                return .settingsSaved(message: "Added \(SafeText.displayable(name)).")
-            }
-            return .settingsSaved(message: nil)
-        } catch let error as AppError {
-            return .settingsRefused(error.message)
-        } catch let error as StoreError {
+        } catch {
             logger.error("saving settings failed: \(error.message)")
             return .settingsRefused(error.message)
-        } catch {
-            return .settingsRefused(String(describing: error))
         }
+        do {
+            try settingsFile.save(settings, keys: change.keys)
+        } catch {
+            return .settingsRefused(error.message)
+        }
+        logger.info("settings changed", metadata: ["key": "\(change.key.rawValue)"])
+        return .settingsSaved(message: confirmation)
     }
 
     /// Moves the simulated clock to the day's reset (`end`): the day ends as it would at its
@@ -54,11 +42,10 @@ extension DashboardEffectRunner {
 
     /// Forgets this home's data (the user confirmed it on the debug panel); the first run starts
     /// again. The config file is moved aside first and put back should the database refuse, so
-    /// either both are cleared or neither is. The demo and the group link were stopped first
-    /// (`DashboardUpdate`), so nothing they had in hand lands in the cleared store.
+    /// either both are cleared or neither is. The demo, its mates and the group link were stopped
+    /// first (`DashboardUpdate`), so nothing they had in hand lands in the cleared store.
     func clearLocalData(calendar: DayCalendar) -> DashboardEvent {
         let now = clock.now()
-        stopMates()
         let movedAside: String?
         do {
             movedAside = try settingsFile.setAside()
@@ -87,8 +74,8 @@ extension DashboardEffectRunner {
         do {
             reader = try FiguresReader(store: store, clock: clock, timeZone: dependencies.timeZone)
         } catch {
+            // The figures are the last ones read; the read the update asks for next says why.
             logger.error("reading the cleared data failed: \(error.message)")
-            _ = refresh(checkTimeZone: false)
         }
         return .localDataCleared(reader.numbers, configProblems: configProblems)
     }
@@ -118,8 +105,7 @@ extension DashboardEffectRunner {
             ("notices today", "\(recorded.shown) shown, \(recorded.keys.count - recorded.shown) counted as sent"),
             ("next notice due", state.nextNoticeDue.map(TimeFormat.iso8601) ?? "-"),
         ]
-        if dependencies.options.desktop || settings.notificationDesktop {
-            let carrier = noticeCarrier
+        if let carrier = state.noticeCarrier, state.setting.desktop || settings.notificationDesktop {
             lines.append(("desktop notices", carrier.summary))
         }
         lines += recorded.keys.sorted().map { ("  recorded", $0) }

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import ScreenMatesCore
-import ScreenMatesGroupStore
 import ScreenMatesMonitor
 import ScreenMatesStore
 import ScreenMatesUI
@@ -30,8 +29,8 @@ struct DashboardDependencies {
 /// It decides nothing and keeps nothing the update could need: what an effect needs of the
 /// user's setup (settings, calendar, group, what the panels show) it reads from the state handed
 /// with the effect. What it holds are the handles of what it runs — the store's reader (which
-/// reads only what changed since its last read), the demo monitor, the group link — and the
-/// desktop-notice carrier found at the first notice.
+/// reads only what changed since its last read), the demo monitor, the demo's mates' task, the
+/// group link.
 ///
 /// It lives on the loop's thread; the work it starts belongs to `tasks`, which the session
 /// awaits before it returns.
@@ -44,26 +43,13 @@ final class DashboardEffectRunner {
     /// The store's reader: the figures, read incrementally (only what changed).
     var reader: FiguresReader
     let demo = DemoMonitor()
-    /// The day the daily prune was last started on.
-    var prunedOn: LocalDate?
-    /// The demo's simulated mates while they run, and the group they are in.
-    var mates: (code: GroupCode, task: Task<Void, Never>)?
-    /// The demo is making its group (for a user in none).
-    var makingDemoGroup = false
+    /// The task the demo's simulated mates run in, while they run.
+    var mates: Task<Void, Never>?
     /// The one link to the user's group (the leaderboard and the games), while in one.
     var groupLink: GroupLink?
     let referee: ChallengeReferee
-    /// The daily prune, when the settings ask for one (in the background, once a day).
+    /// The daily prune (`DashboardUpdate` decides when; in the background).
     let pruner: DailyPrune
-    /// How desktop notices reach the desktop from this terminal; found out at the first notice
-    /// sent there (inside tmux that asks tmux once).
-    lazy var noticeCarrier: DesktopNoticeCarrier = {
-        let found = DesktopNoticeCarrier.detect(environment: dependencies.options.environment, in: tasks)
-        logger.info(
-            "desktop notices", metadata: ["terminal": "\(found.kind.rawValue)", "tmux": "\(found.throughTmux)"])
-        if let advice = found.advice { logger.warning("\(advice)") }
-        return found
-    }()
 
     init(
         _ dependencies: DashboardDependencies, reader: FiguresReader, screen: any DashboardScreen,
@@ -100,8 +86,10 @@ final class DashboardEffectRunner {
         switch effect {
         case .refresh(let checkTimeZone): return [refresh(checkTimeZone: checkTimeZone)]
         case .settleChallenges: referee.settleSoon(store)
+        case .prune: prune()
         case .lookAtNotices(let mates): return [lookAtNotices(mates: mates, state)]
         case .deliver(let notices, let bell, let desktop): deliver(notices, bell: bell, desktop: desktop)
+        case .findNoticeCarrier: return findNoticeCarrier()
         case .repaintAll: screen.invalidate()
         case .applyTheme(let choice): return [applyTheme(choice)]
         case .reportProfile(let draft): groupLink?.report(draft)
@@ -110,16 +98,18 @@ final class DashboardEffectRunner {
         case .syncNow: groupLink?.syncNow()
         case .startGroupAction(let request):
             startGroupAction(request, remembered: state.numbers.settings.group?.store)
-        case .saveApps(let apps): return saveApps(apps)
-        case .saveName(let name):
-            return write("display name saved") { () throws(StoreError) in try store.setDisplayName(name) }
-        case .changeSettings(let change): return [changeSettings(change)]
+        case .saveApps(let apps): return [saveApps(apps, settings: state.numbers.settings)]
+        case .saveName(let name): return [write(.name) { () throws(StoreError) in try store.setDisplayName(name) }]
+        case .saveSettings(let settings, let change, let confirmation):
+            return [saveSettings(settings, for: change, confirmation: confirmation)]
         case .sendTestNotice: return [sendTestNotice(state)]
         case .endDay: return [endDay(at: state.numbers.todayInterval.upperBound)]
         case .clearLocalData: return [clearLocalData(calendar: state.numbers.calendar)]
         case .reopenStore: return [reopenStore()]
         case .startDemo: startDemo(settings: state.numbers.settings, calendar: state.numbers.calendar)
         case .stopDemo: demo.stop()
+        case .startMates(let code): startMates(in: code, settings: state.numbers.settings)
+        case .stopMates: stopMates()
         case .releaseClock: ClockSource.release(dependencies.clock, store: store)
         case .releaseStartupPages: releaseStartupPages()
         case .gatherDebugFacts: return [.debugFacts(debugLines(state))]
@@ -141,11 +131,6 @@ final class DashboardEffectRunner {
         var reading = StoreReading(reopenable: store.isReadOnly && problem == nil)
         do {
             _ = try reader.refresh(checkTimeZone: checkTimeZone)
-            if reader.numbers.settings.pruneKeepDays > 0, reader.numbers.today != prunedOn {
-                prunedOn = reader.numbers.today
-                let (pruner, store) = (self.pruner, self.store)
-                tasks.start { pruner.runIfDue(store) }
-            }
             reading.warning =
                 problem.flatMap(Self.shortWarning)
                 ?? reader.notWritable.map { _ in "database read-only - numbers are not saved" }
@@ -154,6 +139,12 @@ final class DashboardEffectRunner {
             reading.warning = Self.shortWarning(for: error)
         }
         return .numbersRead(reader.numbers, reading)
+    }
+
+    /// Runs the daily prune in the background (it prunes only if the settings still ask for it).
+    private func prune() {
+        let (pruner, store) = (self.pruner, self.store)
+        tasks.start { pruner.runIfDue(store) }
     }
 
     /// Opens the store again (it was opened while the data directory could not be written, and
@@ -180,35 +171,7 @@ final class DashboardEffectRunner {
         }
     }
 
-    // MARK: - Notices, pages, the log
-
-    private func lookAtNotices(mates: [NotificationScheduler.Mate]?, _ state: DashboardState) -> DashboardEvent {
-        let outcome = NoticeCenter(store: store, since: state.noticesSince)
-            .evaluate(numbers: state.numbers, mates: mates, now: clock.now())
-        for record in outcome.shown { logger.info("notice shown", metadata: ["key": "\(record.notice.key)"]) }
-        return .noticesLooked(outcome)
-    }
-
-    private func deliver(_ notices: [Notice], bell: Bool, desktop: Bool) {
-        if bell { screen.bell() }
-        guard desktop else { return }
-        let carrier = noticeCarrier
-        let ascii = screen.glyphs.asciiOnly
-        screen.writeSequence(
-            notices.map { DesktopNotifier.sequences(for: $0, terminal: carrier, asciiOnly: ascii) }.joined())
-        DesktopNotifier.notifySend(notices, in: tasks)
-    }
-
-    private func sendTestNotice(_ state: DashboardState) -> DashboardEvent {
-        let notice = NotificationScheduler.test(now: clock.now(), calendar: state.numbers.calendar)
-        do {
-            _ = try store.claim(deliver: [notice], countAsSent: [], at: clock.now(), toasted: false)
-            return .testNoticeSent
-        } catch {
-            logger.error("recording a test notice failed: \(error.message)")
-            return .testNoticeFailed(error.message)
-        }
-    }
+    // MARK: - Pages, the log
 
     /// The statements start-up prepared and the pages it read first: the idle dashboard asks for
     /// a few of them again, once a minute at most.
@@ -232,178 +195,34 @@ final class DashboardEffectRunner {
         }
     }
 
-    // MARK: - The group
-
-    /// Where the group lives: the store named for this run, else the one the group was joined
-    /// through (`remembered`), else the home's default file.
-    /// A demo with mates keeps every group of the session in the demo's own store, unless the
-    /// home is in a group elsewhere.
-    func groupStore(remembered: String?) -> GroupStoreLocation {
-        let home = dependencies.home
-        if let demo = demoGroupStore, remembered == nil || remembered == demo.remembered { return demo }
-        return dependencies.options.groupStore
-            ?? (try? GroupStoreLocation.resolve(
-                option: nil, environment: dependencies.options.environment, home: home, remembered: remembered,
-                named: false))
-            ?? .sqlite(path: home.path + "/group-store.sqlite")
-    }
-
-    /// Connects to the group `settings` name, if any (after leaving the link there was): one
-    /// link, owned by the session's tasks.
-    private func connectGroup(_ settings: UserSettings) -> DashboardEvent {
-        disconnectGroup()
-        followMates(settings, makingGroup: false)
-        guard let membership = settings.group else { return .groupConnected(nil) }
-        let inbox = self.inbox
-        let link = GroupLink(
-            local: store, location: groupStore(remembered: membership.store), membership: membership,
-            userID: settings.userID, clock: clock, timeZone: dependencies.timeZone, logger: logger,
-            onChange: { inbox.post(.groupChanged($0)) })
-        tasks.start { await link.run() }
-        groupLink = link
-        return .groupConnected(link.status)
-    }
-
-    private func disconnectGroup() {
-        groupLink?.stop()
-        groupLink = nil
-    }
-
-    /// What the game screens need: the store, the clock, the day, the group's games.
-    func gamesSupport(_ state: DashboardState) -> HomeGames {
-        let settings = state.numbers.settings
-        let calendar = state.numbers.calendar
-        return HomeGames(
-            local: store, clock: clock, calendar: calendar,
-            games: settings.group.map {
-                GroupGames(local: store, membership: $0, userID: settings.userID, clock: clock, calendar: calendar)
-            },
-            location: settings.group.map { groupStore(remembered: $0.store) })
-    }
-
-    /// Coins, challenges, badges and the group's weeks as the group link last exchanged them.
-    private func gatherGames(_ state: DashboardState) -> DashboardEvent {
-        let group = state.group
-        return .gamesRead(
-            gamesSupport(state).gamesData(
-                settings: state.numbers.settings, snapshot: group?.games, offline: group?.offline ?? false,
-                names: Self.memberNames(group)))
-    }
-
-    /// The group's members' names by user id, as the group link last saw them.
-    private static func memberNames(_ group: GroupLink.Status?) -> [UserID: String] {
-        Dictionary(
-            (group?.snapshot?.members ?? []).map { ($0.userID, $0.displayName.value) },
-            uniquingKeysWith: { first, _ in first })
-    }
-
-    /// Does what the challenges screen asked for in the background (it may ask the group store);
-    /// then decides what the user's blocks decide now, and says how it went through the inbox.
-    private func startGameAction(_ action: HomeGames.Action, support: HomeGames) {
-        let referee = self.referee
-        let store = self.store
-        let inbox = self.inbox
-        let logger = self.logger
-        tasks.start {
-            let (message, error) = await support.perform(action)
-            logger.info("challenge screen: \(message)")
-            referee.settleSoon(store)
-            inbox.post(.gameActionFinished(message: message, error: error))
-        }
-    }
-
-    /// Runs a group action in the background (the group store may be slow or away); its outcome
-    /// comes back through the inbox.
-    func startGroupAction(_ request: GroupActionRequest, remembered: String?) {
-        let actions = GroupActions(
-            local: store, location: groupStore(remembered: remembered), clock: clock, timeZone: dependencies.timeZone)
-        let inbox = self.inbox
-        let logger = self.logger
-        tasks.start {
-            let outcome: GroupActionOutcome
-            switch request {
-            case .create(let goal):
-                do throws(AppError) {
-                    outcome = .created(try await actions.create(goal: goal))
-                } catch {
-                    outcome = .failed(message: error.message, nameTaken: false)
-                }
-            case .join(let code):
-                do throws(GroupActions.Failure) {
-                    outcome = .joined(try await actions.joinExplained(code))
-                } catch {
-                    if case .store(.nameTaken) = error {
-                        outcome = .failed(message: error.message, nameTaken: true)
-                    } else {
-                        outcome = .failed(message: error.message, nameTaken: false)
-                    }
-                }
-            case .leave:
-                do throws(AppError) {
-                    outcome = .left(try await actions.leave())
-                } catch {
-                    outcome = .failed(message: error.message, nameTaken: false)
-                }
-            }
-            switch outcome {
-            case .created(let group): logger.info("created group \(group.code)")
-            case .joined(let group): logger.info("joined group \(group.code)")
-            case .left(let code): logger.info("left group \(code)")
-            case .failed(let message, _): logger.info("group action refused: \(message)")
-            }
-            inbox.post(.groupActionFinished(outcome))
-        }
-    }
-
-    // MARK: - The demo
-
-    /// Starts the simulated monitor for `settings` (it writes from the app clock's now on).
-    private func startDemo(settings: UserSettings, calendar: DayCalendar) {
-        guard let scenario = dependencies.scenario else { return }
-        let seed = dependencies.options.seed ?? Self.seed(for: settings.userID)
-        let inbox = self.inbox
-        demo.start(
-            store: store, clock: clock, settings: settings, scenario: scenario, seed: seed, calendar: calendar,
-            owner: tasks, onRecorded: { inbox.post(.demoRecorded) }, onProblem: { inbox.post(.demoProblem($0)) })
-        logger.info("demo monitor started", metadata: ["seed": "\(seed)", "scenario": "\(scenario.name)"])
-        followMates(settings, makingGroup: true)
-    }
-
-    static func seed(for userID: UserID) -> UInt64 {
-        userID.value.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
-    }
-
     // MARK: - Writes asked for by keys
 
-    private func saveApps(_ apps: [TrackedApp]) -> [DashboardEvent] {
-        let events = write("apps saved") { () throws(StoreError) in try store.setApps(apps) }
-        var settings: UserSettings
-        do {
-            guard let stored = try store.settings() else { return events }
-            settings = stored
-        } catch {
-            logger.error("reading the settings failed: \(error.message)")
-            return events
-        }
+    /// Saves the apps in the store and in the config file (their lines only, in `settings` as
+    /// the state has them); a failure of either is the apps' warning, the store's first.
+    private func saveApps(_ apps: [TrackedApp], settings: UserSettings) -> DashboardEvent {
+        let stored = write(.apps) { () throws(StoreError) in try store.setApps(apps) }
+        var settings = settings
         settings.apps = apps
         do {
             try settingsFile.save(settings, keys: [.viceApps, .productiveApps, .hiddenApps])
         } catch {
             logger.error("saving the apps in the config file failed: \(error.message)")
-            return events.isEmpty ? [.writeFailed(warning: "\(SettingsFile.fileName) not saved - see the log")] : events
+            guard case .saved = stored else { return stored }
+            return .writeFailed(.apps, warning: "\(SettingsFile.fileName) not saved - see the log")
         }
-        return events
+        return stored
     }
 
-    /// Runs a store write asked for by a key; a failure shows as the warning.
-    private func write(_ what: String, _ body: () throws(StoreError) -> Void) -> [DashboardEvent] {
+    /// Runs a store write asked for by a key: saved, or not saved with the footer's words why.
+    private func write(_ what: DashboardWrite, _ body: () throws(StoreError) -> Void) -> DashboardEvent {
+        let logged = what == .name ? "display name" : what.rawValue
         do {
             try body()
-            logger.info("\(what)")
-            return []
+            logger.info("\(logged) saved")
+            return .saved(what)
         } catch {
-            logger.error("\(what) failed: \(error.message)")
-            return [.writeFailed(warning: Self.shortWarning(for: error))]
+            logger.error("\(logged) saved failed: \(error.message)")
+            return .writeFailed(what, warning: Self.notSavedWarning(what, error))
         }
     }
 
@@ -417,6 +236,20 @@ final class DashboardEffectRunner {
         case .damaged: "database damaged - run `screenmates recover`"
         default: "database problem - see the log"
         }
+    }
+
+    /// What the footer says of something a key asked to save that the store did not take; it
+    /// stays until that is saved, so it names what was not saved rather than how things are now.
+    static func notSavedWarning(_ what: DashboardWrite, _ error: StoreError) -> String {
+        let why =
+            switch error {
+            case .busy: "database busy"
+            case .diskFull: "disk full"
+            case .notWritable: "database not writable"
+            case .damaged: "database damaged, run `screenmates recover`"
+            default: "see the log"
+            }
+        return "\(what.rawValue) not saved - \(why)"
     }
 
     /// What the footer says while writes to the database cannot succeed. A directory that may

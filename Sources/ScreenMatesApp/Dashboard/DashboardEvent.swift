@@ -50,11 +50,15 @@ enum DashboardEvent: Hashable, Sendable {
     /// The facts a panel shows, gathered while it is open.
     case debugFacts([DashboardContent.DebugLine])
     case seenApps([SettingsScreenState.SeenApp])
-    /// A store write asked for by a key failed; the footer says so.
-    case writeFailed(warning: String)
+    /// What a key asked to save was saved; or it was not, and the footer says so (`warning`)
+    /// until it is.
+    case saved(DashboardWrite)
+    case writeFailed(DashboardWrite, warning: String)
     /// A test notice was recorded; the next look at the notices shows it. Or it could not be.
     case testNoticeSent
     case testNoticeFailed(String)
+    /// How desktop notices reach the desktop from this terminal was found out.
+    case noticeCarrierFound(DesktopNoticeCarrier)
     /// The screen draws in the theme the settings name (or, with a problem, could not load it).
     case themeApplied(ThemeChoice, problem: String?)
     /// The store was opened again (it had been opened read-only).
@@ -68,6 +72,14 @@ enum DashboardEvent: Hashable, Sendable {
     /// Local data was cleared: the fresh figures and the config file's problems; or nothing was.
     case localDataCleared(UsageFigures, configProblems: [String])
     case localDataKept(String)
+}
+
+/// What a key asks to save, for its failure to be shown until it is saved.
+enum DashboardWrite: String, Hashable, Sendable, CaseIterable {
+    /// The apps picked on the first-run screens (the store and the config file).
+    case apps
+    /// The display name typed on the first-run screens.
+    case name
 }
 
 /// How a read of the figures went, beside the figures themselves.

@@ -84,7 +84,8 @@ public final class DashboardSession {
         var state = DashboardState(
             setting: .init(
                 clockSpeed: clock.clock.speed, demo: options.demo, bell: options.bell, desktop: options.desktop,
-                catalogue: dependencies.catalogue.apps, themeFollowsSettings: options.theme == nil && options.useColor),
+                catalogue: dependencies.catalogue.apps, themeFollowsSettings: options.theme == nil && options.useColor,
+                demoGroupStore: runner.demoGroupStore, namedGroupStore: options.groupStore),
             numbers: reader.numbers, moment: DashboardMoment(now: clock.clock.now(), instant: .now),
             width: terminal.width, height: terminal.height, configProblems: configProblems)
         state.noticeLines = NoticeCenter(store: store, since: state.noticesSince).lines()

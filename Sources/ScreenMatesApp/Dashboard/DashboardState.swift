@@ -22,6 +22,19 @@ struct DashboardState: Hashable, Sendable {
         var catalogue: [TrackedApp]
         /// The theme follows the settings (none was named on the command line, colour is on).
         var themeFollowsSettings = false
+        /// The demo's own group store, where its simulated mates live (a demo with mates only).
+        var demoGroupStore: GroupStoreLocation? = nil
+        /// The group store named for this run (`--group-store`, `SCREENMATES_GROUP_STORE`),
+        /// which every group is looked for in.
+        var namedGroupStore: GroupStoreLocation? = nil
+
+        /// Whether a group joined through the store `remembered` (none: the default) is in the
+        /// demo's own store, as `DashboardEffectRunner.groupStore` finds it: the demo keeps its
+        /// groups there unless the home is in a group elsewhere.
+        func isDemoGroupStore(remembered: String?) -> Bool {
+            guard let demo = demoGroupStore else { return false }
+            return remembered == nil || remembered == demo.remembered || namedGroupStore == demo
+        }
     }
 
     var setting: Setting
@@ -32,14 +45,23 @@ struct DashboardState: Hashable, Sendable {
     var group: GroupLink.Status?
     /// The time at the last wake.
     var moment: DashboardMoment
-    /// Why the numbers may be stale or new usage waits (the database is busy, the disk full…).
+    /// Why the numbers may be stale or new usage waits (the database is busy, the disk full…),
+    /// as the last read of the figures found it.
     var storeWarning: String?
+    /// What a key asked to save and was not saved, with the footer's words for it: each stays
+    /// until that is saved (a read of the figures does not take it away: the save still failed).
+    var writeFailures: [DashboardWrite: String] = [:]
     /// The demo monitor cannot write.
     var demoProblem: String?
     /// Why the demo's simulated mates are not on the board.
     var matesProblem: String?
     /// The demo monitor runs (or is to run again once the store is back or the day moved).
     var demoRunning = false
+    /// The group the demo's simulated mates were started in, while they run.
+    var matesGroup: GroupCode?
+    /// The demo is making its group for a user in none (once per run, or until the home is
+    /// cleared).
+    var makingDemoGroup = false
     /// The theme on screen, while it follows the settings.
     var themeShown: ThemeChoice?
     /// When a store opened read-only may next be opened again (`DashboardUpdate.reopenInterval`).
@@ -49,12 +71,24 @@ struct DashboardState: Hashable, Sendable {
     /// Lines of the config file that could not be used.
     var configProblems: [String]
     var toasts = ToastQueue()
+    /// How desktop notices reach the desktop from this terminal, once found out (inside tmux,
+    /// tmux is asked once: at the first notice for the desktop, or when the debug panel shows it).
+    var noticeCarrier: DesktopNoticeCarrier?
+    var findingNoticeCarrier = false
+    /// Notices for the desktop that wait for the carrier to be found out.
+    var noticesForDesktop: [Notice] = []
     /// Every notice shown so far, newest first.
     var noticeLines: [DashboardContent.NoticeLine] = []
     /// When the next notice that depends on time is due (app clock).
     var nextNoticeDue: Date?
+    /// The settings as the last change on the settings screen made them, until a read of the
+    /// figures shows them: a second change before that read builds on the first.
+    var settingsAsked: UserSettings?
     /// Group actions started and not finished yet.
     var groupActionsRunning = 0
+    /// A group action changed the membership: the group link is to follow it once a read of the
+    /// figures shows it.
+    var connectAfterRead = false
     /// After another process's write is noticed, when to look again (the notice can come a
     /// moment before SQLite publishes the commit).
     var rechecks = RecheckSchedule()
@@ -63,6 +97,8 @@ struct DashboardState: Hashable, Sendable {
     /// When the pages only start-up touched are to be handed back (once, `StartupPages.delay`
     /// after the start; the loop wakes at least every `DashboardUpdate.safetyInterval`).
     var startupPagesDue: ContinuousClock.Instant?
+    /// The day the daily prune was last asked for (`prune_keep_days`): once a day.
+    var prunedOn: LocalDate?
     /// Coins, challenges, badges and the group's weeks, as last read.
     var games: GamesData?
     /// The figures the games were last asked to follow (events stored, the day): a change means
@@ -125,6 +161,11 @@ struct DashboardState: Hashable, Sendable {
         let count = configProblems.count
         return
             "\(SettingsFile.fileName): \(count) line\(count == 1 ? "" : "s") not used - see `screenmates config check`"
+    }
+
+    /// The footer's word on the first thing a key asked to save that was not saved.
+    var writeWarning: String? {
+        DashboardWrite.allCases.lazy.compactMap { writeFailures[$0] }.first
     }
 
     /// The other members of the user's group with today's figures, for group notices.

@@ -6,8 +6,8 @@ import ScreenMatesWatch
 /// The dashboard's decisions: how each event changes the state, and which effects it asks for
 /// (the update of an Elm- or Bubble Tea-shaped program; `DashboardLoop` is its runtime).
 /// Pure — no store, clock, terminal or thread — so every flow (setup, group actions, settings,
-/// notices, clearing local data, the theme, the demo stopped and started around a change of the
-/// store or the clock) is tested without a terminal.
+/// notices, clearing local data, the theme, the demo and its mates stopped and started around a
+/// change of the store, the group or the clock, the daily prune) is tested without a terminal.
 ///
 /// One rule it keeps: the screen (`state.model.data`) is derived from the rest of the state by
 /// `present` after every event, so nothing on screen can disagree with what the state holds.
@@ -26,12 +26,11 @@ enum DashboardUpdate {
     /// without a name, else the dashboard (and the demo's monitor); the group, the figures and
     /// any notice already due, at once.
     static func start(_ state: inout DashboardState) -> [DashboardEffect] {
-        var effects: [DashboardEffect] = [.connectGroup, .refresh(checkTimeZone: false)]
+        var effects = connectGroup(&state) + [.refresh(checkTimeZone: false)]
         if state.numbers.settings.displayName == nil {
             beginSetup(&state)
         } else if state.setting.demo {
-            state.demoRunning = true
-            effects.append(.startDemo)
+            effects += startDemo(&state)
         }
         present(&state)
         return effects
@@ -91,7 +90,9 @@ enum DashboardUpdate {
             return []
         case .gameActionFinished(let message, let error):
             state.model.games.challenges.finished(message, error: error)
-            return [.gatherGames, .pokeGames, .refresh(checkTimeZone: false)]
+            // What the user's blocks decide now (a challenge just joined may already be broken)
+            // is decided before the games are read for the screens.
+            return [.settleChallenges, .gatherGames, .pokeGames, .refresh(checkTimeZone: false)]
         case .numbersRead(let numbers, let reading):
             return numbersRead(numbers, reading, &state)
         case .noticesLooked(let outcome):
@@ -102,26 +103,36 @@ enum DashboardUpdate {
         case .seenApps(let apps):
             state.seenApps = apps
             return []
-        case .writeFailed(let warning):
-            state.storeWarning = warning
+        case .saved(let what):
+            state.writeFailures[what] = nil
+            return []
+        case .writeFailed(let what, let warning):
+            state.writeFailures[what] = warning
             return []
         case .testNoticeSent:
             state.model.debugPanel.finished("Sent a test notice: it shows on the dashboard (esc).", error: false)
-            return [.refresh(checkTimeZone: false)] + panelFacts(state)
+            return [.refresh(checkTimeZone: false)] + panelFacts(&state)
         case .testNoticeFailed(let message):
             state.model.debugPanel.finished("No test notice: \(message)", error: true)
-            return panelFacts(state)
+            return panelFacts(&state)
+        case .noticeCarrierFound(let carrier):
+            state.noticeCarrier = carrier
+            state.findingNoticeCarrier = false
+            let waiting = state.noticesForDesktop
+            state.noticesForDesktop = []
+            return (waiting.isEmpty ? [] : [.deliver(waiting, bell: false, desktop: carrier)]) + panelFacts(&state)
         case .themeApplied(let choice, let problem):
             state.themeShown = choice
             if let problem { state.model.settingsScreen?.finished(problem, error: true) }
             return []
         case .storeReopened:
             // What was stopped while it reopened starts again, on the store as it is now.
-            return [.refresh(checkTimeZone: false)] + restartBackground(state)
+            return [.refresh(checkTimeZone: false)] + restartBackground(&state)
         case .settingsSaved(let message):
             if let message { state.model.settingsScreen?.finished(message, error: false) }
             return [.refresh(checkTimeZone: false)]
         case .settingsRefused(let message):
+            state.settingsAsked = nil
             state.model.settingsScreen?.finished(message, error: true)
             return []
         case .dayEnded(let clock):
@@ -132,10 +143,12 @@ enum DashboardUpdate {
                 error: false)
             // The demo goes on from the new day's start; the panel's facts follow in the same
             // frame as its message: the day it names.
-            return [.refresh(checkTimeZone: false)] + (state.demoRunning ? [.startDemo] : []) + panelFacts(state)
+            let demo = state.demoRunning ? startDemo(&state) : []
+            return [.refresh(checkTimeZone: false)] + demo + panelFacts(&state)
         case .dayNotEnded(let message):
             state.model.debugPanel.finished(message, error: true)
-            return (state.demoRunning ? [.startDemo] : []) + panelFacts(state)
+            let demo = state.demoRunning ? startDemo(&state) : []
+            return demo + panelFacts(&state)
         case .localDataCleared(let numbers, let configProblems):
             state.numbers = numbers
             state.configProblems = configProblems
@@ -146,6 +159,8 @@ enum DashboardUpdate {
             state.nextNoticeDue = nil
             state.games = nil
             state.gamesBasis = nil
+            state.writeFailures = [:]
+            state.settingsAsked = nil
             state.demoRunning = false
             state.noticesSince = state.moment.now.addingTimeInterval(-60)
             state.model.debugPanel = DebugPanelState()
@@ -153,14 +168,17 @@ enum DashboardUpdate {
             return [.refresh(checkTimeZone: false)]
         case .localDataKept(let message):
             state.model.debugPanel.finished(message, error: true)
+            let restarted = restartBackground(&state)
             return [.log(.init(level: .error, message: "clearing local data failed: \(message)"))]
-                + restartBackground(state) + [.refresh(checkTimeZone: false)] + panelFacts(state)
+                + restarted + [.refresh(checkTimeZone: false)] + panelFacts(&state)
         }
     }
 
     /// The figures were read: the screen, the group, the games and the notices follow; a store
     /// opened read-only that may be written again is opened again (the demo and the group link
-    /// stopped meanwhile); a theme changed in the settings is drawn in.
+    /// stopped meanwhile); a membership a group action changed is connected to; a theme changed
+    /// in the settings is drawn in; the daily prune runs on the first read of each day that asks
+    /// for it.
     private static func numbersRead(_ numbers: UsageFigures, _ reading: StoreReading, _ state: inout DashboardState)
         -> [DashboardEffect]
     {
@@ -169,11 +187,20 @@ enum DashboardUpdate {
             effects.append(.log(.init(level: .error, message: "refresh failed: \(failure)")))
         }
         if numbers != state.numbers { effects.append(.settleChallenges) }
+        if reading.failure == nil, numbers.settings.pruneKeepDays > 0, numbers.today != state.prunedOn {
+            state.prunedOn = numbers.today
+            effects.append(.prune)
+        }
         state.numbers = numbers
         state.storeWarning = reading.warning
+        if reading.failure == nil { state.settingsAsked = nil }
         if reading.reopenable, state.moment.instant >= state.nextReopen {
             state.nextReopen = state.moment.instant + reopenInterval
             return effects + stopBackground(state) + [.reopenStore]
+        }
+        if state.connectAfterRead, reading.failure == nil {
+            state.connectAfterRead = false
+            effects += connectGroup(&state)
         }
         if let shown = state.themeShown, numbers.settings.theme != shown {
             effects.append(.applyTheme(numbers.settings.theme))
@@ -200,8 +227,15 @@ enum DashboardUpdate {
         (state.demoRunning ? [.stopDemo] : []) + (state.group != nil ? [.disconnectGroup] : [])
     }
 
-    private static func restartBackground(_ state: DashboardState) -> [DashboardEffect] {
-        (state.demoRunning ? [.startDemo] : []) + (state.group != nil ? [.connectGroup] : [])
+    private static func restartBackground(_ state: inout DashboardState) -> [DashboardEffect] {
+        let demo = state.demoRunning ? startDemo(&state) : []
+        return demo + (state.group != nil ? connectGroup(&state) : [])
+    }
+
+    /// Starts the demo's monitor (again), and its mates with it.
+    private static func startDemo(_ state: inout DashboardState) -> [DashboardEffect] {
+        state.demoRunning = true
+        return [.startDemo] + followMates(&state, makingGroup: true)
     }
 
     /// Time passed: the toasts move on; the figures are read again when nothing but time woke
@@ -220,22 +254,27 @@ enum DashboardUpdate {
             state.startupPagesDue = nil
             effects.append(.releaseStartupPages)
         }
-        return effects + panelFacts(state)
+        return effects + panelFacts(&state)
     }
 
-    /// What the open panel shows is gathered on every wake while it is open.
-    private static func panelFacts(_ state: DashboardState) -> [DashboardEffect] {
+    /// What the open panel shows is gathered on every wake while it is open (the debug panel
+    /// says how desktop notices reach the desktop when they are to: that is found out first).
+    private static func panelFacts(_ state: inout DashboardState) -> [DashboardEffect] {
         switch state.model.screen {
-        case .debug: [.gatherDebugFacts]
-        case .settings: [.gatherSeenApps]
-        default: []
+        case .debug:
+            let desktop = state.setting.desktop || state.numbers.settings.notificationDesktop
+            return (desktop ? findNoticeCarrier(&state) : []) + [.gatherDebugFacts]
+        case .settings:
+            return [.gatherSeenApps]
+        default:
+            return []
         }
     }
 
     private static func handle(_ key: KeyInput, _ state: inout DashboardState) -> [DashboardEffect] {
         let before = state.model.screen
         let request = state.model.handle(key)
-        var effects = state.model.screen != before ? panelFacts(state) : []
+        var effects = state.model.screen != before ? panelFacts(&state) : []
         guard let request else { return effects }
         switch request {
         case .quit:
@@ -259,13 +298,10 @@ enum DashboardUpdate {
             state.groupActionsRunning += 1
             effects.append(.startGroupAction(.leave))
         case .finishSetup:
-            effects += [.releaseClock, .refresh(checkTimeZone: false), .connectGroup]
-            if state.setting.demo {
-                state.demoRunning = true
-                effects.append(.startDemo)
-            }
+            effects += [.releaseClock, .refresh(checkTimeZone: false)] + connectGroup(&state)
+            if state.setting.demo { effects += startDemo(&state) }
         case .changeSettings(let change):
-            effects.append(.changeSettings(change))
+            effects += changeSettings(change, &state)
         case .sendTestNotice:
             effects.append(.sendTestNotice)
         case .syncNow:
@@ -286,123 +322,43 @@ enum DashboardUpdate {
                     "A group action is still running; nothing was cleared. Try again in a moment.", error: true)
             } else {
                 // Nothing the demo or the group link has in hand lands in the cleared home.
-                effects += stopBackground(state) + [.clearLocalData]
+                effects += stopBackground(state) + stopMates(&state) + [.clearLocalData]
             }
         }
         return effects
     }
 
-    /// A group action ended: its outcome shows where it was asked for (the first-run screens or
-    /// the group screen); a group joined, created or left is connected to (or left) at once.
-    private static func groupActionFinished(_ outcome: GroupActionOutcome, _ state: inout DashboardState)
-        -> [DashboardEffect]
-    {
-        state.groupActionsRunning = max(0, state.groupActionsRunning - 1)
-        switch outcome {
-        case .created(let group), .joined(let group):
-            let created: Bool
-            if case .created = outcome { created = true } else { created = false }
-            if state.model.screen == .setup {
-                state.model.setup?.groupSucceeded(
-                    code: group.code.value, created: created, memberCount: group.memberCount)
-            } else {
-                state.model.groupScreen.finished(
-                    created
-                        ? "Created group \(group.code). Share the code."
-                        : "Joined group \(group.code): \(group.memberCount) members.",
-                    error: false)
-            }
-            return [.refresh(checkTimeZone: false), .connectGroup]
-        case .left(let code):
-            state.model.groupScreen.finished("Left group \(code).", error: false)
-            return [.refresh(checkTimeZone: false), .connectGroup]
-        case .failed(let message, let nameTaken):
-            if state.model.screen == .setup {
-                if nameTaken {
-                    state.model.setup?.nameRejected(message)
-                } else {
-                    state.model.setup?.groupFailed(message)
+    /// A change from the settings screen: the settings it makes, from the state's (and those of a
+    /// change not read back yet), for the runner to save; an app that cannot be added is refused
+    /// at once.
+    static func changeSettings(_ change: SettingsChange, _ state: inout DashboardState) -> [DashboardEffect] {
+        var settings = state.settingsAsked ?? state.numbers.settings
+        var confirmation: String?
+        if case .addApp(let name, let category) = change {
+            let shown = SafeText.displayable(name)
+            do throws(AppError) {
+                let apps = try ProfileSetup.resolveApps(
+                    [name], category: category,
+                    catalogue: AppCatalogue(apps: state.setting.catalogue, defaultVice: [], defaultProductive: []))
+                guard let app = apps.first, !settings.apps.contains(where: { $0.id == app.id }) else {
+                    state.model.settingsScreen?.finished("\(shown) is already on your lists.", error: true)
+                    return []
                 }
-            } else {
-                state.model.groupScreen.finished(message, error: true)
+                settings.apps.append(app)
+                confirmation = "Added \(shown)."
+            } catch {
+                state.model.settingsScreen?.finished(error.message, error: true)
+                return []
             }
-            return []
+        } else {
+            change.apply(to: &settings)
         }
-    }
-
-    /// New notices join the toasts and the log; the bell and the desktop hear of them at once
-    /// (they do not wait for the toasts).
-    private static func noticesLooked(_ outcome: NoticeCenter.Outcome, _ state: inout DashboardState)
-        -> [DashboardEffect]
-    {
-        state.nextNoticeDue = outcome.nextDue
-        if let lines = outcome.lines { state.noticeLines = lines }
-        guard !outcome.shown.isEmpty else { return [] }
-        state.toasts.add(outcome.shown.map(NoticeCenter.line))
-        let bell = state.setting.bell || state.numbers.settings.notificationBell
-        let desktop = state.setting.desktop || state.numbers.settings.notificationDesktop
-        guard bell || desktop else { return [] }
-        return [.deliver(outcome.shown.map(\.notice), bell: bell, desktop: desktop)]
+        state.settingsAsked = settings
+        return [.saveSettings(settings, for: change, confirmation: confirmation)]
     }
 
     private static func beginSetup(_ state: inout DashboardState) {
         state.model.beginSetup(
             SetupFlow(catalogue: state.setting.catalogue, current: state.numbers.settings.apps, name: nil))
-    }
-
-    // MARK: - The screen, from the state
-
-    /// Brings `model.data` in step with the state: the figures, the group, the notices and the
-    /// toast on screen now, the open panel's facts.
-    static func present(_ state: inout DashboardState) {
-        let instant = state.moment.instant
-        state.toasts.visible = state.model.screen == .dashboard && !state.model.isTooSmall
-        state.toasts.advance(to: instant)
-        let now = state.moment.now
-        let minute = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)
-        let key = leaderboardKey(state)
-        if state.leaderboards?.key != key {
-            state.leaderboards = DashboardState.LeaderboardMemo(
-                key: key, boards: DashboardContentBuilder.leaderboards(numbers: state.numbers, group: state.group))
-        }
-        let monitorProblem = state.demoProblem.map { _ in "demo monitor cannot write; retrying" }
-        var data = DashboardContentBuilder.make(
-            numbers: state.numbers, clockSpeed: state.setting.clockSpeed, now: minute, group: state.group,
-            leaderboards: state.leaderboards?.boards,
-            warning: state.storeWarning ?? monitorProblem ?? state.matesProblem ?? state.configWarning
-                ?? state.games?.week?.reminder,
-            source: state.setting.demo ? "demo monitor" : nil)
-        data.games = state.games
-        data.notices = state.noticeLines
-        data.toast = state.toasts.toast(at: instant)
-        if state.model.screen == .settings { data.seenApps = state.seenApps }
-        if state.model.screen == .debug { data.debugLines = state.debugLines }
-        state.model.update(data)
-    }
-
-    private static func leaderboardKey(_ state: DashboardState) -> DashboardState.LeaderboardMemo.Key {
-        let numbers = state.numbers
-        let snapshot = state.group?.snapshot
-        return DashboardState.LeaderboardMemo.Key(
-            fetchedAt: snapshot?.fetchedAt, memberCount: snapshot?.members.count ?? 0, today: numbers.today,
-            blocks: numbers.ledger.viceBlocks, streak: numbers.summary.streak.current,
-            history: numbers.history.suffix(31).map(\.viceBlocks), name: numbers.settings.displayName?.value,
-            lastActive: numbers.lastActive)
-    }
-
-    /// Real seconds from `moment` until the screen must change even if nothing else happens:
-    /// the next minute on the app clock, the daily reset, a toast, the next notice, a look
-    /// after another process's write.
-    static func secondsUntilWake(_ state: DashboardState, at moment: DashboardMoment) -> Double {
-        let speed = state.setting.clockSpeed
-        let now = moment.now
-        func real(until instant: Date) -> Double { max(0, instant.timeIntervalSince(now) / speed) }
-        let intoMinute = now.timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
-        let nextMinute = (60 - intoMinute) / speed
-        let reset = real(until: state.numbers.todayInterval.upperBound)
-        let toast = state.toasts.secondsUntilChange(at: moment.instant) ?? .infinity
-        let notice = state.nextNoticeDue.map(real(until:)) ?? .infinity
-        let recheck = state.rechecks.next.map { max(0, ($0 - moment.instant) / .seconds(1)) } ?? .infinity
-        return min(max(minimumInterval, min(nextMinute, reset, safetyInterval, toast, notice)), recheck)
     }
 }
