@@ -288,7 +288,7 @@ public actor GroupLink {
             if let fresh { gate.pass { reporter.cache(fresh) } }
             if let waiting {
                 logger.warning("group store took no report now, trying again: \(waiting.message)")
-                scheduleRetry(after: retryDelay)
+                await scheduleRetry(after: retryDelay)
                 retryDelay = min(retryDelay * 2, Self.maximumRetryDelay)
             } else {
                 retryDelay = 1
@@ -304,7 +304,7 @@ public actor GroupLink {
                     // Waiting for the store's owner is not the network: the screen says so.
                     if case .awaitingApproval = error { $0.problem = error.message }
                 }
-                scheduleRetry(after: retryDelay)
+                await scheduleRetry(after: retryDelay)
                 retryDelay = min(retryDelay * 2, Self.maximumRetryDelay)
             } else {
                 // Not "offline": the store answered, and someone must act (a name taken, a login
@@ -370,9 +370,12 @@ public actor GroupLink {
         }
     }
 
-    private func scheduleRetry(after seconds: Double) {
+    /// Asks again after `seconds`; a retry asked for before is cancelled and waited for first, so
+    /// no task of the link outlives it unawaited.
+    private func scheduleRetry(after seconds: Double) async {
         let trigger = self.trigger
         retry?.cancel()
+        await retry?.value
         retry = Task {
             guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
             trigger.yield(.retry)

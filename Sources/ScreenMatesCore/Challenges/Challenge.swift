@@ -63,6 +63,17 @@ public enum ChallengeRule: Hashable, Sendable, Codable {
     case streak
 }
 
+extension ChallengeRule {
+    /// Whether `instant` falls inside quiet hours from `from` until `until` on the wall clock of
+    /// `calendar` (past midnight when `until` is earlier than `from`).
+    static func isQuiet(_ instant: Date, from: TimeOfDay, until: TimeOfDay, calendar: DayCalendar) -> Bool {
+        let wall = calendar.hourAndMinute(of: instant)
+        let minute = wall.hour * 60 + wall.minute
+        return from < until
+            ? (from.minutes..<until.minutes).contains(minute) : minute >= from.minutes || minute < until.minutes
+    }
+}
+
 /// A challenge: a rule over a span of whole days, with coins at stake.
 public struct Challenge: Hashable, Sendable, Codable, Identifiable {
     public var id: String

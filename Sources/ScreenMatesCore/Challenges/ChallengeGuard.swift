@@ -106,13 +106,8 @@ public struct ChallengeGuard: Sendable {
             return "\(used) of \(max) block\(max == 1 ? "" : "s") used today"
         case .quietHours(let target, let from, let until):
             guard target.matches(app) else { return nil }
-            let wall = calendar.hourAndMinute(of: now)
-            let minute = wall.hour * 60 + wall.minute
-            let inside =
-                from < until
-                ? (from.minutes..<until.minutes).contains(minute)
-                : minute >= from.minutes || minute < until.minutes
-            return inside ? "quiet hours until \(until.text)" : nil
+            return ChallengeRule.isQuiet(now, from: from, until: until, calendar: calendar)
+                ? "quiet hours until \(until.text)" : nil
         case .streak:
             guard app.category == .vice else { return nil }
             let used = today.filter { $0.category == .vice }.count

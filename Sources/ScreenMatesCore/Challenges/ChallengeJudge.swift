@@ -74,12 +74,8 @@ public struct ChallengeJudge: Sendable {
             return matching.count > allowed ? matching[allowed] : nil
         case .quietHours(let target, let from, let until):
             return ordered.first { event in
-                guard target.matches(event) else { return false }
-                let wall = calendar.hourAndMinute(of: event.occurredAt)
-                let minute = wall.hour * 60 + wall.minute
-                return from < until
-                    ? (from.minutes..<until.minutes).contains(minute)
-                    : minute >= from.minutes || minute < until.minutes
+                target.matches(event)
+                    && ChallengeRule.isQuiet(event.occurredAt, from: from, until: until, calendar: calendar)
             }
         case .streak:
             let vice = ordered.filter { $0.category == .vice }
