@@ -160,7 +160,10 @@ struct PostgresSchemaCompatibilityTests {
     /// cannot bind one first (each call in its name files a claim, none binds); each member gets
     /// theirs once the owner approves their claim, and sees their own rows.
     @Test func aPopulatedStoreOfTheSecondSchemaIsUpgradedAndEveryIdWaitsForItsOwner() async throws {
-        let address = try await Server.newDatabase()
+        var address = try await Server.newDatabase()
+        // Its many calls, some right after the upgrade's locks are let go, run beside the whole
+        // suite: each may wait longer for its answer than a member's default five seconds.
+        address.timeout = .seconds(30)
         try await Server.withConnection(to: address) { connection in
             try await PostgresSchemaMigrator.migrate(
                 connection: connection, location: "test", user: address.user, upTo: 2)
