@@ -79,18 +79,28 @@ struct ChallengeActsOnX11EndToEndTests: ChallengeActsTests {
         try #require(focused, "window \(window) (\(name)) never got the focus; the active one: \(seen)")
     }
 
+    /// Windows of alpha and beta, beta focused, and `screenmates monitor --source x11` following
+    /// them. Both windows are there before the monitor starts: a window of alpha mapped while it
+    /// runs could be moved away or closed as soon as it had the focus, before xdotool found it.
+    func following(_ home: Binary.Home, on desktop: XDesktop) async throws
+        -> (alpha: String, beta: String, monitor: SpawnedProcess)
+    {
+        let alpha = try await desktop.window(class: "alpha")
+        let beta = try await desktop.window(class: "beta")
+        try await focus(beta, "beta", on: desktop)
+        let monitor = try await SpawnedProcess(
+            Binary.path, ["monitor", "--home", home.path, "--source", "x11"],
+            environment: ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new })
+        #expect(try await waitForError(monitor, "following the focused window on X11"), "\(monitor.standardError)")
+        return (alpha, beta, monitor)
+    }
+
     @Test func aForbiddenWindowIsMinimizedAtOnceAndAnAllowedOneIsLeftAlone() async throws {
         let home = Binary.Home()
         let id = try await homeWithChallenge(home, "minimize")
         try await XDesktop.with { desktop in
-            let beta = try await desktop.window(class: "beta")
-            let alpha = try await desktop.window(class: "alpha")
-            try await focus(beta, "beta", on: desktop)
-            let monitor = try await SpawnedProcess(
-                Binary.path, ["monitor", "--home", home.path, "--source", "x11"],
-                environment: ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new })
+            let (alpha, _, monitor) = try await following(home, on: desktop)
             defer { monitor.kill() }
-            #expect(try await waitForError(monitor, "following the focused window on X11"), "\(monitor.standardError)")
             // The allowed app has the focus for two seconds: nothing happens.
             try await Task.sleep(for: .seconds(2))
             #expect(!monitor.standardError.contains("off limits"), "\(monitor.standardError)")
@@ -119,16 +129,8 @@ struct ChallengeActsOnX11EndToEndTests: ChallengeActsTests {
         let home = Binary.Home()
         let id = try await homeWithChallenge(home, "close")
         try await XDesktop.with { desktop in
-            // Both windows are there before the monitor starts: a window of alpha mapped while it
-            // runs would be closed as soon as it had the focus, before xdotool could find it.
-            let alpha = try await desktop.window(class: "alpha")
-            let beta = try await desktop.window(class: "beta")
-            try await focus(beta, "beta", on: desktop)
-            let monitor = try await SpawnedProcess(
-                Binary.path, ["monitor", "--home", home.path, "--source", "x11"],
-                environment: ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new })
+            let (alpha, beta, monitor) = try await following(home, on: desktop)
             defer { monitor.kill() }
-            #expect(try await waitForError(monitor, "following the focused window on X11"), "\(monitor.standardError)")
             try await activate(alpha, on: desktop)
             #expect(
                 try await waitForError(monitor, "alpha is off limits (challenge \(id))", timeout: .seconds(30)),
