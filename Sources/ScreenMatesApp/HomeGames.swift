@@ -38,7 +38,16 @@ public struct HomeGames: Sendable {
         let ledger = (try? local.coinLedger()) ?? CoinLedger()
         let stored = (try? local.challenges()) ?? []
         let boards = snapshot?.boards ?? []
-        func participants(_ id: String) -> [GamesData.Participant] {
+        let openBoards = OpenChallenges.cached(in: local)?.boards ?? []
+        func participants(_ id: String, openToAll: Bool = false) -> [GamesData.Participant] {
+            if openToAll {
+                // An open challenge's board across groups, as last read.
+                return (openBoards.first { $0.challenge.id == id }?.ranked ?? []).map {
+                    GamesData.Participant(
+                        rank: $0.rank, name: $0.standing.name, state: $0.standing.state,
+                        daysKept: $0.standing.daysKept, isMe: $0.standing.isMe)
+                }
+            }
             guard let board = boards.first(where: { $0.challenge.id == id }) else { return [] }
             return ChallengeStandings.rank(board.participants).map {
                 GamesData.Participant(
@@ -56,11 +65,13 @@ public struct HomeGames: Sendable {
         }
         let own = stored.map { entry in
             let c = entry.challenge
-            return GamesData.ChallengeRow(
+            var row = GamesData.ChallengeRow(
                 id: c.id, summary: c.summary, firstDay: c.firstDay, lastDay: c.lastDay, reward: c.reward,
                 penalty: c.penalty, state: ChallengeSummary.state(of: entry, calendar: calendar, now: now),
-                isGroup: entry.groupCode != nil, joined: true, canForfeit: entry.outcome == nil,
-                participants: participants(c.id))
+                isGroup: entry.groupCode != nil || entry.openToAll, joined: true, canForfeit: entry.outcome == nil,
+                participants: participants(c.id, openToAll: entry.openToAll))
+            row.isOpenToAll = entry.openToAll
+            return row
         }
         var week: GamesData.WeekData?
         if let snapshot, settings.group != nil {

@@ -15,15 +15,18 @@ extension StatusReport {
     }
 
     /// Adds the coins, challenges, badges and the group's weeks: what this home's store holds,
-    /// and the group's part as last read (`games`, nil outside a group or never read).
+    /// and the group's part as last read (`games`, nil outside a group or never read), the boards
+    /// of the open challenges as last read (`open`).
     public mutating func include(
         store: LocalStore, settings: UserSettings, calendar: DayCalendar, now: Date, games: GroupGamesSnapshot?,
-        offline: Bool, names: [UserID: String]
+        offline: Bool, names: [UserID: String], open: OpenBoards? = nil
     ) {
         let ledger = (try? store.coinLedger()) ?? CoinLedger()
         coins = Coins(balance: ledger.balance, transactions: ledger.transactions.count)
         challenges = ChallengeSummary.all(
-            stored: (try? store.challenges()) ?? [], games: games, settings: settings, calendar: calendar, now: now)
+            stored: (try? store.challenges()) ?? [], games: games, settings: settings, calendar: calendar, now: now,
+            openBoards: open?.boards ?? [])
+        openChallenges = challenges.filter(\.openToAll)
         badges = ((try? store.badges()) ?? []).map { earned in
             Badge(
                 kind: earned.kind.rawValue, title: earned.kind.title, category: earned.kind.category.rawValue,

@@ -66,6 +66,22 @@ extension StatusReport {
                 group?.following = await location.following(code: membership.code)
             }
         }
+        // The boards of the open challenges the user joined, only read.
+        var open: OpenBoards?
+        if let name = feed.settings.displayName, ((try? store.challenges()) ?? []).contains(where: \.openToAll),
+            let location = try? groupStore.location(home: home, settings: feed.settings)
+        {
+            let reader = OpenChallenges(
+                local: store, userID: feed.settings.userID, name: name, clock: choice.clock, calendar: feed.calendar)
+            do throws(GroupStoreError) {
+                open = try await location.using { store throws(GroupStoreError) in
+                    try await reader.exchange(with: store, exchanging: false)
+                }
+            } catch {
+                open = reader.cached()
+                open?.offline = true
+            }
+        }
         let data = DashboardContentBuilder.make(feed: feed, now: choice.clock.now(), group: group)
         var report = StatusReport(feed: feed, data: data, group: group)
         report.include(
@@ -73,7 +89,7 @@ extension StatusReport {
             games: games.snapshot, offline: games.offline,
             names: Dictionary(
                 (group?.snapshot?.members ?? []).map { ($0.userID, $0.displayName.value) },
-                uniquingKeysWith: { first, _ in first }))
+                uniquingKeysWith: { first, _ in first }), open: open)
         return (report, report.text(data: data))
     }
 }

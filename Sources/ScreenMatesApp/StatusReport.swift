@@ -90,6 +90,9 @@ public struct StatusReport: Encodable, Sendable {
     public var coins = Coins(balance: 0, transactions: 0)
     /// The user's challenges and the group's open ones, newest first.
     public var challenges: [ChallengeSummary] = []
+    /// The challenges open to everyone on the group store that the user joined, newest first,
+    /// each with its board across groups (also among `challenges`, with `openToAll` true).
+    public var openChallenges: [ChallengeSummary] = []
     /// The badges earned, oldest first.
     public var badges: [Badge] = []
     /// The group's weeks; null outside a group or before the group store was ever read.

@@ -143,6 +143,36 @@ public protocol GroupStore: Sendable {
     /// participant renamed), each whole.
     func groupChallenges(code: GroupCode, changedAfter: Int64?) async throws(GroupStoreError) -> [GroupChallengeBoard]
 
+    // MARK: Challenges open to all
+
+    /// Publishes a challenge every user of the store may join, with no participant yet. Only the
+    /// store's owner may (the role that owns a server's schema; the Unix owner of a shared file),
+    /// else `.notStoreOwner`. Fails with `.challengeExists` when an open challenge has this id,
+    /// `.invalidValue` for a challenge `GroupStoreRules.check` refuses. Moves the open mark.
+    func publishOpenChallenge(_ challenge: Challenge, publisherID: UserID, now: Date) async throws(GroupStoreError)
+
+    /// Every open challenge, newest first, each with its board (names and outcomes, in the order
+    /// they joined; the asker's line marked). A challenge that cannot be right is left out and
+    /// named, as is a bad line.
+    func openChallenges(userID: UserID) async throws(GroupStoreError) -> [OpenChallengeBoard]
+
+    /// Adds the user to the open challenge under `name` (unique on its board by
+    /// `DisplayName.uniquenessKey`, else `.nameTakenOnBoard`) and returns it; joining again changes
+    /// nothing. `today` is the user's day: once its first day is over, `.challengeClosed`. Fails
+    /// with `.unknownOpenChallenge`. Moves the open mark when it adds someone.
+    func joinOpenChallenge(id: String, userID: UserID, name: DisplayName, today: LocalDate, now: Date)
+        async throws(GroupStoreError) -> Challenge
+
+    /// Records what the participant's home decided, as `reportParticipant` does for a group's
+    /// challenge. Fails with `.unknownOpenChallenge`, or `.notAParticipant` when the user has not
+    /// joined it.
+    @discardableResult
+    func reportOpenParticipant(_ report: ParticipantReport) async throws(GroupStoreError) -> Bool
+
+    /// A number that changes whenever an open challenge or a line of its board does: what a
+    /// watcher polls to know when to read the boards again.
+    func openChallengesMark(userID: UserID) async throws(GroupStoreError) -> Int64
+
     // MARK: Coins
 
     /// Stores a member's coins and badges if the version is newer than the stored one; moves
@@ -287,6 +317,15 @@ public enum GroupStoreError: Error, Hashable, Sendable {
     case challengeExists(String)
     /// The challenge's first day is over: it can no longer be joined.
     case challengeClosed(String)
+    /// No challenge open to all on this store has this id.
+    case unknownOpenChallenge(String)
+    /// The user has not joined this open challenge.
+    case notAParticipant(String)
+    /// Someone on the open challenge's board already goes by this name (compared without regard
+    /// to case).
+    case nameTakenOnBoard(DisplayName, challengeID: String)
+    /// Only the store's owner may do this; the detail says who that is.
+    case notStoreOwner(String)
     /// The store does not take this member as who they say they are (another login or secret
     /// holds the user id); the detail says what to do.
     case identityRefused(String)
@@ -322,7 +361,16 @@ public enum GroupStoreError: Error, Hashable, Sendable {
             return "Your group has a challenge \(SafeText.displayable(id)) already."
         case .challengeClosed(let id):
             return "Challenge \(SafeText.displayable(id)) has begun: it could be joined until its first day ended."
-        case .identityRefused(let detail):
+        case .unknownOpenChallenge(let id):
+            return
+                "The group store has no challenge \(SafeText.displayable(id)) open to all; `screenmates challenge list --open-to-all` shows them."
+        case .nameTakenOnBoard(let name, let id):
+            return
+                "Someone on the board of challenge \(SafeText.displayable(id)) is already called \(name); choose another display name (`screenmates setup --name`) to join it."
+        case .notAParticipant(let id):
+            return
+                "You have not joined challenge \(SafeText.displayable(id)); join it with `screenmates challenge join`."
+        case .identityRefused(let detail), .notStoreOwner(let detail):
             return detail
         case .awaitingApproval(let location, let userID, let role, let fingerprint):
             let safe = SafeText.displayable(String(fingerprint.prefix(16)))

@@ -38,6 +38,8 @@ extension GroupStoreError {
         static let claimWaiting = "SMCLM"
         /// A quota (groups a day, members of a group, challenges running…).
         static let quota = "SMQTA"
+        /// Only the store's owner may (publish a challenge open to all).
+        static let notOwner = "SMOWN"
     }
 
     /// Maps an error met while using the server at `location` to what the caller can act on: a
@@ -132,6 +134,8 @@ extension GroupStoreError {
                 "\(user) belongs to another member of this group store (another login, or another secret). "
                     + "Use the login and the home (its `member-identity` file) this member was made with, "
                     + "or set up a new profile in a new home.")
+        case RefusalState.notOwner:
+            return GroupStoreRules.onlyTheOwnerPublishes(location, owner: "the role that owns its schema")
         case RefusalState.tooManyAttempts:
             let seconds = error.serverInfo?[.detail].flatMap { Int($0) } ?? Int(GroupStoreRules.attemptWindow)
             return .tooManyAttempts(retryAfterSeconds: seconds)

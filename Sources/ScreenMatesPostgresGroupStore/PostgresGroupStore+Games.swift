@@ -12,13 +12,9 @@ extension PostgresGroupStore {
     public func createGroupChallenge(_ challenge: Challenge, code: GroupCode, creatorID: UserID, now: Date)
         async throws(GroupStoreError)
     {
-        try GroupStoreRules.check(challenge)
-        let at = try StoredInstant.milliseconds(now)
-        let startsAt = try StoredInstant.milliseconds(ifAny: challenge.startsAt)
-        let rule = GroupStoreRules.ruleText(challenge.rule)
-        let (id, first, days, reward, penalty) = (
-            challenge.id, Int64(challenge.firstDay.dayNumber), Int64(challenge.days), Int64(challenge.reward),
-            Int64(challenge.penalty)
+        let c = try ChallengeArguments(challenge, now: now)
+        let (id, rule, first, days, reward, penalty, startsAt, at) = (
+            c.id, c.rule, c.first, c.days, c.reward, c.penalty, c.startsAt, c.at
         )
         let me = try caller(creatorID)
         let rows = try await perform(OperationContext(code: code, userID: creatorID)) { client in
@@ -333,6 +329,27 @@ extension PostgresGroupStore {
 
     // MARK: -
 
+    /// A challenge as the functions take it: checked as every store checks it, in the numbers
+    /// they are stored as.
+    struct ChallengeArguments {
+        let id, rule: String
+        let first, days, reward, penalty: Int64
+        let startsAt: Int64?
+        /// When it is shared.
+        let at: Int64
+
+        init(_ challenge: Challenge, now: Date) throws(GroupStoreError) {
+            try GroupStoreRules.check(challenge)
+            at = try StoredInstant.milliseconds(now)
+            startsAt = try StoredInstant.milliseconds(ifAny: challenge.startsAt)
+            rule = GroupStoreRules.ruleText(challenge.rule)
+            (id, first, days, reward, penalty) = (
+                challenge.id, Int64(challenge.firstDay.dayNumber), Int64(challenge.days), Int64(challenge.reward),
+                Int64(challenge.penalty)
+            )
+        }
+    }
+
     /// The text a function answered with.
     /// What the second migration's functions answer, as `v2_games.sql` spells it.
     enum GamesOutcome: String {
@@ -352,7 +369,7 @@ extension PostgresGroupStore {
         return GamesOutcome(rawValue: answer)
     }
 
-    private func unexpected(_ what: String) -> GroupStoreError {
+    func unexpected(_ what: String) -> GroupStoreError {
         .unusable(location: address.description, detail: "\(what) gave an answer this version does not know")
     }
 }

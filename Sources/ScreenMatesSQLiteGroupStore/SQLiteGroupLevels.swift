@@ -8,7 +8,7 @@ import ScreenMatesSQLiteRows
 /// Level 2 adds only tables and columns with defaults, so the first version keeps using a file
 /// at level 2 (it sees GRDB's migrations unchanged) and is compatible from 1.
 /// Level 3 stamps rows with change numbers, which only a version that stamps keeps right: it is
-/// compatible from 3.
+/// compatible from 3. Level 4 adds the tables of challenges open to all: compatible from 3.
 enum SQLiteGroupLevels {
     struct Level: Equatable {
         var version: Int
@@ -146,6 +146,45 @@ enum SQLiteGroupLevels {
                 CREATE INDEX group_challenge_by_change ON group_challenge(code, seq);
                 CREATE INDEX challenge_participant_by_change ON challenge_participant(code, seq);
                 CREATE INDEX week_result_by_change ON week_result(code, seq);
+                """),
+        // Adds only tables: a version at level 3 keeps using the file (it never reads them).
+        Definition(
+            version: 4, compatibleFrom: 3,
+            summary: "challenges open to everyone who uses the file, published by its owner",
+            sql: """
+                CREATE TABLE open_challenge (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    published_by TEXT NOT NULL,
+                    rule TEXT NOT NULL,
+                    first_day INTEGER NOT NULL,
+                    days INTEGER NOT NULL CHECK (days BETWEEN 1 AND 365),
+                    reward INTEGER NOT NULL CHECK (reward BETWEEN 0 AND 10000),
+                    penalty INTEGER NOT NULL CHECK (penalty BETWEEN 0 AND 10000),
+                    starts_at INTEGER,
+                    published_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+
+                -- A participant's name (as they joined, unique on the board), state and counts.
+                CREATE TABLE open_participant (
+                    challenge_id TEXT NOT NULL REFERENCES open_challenge(id) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL,
+                    display_name TEXT NOT NULL,
+                    name_key TEXT NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('in', 'finished', 'failed', 'forfeited')),
+                    days_kept INTEGER NOT NULL CHECK (days_kept BETWEEN 0 AND 365),
+                    joined_at INTEGER NOT NULL,
+                    decided_at INTEGER,
+                    PRIMARY KEY (challenge_id, user_id),
+                    UNIQUE (challenge_id, name_key)
+                ) WITHOUT ROWID;
+                CREATE INDEX open_participant_by_user ON open_participant(user_id);
+
+                -- The open challenges' change number: every write to them adds one.
+                CREATE TABLE open_change (
+                    only_row INTEGER PRIMARY KEY NOT NULL CHECK (only_row = 1),
+                    change_seq INTEGER NOT NULL
+                );
+                INSERT INTO open_change (only_row, change_seq) VALUES (1, 0);
                 """),
     ]
 }

@@ -58,6 +58,8 @@ extension SQLiteGroupStore {
                     try db.execute(literal: "DELETE FROM group_info WHERE code = \(code)")
                 }
             }
+            try db.execute(literal: "DELETE FROM open_participant WHERE user_id = \(userID)")
+            if db.changesCount > 0 { try Self.bumpOpen(db) }
             try db.execute(literal: "DELETE FROM coin_standing WHERE user_id = \(userID)")
             try db.execute(literal: "DELETE FROM last_group WHERE user_id = \(userID)")
             try db.execute(literal: "DELETE FROM failed_attempt WHERE user_id = \(userID)")

@@ -108,17 +108,7 @@ extension SQLiteGroupStore {
                 throw exists > 0
                     ? GroupStoreError.notAMember(code: code) : GroupStoreError.unknownChallenge(report.challengeID)
             }
-            guard let state = ParticipantState(rawValue: try row.checked("state", in: table)) else {
-                throw UnreadableValue(table: table, column: "state")
-            }
-            let stored = ParticipantStanding(
-                userID: report.userID, name: "", state: state, daysKept: try row.checked("days_kept", in: table),
-                joinedAt: StoredInstant.date(milliseconds: try row.checked("joined_at", in: table)))
-            guard
-                let next = stored.taking(
-                    state: report.state, daysKept: report.daysKept,
-                    decidedAt: decidedAt.map(StoredInstant.date(milliseconds:)))
-            else { return false }
+            guard let next = try Self.taking(report, decidedAt: decidedAt, over: row, in: table) else { return false }
             try db.execute(
                 sql: """
                     UPDATE challenge_participant SET state = ?, days_kept = ?, decided_at = ?
@@ -320,6 +310,21 @@ extension SQLiteGroupStore {
     }
 
     // MARK: - Inside a transaction
+
+    /// What `report` makes of the participant's stored `row` (state, days kept, joined at) of
+    /// `table`, or nil when it changes nothing (`ParticipantStanding.taking`).
+    static func taking(_ report: ParticipantReport, decidedAt: Int64?, over row: Row, in table: String) throws
+        -> ParticipantStanding?
+    {
+        guard let state = ParticipantState(rawValue: try row.checked("state", in: table)) else {
+            throw UnreadableValue(table: table, column: "state")
+        }
+        let stored = ParticipantStanding(
+            userID: report.userID, name: "", state: state, daysKept: try row.checked("days_kept", in: table),
+            joinedAt: StoredInstant.date(milliseconds: try row.checked("joined_at", in: table)))
+        return stored.taking(
+            state: report.state, daysKept: report.daysKept, decidedAt: decidedAt.map(StoredInstant.date(milliseconds:)))
+    }
 
     /// Whether the user is in the group (their row is not read: one damaged by someone else still
     /// counts).

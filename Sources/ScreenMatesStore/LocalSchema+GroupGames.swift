@@ -18,4 +18,10 @@ extension LocalSchema {
             PRIMARY KEY (code, kind)
         ) WITHOUT ROWID;
         """
+
+    /// v13: a challenge may be one open to everyone on the group store (its participant's part is
+    /// decided here and reported there, like a group challenge's).
+    static let v13OpenChallenges = """
+        ALTER TABLE challenge ADD COLUMN open_to_all INTEGER NOT NULL DEFAULT 0;
+        """
 }

@@ -40,6 +40,7 @@ enum LocalSchema {
         Migration("v10: pruned days, their per-app usage and the ids of their events", sql: v10PrunedDays),
         Migration("v11: the daily prune", sql: v11DailyPrune),
         Migration("v12: what a challenge does when its app is opened", sql: v12ChallengeWhenOpened),
+        Migration("v13: challenges open to everyone on a group store", sql: v13OpenChallenges),
     ]
 
     static func makeMigrator() -> DatabaseMigrator {

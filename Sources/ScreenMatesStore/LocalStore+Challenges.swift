@@ -20,6 +20,9 @@ public struct StoredChallenge: Hashable, Sendable {
     public var reported: String?
     /// What it does when its app comes to the front while its rule forbids it.
     public var whenOpened: OpenedAction = .off
+    /// Whether it is a copy of a challenge open to everyone on the group store (its part is
+    /// reported there).
+    public var openToAll = false
 
     /// The participant's state in the group's words.
     public var participantState: ParticipantState {
@@ -224,6 +227,8 @@ extension LocalStore {
             let reported: String? = row.hasColumn("reported") ? try row.checkedIfPresent("reported", in: table) : nil
             let whenOpened: String? =
                 row.hasColumn("when_opened") ? try row.checkedIfPresent("when_opened", in: table) : nil
+            let openToAll: Bool =
+                row.hasColumn("open_to_all") ? try row.checkedIfPresent("open_to_all", in: table) ?? false : false
             let challenge = Challenge(
                 id: id, rule: rule, firstDay: LocalDate(dayNumber: firstDay), days: try row.checked("days", in: table),
                 reward: try row.checked("reward", in: table), penalty: try row.checked("penalty", in: table),
@@ -238,7 +243,7 @@ extension LocalStore {
                 decidedAt: decidedAt.map(date(milliseconds:)),
                 decidedDay: decidedDay.flatMap { Self.dayNumbers.contains($0) ? LocalDate(dayNumber: $0) : nil },
                 groupCode: groupText.flatMap { try? GroupCode(validating: $0) }, reported: reported,
-                whenOpened: whenOpened.flatMap(OpenedAction.init(rawValue:)) ?? .off)
+                whenOpened: whenOpened.flatMap(OpenedAction.init(rawValue:)) ?? .off, openToAll: openToAll)
         }
         return (kept, leftOut)
     }

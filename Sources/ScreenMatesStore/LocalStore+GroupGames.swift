@@ -19,13 +19,26 @@ extension LocalStore {
     public func addGroupChallenge(_ challenge: Challenge, group: GroupCode, createdAt: Date) throws(StoreError)
         -> Bool
     {
+        try addShared(challenge, group: group, openToAll: false, createdAt: createdAt)
+    }
+
+    /// Adds a challenge open to everyone on the group store that this user joined, under the same
+    /// rules as `addGroupChallenge`.
+    @discardableResult
+    public func addOpenChallenge(_ challenge: Challenge, createdAt: Date) throws(StoreError) -> Bool {
+        try addShared(challenge, group: nil, openToAll: true, createdAt: createdAt)
+    }
+
+    private func addShared(_ challenge: Challenge, group: GroupCode?, openToAll: Bool, createdAt: Date)
+        throws(StoreError) -> Bool
+    {
         if let problem = challenge.problem { throw .invalidValue(problem) }
         let rule = String(decoding: (try? JSONEncoder().encode(challenge.rule)) ?? Data(), as: UTF8.self)
         return try write { db in
             if let stored = try Self.challenges(db, undecidedOnly: false).first(where: {
                 $0.challenge.id == challenge.id
             }) {
-                guard stored.groupCode == group else {
+                guard stored.groupCode == group, stored.openToAll == openToAll else {
                     throw StoreError.invalidValue(
                         "You have another challenge \(challenge.id) already; it cannot be joined here.")
                 }
@@ -33,13 +46,14 @@ extension LocalStore {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO challenge (id, rule, first_day, days, reward, penalty, created_at, starts_at, group_code)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO challenge (id, rule, first_day, days, reward, penalty, created_at, starts_at, group_code,
+                        open_to_all)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     challenge.id, rule, challenge.firstDay.dayNumber, challenge.days, challenge.reward,
                     challenge.penalty, Self.milliseconds(createdAt), challenge.startsAt.map(Self.milliseconds),
-                    group.value,
+                    group?.value, openToAll,
                 ])
             return true
         }
@@ -58,8 +72,20 @@ extension LocalStore {
     /// The member's challenges in `group` whose part, as it stands on `today`, the group store
     /// has not been told yet.
     public func pendingReports(group: GroupCode, today: LocalDate) throws(StoreError) -> [PendingReport] {
+        try pendingReports(today: today) { $0.groupCode == group }
+    }
+
+    /// The challenges open to all this user joined whose part, as it stands on `today`, the group
+    /// store has not been told yet.
+    public func pendingOpenReports(today: LocalDate) throws(StoreError) -> [PendingReport] {
+        try pendingReports(today: today) { $0.openToAll }
+    }
+
+    private func pendingReports(today: LocalDate, of kind: @escaping @Sendable (StoredChallenge) -> Bool)
+        throws(StoreError) -> [PendingReport]
+    {
         try read { db in
-            try Self.challenges(db, undecidedOnly: false).filter { $0.groupCode == group }.compactMap { stored in
+            try Self.challenges(db, undecidedOnly: false).filter(kind).compactMap { stored in
                 let (state, days) = ParticipantProgress.report(
                     stored.challenge, outcome: stored.outcome == nil ? nil : stored.participantState,
                     decidedDay: stored.decidedDay, today: today)

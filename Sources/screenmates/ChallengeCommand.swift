@@ -1,7 +1,7 @@
 import ArgumentParser
 import ScreenMatesApp
 
-/// `screenmates challenge create | join | list | show | when-opened | forfeit`.
+/// `screenmates challenge create | publish | join | list | show | when-opened | forfeit`.
 struct ChallengeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "challenge", abstract: "Challenges with coins at stake: your own, or your group's.",
@@ -12,10 +12,13 @@ struct ChallengeCommand: AsyncParsableCommand {
             ends (the reward), by whatever records them: the monitor, a dashboard, these commands. \
             A group challenge (create --group) is open to every member of your group until its first \
             day ends; each participant's part is decided from their own blocks, and the group sees \
-            who is still in, who failed and who finished — never an app or a block of theirs.
+            who is still in, who failed and who finished — never an app or a block of theirs. The group \
+            store's owner may publish challenges open to everyone on the store (publish); anyone may join \
+            one (join), and its board shows names and outcomes across groups.
             """,
         subcommands: [
-            ChallengeCreateCommand.self, ChallengeJoinCommand.self, ChallengeListCommand.self,
+            ChallengeCreateCommand.self, ChallengePublishCommand.self, ChallengeJoinCommand.self,
+            ChallengeListCommand.self,
             ChallengeShowCommand.self, ChallengeWhenOpenedCommand.self, ChallengeForfeitCommand.self,
         ])
 }

@@ -13,13 +13,31 @@ struct ChallengeListCommand: AsyncParsableCommand {
     @Flag(
         help: """
             Print JSON: an array of {id, rule, state, firstDay, lastDay, days, reward, penalty, outcome, decidedAt, \
-            group, joined, participants: [{name, state, rank, daysKept, isMe, decidedAt}]}.
+            group, joined, openToAll, participants: [{name, state, rank, daysKept, isMe, decidedAt}]}.
             """)
     var json = false
+
+    @Flag(
+        name: .customLong("open-to-all"),
+        help: "The challenges open to everyone on the group store instead, joined or not, each with its board.")
+    var openToAll = false
 
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let home = try ChallengeHome.open(global, clock)
+            if openToAll {
+                let boards = try await home.openBoards()
+                let entries = try home.openSummaries(boards)
+                if json {
+                    print(jsonText(entries))
+                } else if entries.isEmpty {
+                    print("No challenge is open to all on this group store; its owner publishes them.")
+                } else {
+                    for entry in entries { print(entry.line) }
+                }
+                if let note = boards.offlineNote { printError(note) }
+                return 0
+            }
             let games = try await home.games()
             let entries = try home.summaries(games)
             if json {
@@ -37,7 +55,8 @@ struct ChallengeListCommand: AsyncParsableCommand {
 
 struct ChallengeShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "One challenge; a group challenge with its participants' leaderboard.")
+        commandName: "show",
+        abstract: "One challenge; a group's or one open to all with its participants' leaderboard.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var clock: ClockOptions
@@ -51,10 +70,22 @@ struct ChallengeShowCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting { () async throws(AppError) -> Int32 in
             let home = try ChallengeHome.open(global, clock)
+            let wanted = id.lowercased()
             let games = try await home.games()
-            guard let entry = try home.summaries(games).first(where: { $0.id == id }) else {
+            var entry = try home.summaries(games).first(where: { $0.id == wanted })
+            var note = games?.offlineNote
+            // One open to all (joined or not) shows its board across groups.
+            if entry?.openToAll ?? true {
+                let boards = try await home.openBoards()
+                if let open = try home.openSummaries(boards).first(where: { $0.id == wanted }) {
+                    entry = open
+                    note = boards.offlineNote
+                }
+            }
+            guard let entry else {
                 throw AppError(
-                    "There is no challenge \(SafeText.displayable(id)); `screenmates challenge list` shows yours.")
+                    "There is no challenge \(SafeText.displayable(id)); `screenmates challenge list` shows yours, "
+                        + "`screenmates challenge list --open-to-all` those open to everyone on the group store.")
             }
             if json {
                 print(jsonText(entry))
@@ -62,7 +93,7 @@ struct ChallengeShowCommand: AsyncParsableCommand {
                 print(entry.line)
                 for line in entry.leaderboard { print(line) }
             }
-            if let note = games?.offlineNote { printError(note) }
+            if let note { printError(note) }
             return 0
         }
     }
@@ -70,7 +101,14 @@ struct ChallengeShowCommand: AsyncParsableCommand {
 
 struct ChallengeJoinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "join", abstract: "Join one of your group's challenges (until its first day ends).")
+        commandName: "join",
+        abstract:
+            "Join one of your group's challenges, or one open to all on the group store (until its first day ends).",
+        discussion: """
+            The id is looked for among your group's challenges first, then among those open to everyone \
+            on the group store (`screenmates challenge list --open-to-all`): you join an open one under \
+            your display name, which must be free on its board.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var clock: ClockOptions

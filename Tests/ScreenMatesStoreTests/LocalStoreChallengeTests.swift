@@ -192,4 +192,46 @@ import Testing
             try store.addChallenge(evil, createdAt: Fixtures.instant("2026-11-21T08:00"))
         }
     }
+
+    /// A copy of a challenge open to all is kept apart from a group's: its part is pending for the
+    /// group store's open challenges only, and the same id cannot come back as another kind.
+    @Test func anOpenChallengeIsReportedApartFromTheGroups() throws {
+        let directory = TemporaryDirectory()
+        let store = try Fixtures.store(in: directory, start: "2026-11-21")
+        let code = try GroupCode(validating: "K7Q2XM")
+        #expect(try store.addOpenChallenge(challenge(), createdAt: Fixtures.instant("2026-11-21T08:00")))
+        #expect(try store.addOpenChallenge(challenge(), createdAt: Fixtures.instant("2026-11-21T09:00")) == false)
+        #expect(throws: StoreError.self) {
+            try store.addGroupChallenge(challenge(), group: code, createdAt: Fixtures.instant("2026-11-21T08:00"))
+        }
+        #expect(try store.challenges().map(\.openToAll) == [true])
+        #expect(try store.pendingReports(group: code, today: first).isEmpty)
+        let pending = try store.pendingOpenReports(today: first)
+        #expect(pending.map(\.challenge.challenge.id) == ["c1"] && pending.first?.state == .stillIn)
+        try store.markReported(challengeID: "c1", mark: try #require(pending.first).mark)
+        #expect(try store.pendingOpenReports(today: first).isEmpty)
+    }
+
+    /// A home from before v13 keeps its challenges, none of them open to all.
+    @Test func aHomeFromBeforeOpenChallengesKeepsItsChallenges() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let store = try Fixtures.store(in: directory, start: "2026-11-21")
+            try store.addChallenge(challenge(), createdAt: Fixtures.instant("2026-11-21T08:00"))
+        }
+        // The database as v12 left it.
+        let pool = try DatabasePool(path: directory.databasePath)
+        try pool.write { db in
+            try db.execute(sql: "ALTER TABLE challenge DROP COLUMN open_to_all")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v13:%'")
+        }
+        try pool.close()
+        let store = try Fixtures.store(in: directory, start: "2026-11-21")
+        #expect(try store.challenges().map(\.challenge.id) == ["c1"])
+        #expect(try store.challenges().map(\.openToAll) == [false])
+        // A personal challenge's id is not an open one's.
+        #expect(throws: StoreError.self) {
+            try store.addOpenChallenge(challenge(), createdAt: Fixtures.instant("2026-11-21T09:00"))
+        }
+    }
 }

@@ -876,13 +876,13 @@ _screenmates_challenge() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    create|join|list|show|when-opened|forfeit)
+    create|publish|join|list|show|when-opened|forfeit)
         # Offer subcommand argument completions
         "_screenmates_challenge_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'create join list show when-opened forfeit' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'create publish join list show when-opened forfeit' -- "${cur}"))
         ;;
     esac
 }
@@ -933,6 +933,48 @@ _screenmates_challenge_create() {
     esac
 }
 
+_screenmates_challenge_publish() {
+    repeating_flags=()
+    non_repeating_flags=(--streak --now --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store --speed --start-at --at-most --quiet --app --days --reward --penalty)
+    __screenmates_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--start-at')
+        return
+        ;;
+    '--at-most')
+        return
+        ;;
+    '--quiet')
+        return
+        ;;
+    '--app')
+        return
+        ;;
+    '--days')
+        return
+        ;;
+    '--reward')
+        return
+        ;;
+    '--penalty')
+        return
+        ;;
+    esac
+}
+
 _screenmates_challenge_join() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -963,7 +1005,7 @@ _screenmates_challenge_join() {
 
 _screenmates_challenge_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--json --open-to-all --version -h --help)
     repeating_options=()
     non_repeating_options=(--home --group-store --speed --start-at)
     __screenmates_offer_flags_options 0

@@ -56,17 +56,18 @@ extension ChallengeHome {
         return challenge
     }
 
-    /// Joins the group challenge with `id` (any case), until its first day ends.
+    /// Joins the challenge with `id` (any case), until its first day ends: the group's challenge
+    /// with that id, else the one open to all on the group store (a group's comes first: ids of
+    /// open challenges have eight characters, a group's six).
     public func join(id: String) async throws(AppError) -> Challenge {
-        guard let (games, location) = try groupGames() else {
-            throw AppError("You are not in a group, so there is no group challenge to join.")
-        }
+        guard let (games, location) = try groupGames() else { return try await joinOpen(id: id) }
         do throws(GroupStoreError) {
             return try await location.using { store throws(GroupStoreError) in
                 try await games.join(id: id.lowercased(), in: store)
             }
         } catch {
-            throw AppError(error.message)
+            guard case .unknownChallenge = error else { throw AppError(error.message) }
+            return try await joinOpen(id: id)
         }
     }
 
@@ -100,9 +101,10 @@ extension ChallengeHome {
         }
     }
 
-    /// Tells the group what became of `stored` when it is a group challenge: now, or with the
-    /// next exchange when its store is out of reach.
+    /// Tells the group store what became of `stored` when it is a group challenge or one open to
+    /// all: now, or with the next exchange when its store is out of reach.
     public func tellGroup(about stored: StoredChallenge) async {
         if stored.groupCode != nil { _ = try? await games() }
+        if stored.openToAll { _ = try? await openBoards() }
     }
 }

@@ -28,11 +28,15 @@ public struct ChallengeSummary: Encodable, Sendable {
     /// What it does when its app comes to the front while its rule forbids it (`notice`,
     /// `minimize`, `close`, `off`); null for a group challenge the user has not joined.
     @Nullable public var whenOpened: String?
+    /// Whether it is open to everyone on the group store (published by its owner); its
+    /// `participants` are then its board across groups.
+    public var openToAll = false
 
-    /// Every challenge the user has, and the group's ones they have not joined, newest first.
+    /// Every challenge the user has, and the group's ones they have not joined, newest first. The
+    /// user's open challenges show their boards from `openBoards`.
     public static func all(
         stored: [StoredChallenge], games: GroupGamesSnapshot?, settings: UserSettings, calendar: DayCalendar,
-        now: Date
+        now: Date, openBoards: [OpenChallengeBoard] = []
     ) -> [ChallengeSummary] {
         let mine = Set(stored.map(\.challenge.id))
         let boards = games?.boards ?? []
@@ -40,23 +44,68 @@ public struct ChallengeSummary: Encodable, Sendable {
             ChallengeSummary(
                 board.challenge.challenge,
                 state: openState(of: board.challenge.challenge, calendar: calendar, now: now),
-                group: settings.group?.code, joined: false, board: board, me: settings.userID)
+                group: settings.group?.code, joined: false,
+                participants: participants(of: board, me: settings.userID))
         }
         let own = stored.map { entry in
-            var summary = ChallengeSummary(
-                entry.challenge, state: state(of: entry, calendar: calendar, now: now), group: entry.groupCode,
-                joined: true, board: boards.first { $0.challenge.id == entry.challenge.id }, me: settings.userID)
-            summary.outcome = entry.outcome?.rawValue
-            summary.whenOpened = entry.whenOpened.rawValue
-            summary.decidedAt = entry.decidedAt.map(TimeFormat.iso8601)
-            return summary
+            let lines =
+                entry.openToAll
+                ? Self.participants(of: openBoards.first { $0.challenge.id == entry.challenge.id })
+                : Self.participants(of: boards.first { $0.challenge.id == entry.challenge.id }, me: settings.userID)
+            return ChallengeSummary(entry, calendar: calendar, now: now, participants: lines)
         }
         return open + own
     }
 
-    init(
-        _ c: Challenge, state: String, group: GroupCode?, joined: Bool, board: GroupChallengeBoard?, me: UserID
-    ) {
+    /// Every challenge open to all on the group store, newest first: the user's copy of one they
+    /// joined, or how they may join it.
+    public static func openToAll(
+        stored: [StoredChallenge], boards: [OpenChallengeBoard], calendar: DayCalendar, now: Date
+    ) -> [ChallengeSummary] {
+        boards.map { board in
+            if let entry = stored.first(where: { $0.openToAll && $0.challenge.id == board.challenge.id }) {
+                return ChallengeSummary(entry, calendar: calendar, now: now, participants: participants(of: board))
+            }
+            var summary = ChallengeSummary(
+                board.challenge, state: openState(of: board.challenge, calendar: calendar, now: now), group: nil,
+                joined: false, participants: participants(of: board))
+            summary.openToAll = true
+            return summary
+        }
+    }
+
+    /// One of the user's own challenges.
+    init(_ entry: StoredChallenge, calendar: DayCalendar, now: Date, participants: [Participant]) {
+        self.init(
+            entry.challenge, state: Self.state(of: entry, calendar: calendar, now: now), group: entry.groupCode,
+            joined: true, participants: participants)
+        outcome = entry.outcome?.rawValue
+        whenOpened = entry.whenOpened.rawValue
+        decidedAt = entry.decidedAt.map(TimeFormat.iso8601)
+        openToAll = entry.openToAll
+    }
+
+    /// A group challenge's leaderboard, best first.
+    static func participants(of board: GroupChallengeBoard?, me: UserID) -> [Participant] {
+        (board.map { ChallengeStandings.rank($0.participants) } ?? []).map { entry in
+            let standing = entry.standing
+            return Participant(
+                name: standing.name, state: standing.state.title, rank: entry.rank, daysKept: standing.daysKept,
+                isMe: standing.userID == me, decidedAt: standing.decidedAt.map(TimeFormat.iso8601))
+        }
+    }
+
+    /// An open challenge's board across groups, best first.
+    static func participants(of board: OpenChallengeBoard?) -> [Participant] {
+        (board?.ranked ?? []).map { entry in
+            let line = entry.standing
+            return Participant(
+                name: line.name, state: line.state.title, rank: entry.rank, daysKept: line.daysKept, isMe: line.isMe,
+                decidedAt: line.decidedAt.map(TimeFormat.iso8601))
+        }
+    }
+
+    init(_ c: Challenge, state: String, group: GroupCode?, joined: Bool, participants: [Participant]) {
         id = c.id
         rule = c.summary
         self.state = state
@@ -67,12 +116,7 @@ public struct ChallengeSummary: Encodable, Sendable {
         penalty = c.penalty
         self.group = group?.value
         self.joined = joined
-        participants = (board.map { ChallengeStandings.rank($0.participants) } ?? []).map { entry in
-            let standing = entry.standing
-            return Participant(
-                name: standing.name, state: standing.state.title, rank: entry.rank, daysKept: standing.daysKept,
-                isMe: standing.userID == me, decidedAt: standing.decidedAt.map(TimeFormat.iso8601))
-        }
+        self.participants = participants
     }
 
     /// How one of the user's challenges stands now, in words.
@@ -102,7 +146,7 @@ public struct ChallengeSummary: Encodable, Sendable {
 
     /// One line: the id, the rule, the span, the coins, the state, and a group's counts.
     public var line: String {
-        let kind = group == nil ? "" : "[group] "
+        let kind = openToAll ? "[open to all] " : group == nil ? "" : "[group] "
         var text =
             "\(id)  \(kind)\(SafeText.displayable(rule)), \(firstDay) to \(lastDay), +\(reward)/-\(penalty) coins: \(state)"
         if outcome == nil, let whenOpened, whenOpened != OpenedAction.off.rawValue {

@@ -246,6 +246,14 @@ public struct GroupActions: Sendable {
                     } else {
                         _ = try? await games.fetch(from: store)
                     }
+                    // The challenges open to all the user joined: their parts told too.
+                    if waiting == nil, let name = settings.displayName,
+                        (try? local.challenges())?.contains(where: \.openToAll) == true
+                    {
+                        let open = OpenChallenges(
+                            local: local, userID: settings.userID, name: name, clock: clock, calendar: calendar)
+                        _ = try? await open.exchange(with: store)
+                    }
                 }
                 if let waiting { throw waiting }
                 return (days, snapshot.members.count)

@@ -207,18 +207,30 @@ public struct GroupGames: Sendable {
     /// Shares a new challenge with the group, under a fresh id, with this member as its first
     /// participant; their home keeps a copy and decides it. Returns the challenge as shared.
     public func create(_ challenge: Challenge, in store: any GroupStore) async throws(GroupStoreError) -> Challenge {
+        let shared = try await Self.sharing(challenge, idLength: 6) { shared throws(GroupStoreError) in
+            try await store.createGroupChallenge(shared, code: code, creatorID: userID, now: clock.now())
+        }
+        _ = try here(local.addGroupChallenge(shared, group: code, createdAt: clock.now()))
+        return shared
+    }
+
+    /// Shares `challenge` through `share` under a fresh id of `idLength` characters without
+    /// look-alikes, drawing another while the store has the id already (five tries).
+    static func sharing(
+        _ challenge: Challenge, idLength: Int, _ share: (Challenge) async throws(GroupStoreError) -> Void
+    ) async throws(GroupStoreError) -> Challenge {
         var shared = challenge
         var generator = SystemRandomNumberGenerator()
         for attempt in 1...5 {
-            shared.id = Self.newChallengeID(using: &generator)
+            shared.id = String(
+                (0..<idLength).map { _ in "abcdefghjkmnpqrstuvwxyz23456789".randomElement(using: &generator)! })
             do {
-                try await store.createGroupChallenge(shared, code: code, creatorID: userID, now: clock.now())
-                break
+                try await share(shared)
+                return shared
             } catch {
                 guard case .challengeExists = error, attempt < 5 else { throw error }
             }
         }
-        _ = try here(local.addGroupChallenge(shared, group: code, createdAt: clock.now()))
         return shared
     }
 
@@ -240,16 +252,16 @@ public struct GroupGames: Sendable {
     /// The participant's own copy of a group challenge: one joined once its first day had
     /// begun counts the blocks from the moment of joining.
     static func participantCopy(of shared: GroupChallenge, joinedAt: Date, calendar: DayCalendar) -> Challenge {
-        var copy = shared.challenge
+        participantCopy(of: shared.challenge, joinedAt: joinedAt, calendar: calendar)
+    }
+
+    /// The participant's own copy of a shared challenge (a group's, or one open to all).
+    static func participantCopy(of shared: Challenge, joinedAt: Date, calendar: DayCalendar) -> Challenge {
+        var copy = shared
         if joinedAt > calendar.start(of: copy.firstDay) {
             copy.startsAt = max(copy.startsAt ?? joinedAt, joinedAt)
         }
         return copy
-    }
-
-    /// Six characters without look-alikes: group challenges' ids (personal ones have four).
-    static func newChallengeID(using generator: inout some RandomNumberGenerator) -> String {
-        String((0..<6).map { _ in "abcdefghjkmnpqrstuvwxyz23456789".randomElement(using: &generator)! })
     }
 
     /// A local store failure met while exchanging, as the group-store error the callers handle.

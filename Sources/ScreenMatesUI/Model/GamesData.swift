@@ -64,8 +64,10 @@ public struct GamesData: Hashable, Sendable {
         public var canJoin: Bool
         /// One of the user's that is still undecided (so it can be given up).
         public var canForfeit: Bool
-        /// A group challenge's leaderboard, best first.
+        /// A group challenge's leaderboard, best first (an open one's: across groups).
         public var participants: [Participant]
+        /// One open to everyone on the group store (`isGroup` too: it has a board).
+        public var isOpenToAll = false
 
         public init(
             id: String, summary: String, firstDay: LocalDate, lastDay: LocalDate, reward: Int, penalty: Int,

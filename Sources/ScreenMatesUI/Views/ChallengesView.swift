@@ -76,8 +76,9 @@ struct ChallengesView {
             let style = Style(chosen ? .highlight : .text, bold: chosen)
             var x = inner.x
             x += frame.put(chosen ? frame.glyphs.pointer + " " : "  ", x: x, y: y, style: Style(.accent, bold: true))
-            x += frame.put(row.id.padding(toLength: 7, withPad: " ", startingAt: 0), x: x, y: y, style: style)
-            let kind = row.isGroup ? (row.joined ? "group " : "open  ") : "mine  "
+            let idWidth = max(7, row.id.count + 1)
+            x += frame.put(row.id.padding(toLength: idWidth, withPad: " ", startingAt: 0), x: x, y: y, style: style)
+            let kind = row.isOpenToAll ? "all   " : row.isGroup ? (row.joined ? "group " : "open  ") : "mine  "
             x += frame.put(kind, x: x, y: y, style: Style(row.isGroup ? .accent : .muted))
             // The list's state is short; the details below say it all.
             let state =
