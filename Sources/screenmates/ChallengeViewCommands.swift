@@ -39,7 +39,9 @@ struct ChallengeListCommand: AsyncParsableCommand {
                 return 0
             }
             let games = try await home.games()
-            let entries = try home.summaries(games)
+            // The boards of the open challenges the user joined, read only when there are some.
+            let open = try home.challenges().contains(where: \.openToAll) ? try await home.openBoards() : nil
+            let entries = try home.summaries(games, open: open)
             if json {
                 print(jsonText(entries))
             } else if entries.isEmpty {
@@ -47,7 +49,7 @@ struct ChallengeListCommand: AsyncParsableCommand {
             } else {
                 for entry in entries { print(entry.line) }
             }
-            if let note = games?.offlineNote { printError(note) }
+            if let note = games?.offlineNote ?? open?.offlineNote { printError(note) }
             return 0
         }
     }

@@ -66,6 +66,8 @@ import Testing
         let text = try await run(["challenge", "show", id, "--start-at", "2026-11-22T21:01"], cy)
         #expect(text.contains("[open to all]") && text.contains("1 still in, 1 failed"), "\(text)")
         #expect(text.contains("cy (you)"), "\(text)")
+        let list = try await run(["challenge", "list", "--start-at", "2026-11-22T21:01"], cy)
+        #expect(list.contains("\(id)  [open to all]") && list.contains("1 still in, 1 failed"), "\(list)")
 
         let status = try await json(["status", "--start-at", "2026-11-22T21:02"], cy)
         let open = status["openChallenges"] as? [[String: Any]] ?? []

@@ -60,7 +60,13 @@ extension ChallengeHome {
     /// with that id, else the one open to all on the group store (a group's comes first: ids of
     /// open challenges have eight characters, a group's six).
     public func join(id: String) async throws(AppError) -> Challenge {
-        guard let (games, location) = try groupGames() else { return try await joinOpen(id: id) }
+        guard let (games, location) = try groupGames() else {
+            do throws(AppError) {
+                return try await joinOpen(id: id)
+            } catch {
+                throw AppError("You are not in a group (so there is no group challenge to join). " + error.message)
+            }
+        }
         do throws(GroupStoreError) {
             return try await location.using { store throws(GroupStoreError) in
                 try await games.join(id: id.lowercased(), in: store)

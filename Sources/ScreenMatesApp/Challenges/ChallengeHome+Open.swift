@@ -32,7 +32,7 @@ extension ChallengeHome {
                 try await open.publish(challenge, in: store)
             }
         } catch {
-            throw AppError(error.message)
+            throw Self.said(error)
         }
     }
 
@@ -60,7 +60,7 @@ extension ChallengeHome {
                 try await open.join(id: id.lowercased(), in: store)
             }
         } catch {
-            throw AppError(error.message)
+            throw Self.said(error)
         }
     }
 
@@ -68,5 +68,12 @@ extension ChallengeHome {
     public func openSummaries(_ boards: OpenBoards) throws(AppError) -> [ChallengeSummary] {
         ChallengeSummary.openToAll(
             stored: try challenges(), boards: boards.boards, calendar: calendar, now: clock.now())
+    }
+
+    /// A store's refusal as the command says it: one out of reach is to be tried again (nothing
+    /// waits to be sent, as profile updates do).
+    private static func said(_ error: GroupStoreError) -> AppError {
+        guard case .unavailable(let location, let detail) = error else { return AppError(error.message) }
+        return AppError("The group store \(location) cannot be reached (\(detail)); try again once it can.")
     }
 }

@@ -78,10 +78,12 @@ public struct ChallengeHome: Sendable {
         }
     }
 
-    /// Every challenge of the user's, and the group's ones they have not joined, newest first.
-    public func summaries(_ games: GamesRead?) throws(AppError) -> [ChallengeSummary] {
+    /// Every challenge of the user's, and the group's ones they have not joined, newest first;
+    /// those open to all with their boards from `open`.
+    public func summaries(_ games: GamesRead?, open: OpenBoards? = nil) throws(AppError) -> [ChallengeSummary] {
         ChallengeSummary.all(
-            stored: try challenges(), games: games?.snapshot, settings: settings, calendar: calendar, now: clock.now())
+            stored: try challenges(), games: games?.snapshot, settings: settings, calendar: calendar, now: clock.now(),
+            openBoards: open?.boards ?? [])
     }
 
     /// The names of the group's members by user id, as the group store has them (or as cached);
