@@ -27,21 +27,18 @@ import Testing
             uniqueKeysWithValues: participants.map { ($0["name"] as? String ?? "", $0["state"] as? String ?? "") })
     }
 
-    @Test func theOwnerPublishesAndTwoGroupsShareTheBoard() async throws {
+    /// Three homes on one shared file: the file's owner (who made it: this user) publishes a
+    /// challenge for tomorrow, and Bo and Cy, each in a group of their own, join it.
+    private func published(_ shared: String) async throws -> (
+        owner: Binary.Home, bo: Binary.Home, cy: Binary.Home, id: String
+    ) {
         let (owner, bo, cy) = (Binary.Home(), Binary.Home(), Binary.Home())
-        let shared = owner.path + "-group-store.sqlite"
-        defer {
-            for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: shared + suffix) }
-        }
         let store = ["--group-store", shared]
         for (home, name) in [(owner, "olga"), (bo, "bo"), (cy, "cy")] {
             _ = try await run(["setup", "--name", name, "--start-at", "2026-11-21T08:00"], home)
         }
-        // Bo and Cy each in a group of their own, on one file.
         _ = try await run(["group", "create", "--start-at", "2026-11-21T08:01"] + store, bo)
         _ = try await run(["group", "create", "--start-at", "2026-11-21T08:01"] + store, cy)
-
-        // The file's owner (who made it: this user) publishes a challenge for tomorrow.
         let published = try await run(
             ["challenge", "publish", "--at-most", "1", "--days", "2", "--start-at", "2026-11-21T08:10"] + store, owner)
         let id = try #require(published.split(separator: " ").dropFirst().first.map { String($0.dropLast()) })
@@ -54,6 +51,18 @@ import Testing
             let joined = try await run(["challenge", "join", id, "--start-at", "2026-11-21T08:21"], home)
             #expect(joined.contains("Joined challenge \(id)"), "\(joined)")
         }
+        return (owner, bo, cy, id)
+    }
+
+    private static func remove(_ shared: String) {
+        for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: shared + suffix) }
+    }
+
+    @Test func theOwnerPublishesAndTwoGroupsShareTheBoard() async throws {
+        let shared = Binary.Home().path + "-group-store.sqlite"
+        defer { Self.remove(shared) }
+        let store = ["--group-store", shared]
+        let (_, bo, cy, id) = try await published(shared)
 
         // Bo's monitor records his day (many blocks); his home decides; sync tells the store.
         _ = try await run(
@@ -91,5 +100,32 @@ import Testing
             ["challenge", "publish", "--streak", "--start-at", "2026-11-22T21:03", "--home", cy.path] + store)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("Only the owner of the group store"), "\(refused.stderr)")
+    }
+
+    /// On screen, live across groups: Cy watches the challenges screen (`c`) of her dashboard
+    /// while Bo, in another group, breaks the rule; once his `sync` has told the store, her
+    /// screen says he failed, without a key (the open challenges' change mark, polled, brings it).
+    @Test func aParticipantOfAnotherGroupFailingShowsOnTheChallengesScreenLive() async throws {
+        let shared = Binary.Home().path + "-group-store.sqlite"
+        defer { Self.remove(shared) }
+        let (_, bo, cy, _) = try await published(shared)
+
+        let screen = try await Tmux()
+        try await screen.type("\(Binary.path) --home \(cy.path) dashboard --speed 1 --start-at 2026-11-22T09:00")
+        try await screen.waitFor("coins")
+        try await screen.keys("c")
+        let before = try await screen.waitFor { $0.contains(" bo ") && $0.contains("still in") }
+        #expect(!before.contains("failed"), "\(before)")
+        #expect(before.contains("all "), "\(before)")
+
+        _ = try await run(
+            ["monitor", "--start-at", "2026-11-22T09:00", "--rate", "max", "--count", "30", "--seed", "3"], bo)
+        _ = try await run(["sync", "--start-at", "2026-11-22T20:00"], bo)
+        let after = try await screen.waitFor(timeout: 30) { screen in
+            screen.split(separator: "\n").contains { $0.contains(" bo ") && $0.contains("failed") }
+        }
+        let cyRow = after.split(separator: "\n").first { $0.contains("cy (you)") }
+        #expect(cyRow?.contains("still in") == true, "\(after)")
+        try await screen.keys("Escape", "q")
     }
 }

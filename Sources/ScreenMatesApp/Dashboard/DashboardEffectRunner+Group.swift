@@ -20,9 +20,11 @@ extension DashboardEffectRunner {
     }
 
     /// Connects to the group `settings` name, if any (after leaving the link there was): one
-    /// link, owned by the session's tasks.
+    /// link, owned by the session's tasks; and watches the challenges open to all, in a group or
+    /// not.
     func connectGroup(_ settings: UserSettings) -> DashboardEvent {
         disconnectGroup()
+        watchOpenChallenges(settings)
         guard let membership = settings.group else { return .groupConnected(nil) }
         let inbox = self.inbox
         let link = GroupLink(
@@ -37,6 +39,24 @@ extension DashboardEffectRunner {
     func disconnectGroup() {
         groupLink?.stop()
         groupLink = nil
+        openWatch?.stop()
+        openWatch = nil
+    }
+
+    /// Starts the watch on the challenges open to all on the user's group store, owned by the
+    /// session's tasks, once they take part in one (nothing runs for them before).
+    func watchOpenChallenges(_ settings: UserSettings) {
+        guard openWatch == nil, let name = settings.displayName,
+            (try? store.challenges())?.contains(where: \.openToAll) == true
+        else { return }
+        let calendar = DayCalendar(timeZone: dependencies.timeZone.current(), dayStartHour: settings.dayStartHour)
+        let inbox = self.inbox
+        let watch = OpenChallengeWatch(
+            open: OpenChallenges(local: store, userID: settings.userID, name: name, clock: clock, calendar: calendar),
+            location: groupStore(remembered: settings.group?.store), logger: logger,
+            onChange: { inbox.post(.openBoardsChanged) })
+        tasks.start { await watch.run() }
+        openWatch = watch
     }
 
     /// What the game screens need: the store, the clock, the day, the group's games.
@@ -53,6 +73,8 @@ extension DashboardEffectRunner {
 
     /// Coins, challenges, badges and the group's weeks as the group link last exchanged them.
     func gatherGames(_ state: DashboardState) -> DashboardEvent {
+        // A challenge open to all joined since (from the command line): its board is watched too.
+        watchOpenChallenges(state.numbers.settings)
         let group = state.group
         return .gamesRead(
             gamesSupport(state).gamesData(

@@ -47,6 +47,8 @@ final class DashboardEffectRunner {
     var mates: Task<Void, Never>?
     /// The one link to the user's group (the leaderboard and the games), while in one.
     var groupLink: GroupLink?
+    /// What keeps the boards of the challenges open to all fresh, in a group or not.
+    var openWatch: OpenChallengeWatch?
     let referee: ChallengeReferee
     /// The daily prune (`DashboardUpdate` decides when; in the background).
     let pruner: DailyPrune

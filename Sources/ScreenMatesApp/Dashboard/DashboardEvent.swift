@@ -37,6 +37,9 @@ enum DashboardEvent: Hashable, Sendable {
     case groupConnected(GroupLink.Status?)
     /// A group action (create, join, leave) ended.
     case groupActionFinished(GroupActionOutcome)
+    /// The boards of the challenges open to all that the user joined were read anew
+    /// (`OpenChallengeWatch`).
+    case openBoardsChanged
 
     // The outcomes of effects.
     /// Coins, challenges, badges and the group's weeks, read for the screens and the header.

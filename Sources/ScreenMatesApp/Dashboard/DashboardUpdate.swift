@@ -85,6 +85,8 @@ enum DashboardUpdate {
                 + (status.games != nil ? [.gatherGames] : [])
         case .groupActionFinished(let outcome):
             return groupActionFinished(outcome, &state)
+        case .openBoardsChanged:
+            return gamesChanged(state)
         case .gamesRead(let games):
             state.games = games
             return []

@@ -337,24 +337,11 @@ public actor GroupLink {
             }
             let exchange = try await games.exchange(with: store, previous: previous)
             logger.leftOut(exchange.snapshot.leftOut, previously: status.games?.leftOut)
-            if exchange.waiting == nil { await exchangeOpenChallenges(with: store) }
             return (exchange.snapshot, exchange.waiting)
         } catch let error where !error.isTransient {
             logger.error("group games: \(error.message)")
             return (nil, nil)
         }
-    }
-
-    /// The challenges open to all the user joined: their parts told and their boards read (and
-    /// cached, where the screens read them), with each exchange of the group's games. Best effort:
-    /// what fails is tried again with the next.
-    private func exchangeOpenChallenges(with store: any GroupStore) async {
-        guard let settings = try? local.settings(), let name = settings.displayName,
-            (try? local.challenges())?.contains(where: \.openToAll) == true
-        else { return }
-        let open = OpenChallenges(
-            local: local, userID: settings.userID, name: name, clock: clock, calendar: games.calendar)
-        _ = try? await open.exchange(with: store)
     }
 
     /// What the dashboard's one-line warning says: a store that cannot be used is said by its
