@@ -6,26 +6,6 @@ import Testing
 /// and `status --json` show him failed while she is still in — and the group store holds no app
 /// name of theirs.
 @Suite struct GroupChallengeEndToEndTests {
-    private func run(_ arguments: [String], _ home: Binary.Home, sourceLocation: SourceLocation = #_sourceLocation)
-        async throws -> String
-    {
-        let result = try await Binary.run(arguments + ["--home", home.path])
-        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return result.stdout
-    }
-
-    private func json(_ arguments: [String], _ home: Binary.Home) async throws -> [String: Any] {
-        let text = try await run(arguments + ["--json"], home)
-        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
-    }
-
-    /// The name → state of a challenge's participants in `challenge show --json` or `status --json`.
-    private func states(_ challenge: [String: Any]?) -> [String: String] {
-        let participants = challenge?["participants"] as? [[String: Any]] ?? []
-        return Dictionary(
-            uniqueKeysWithValues: participants.map { ($0["name"] as? String ?? "", $0["state"] as? String ?? "") })
-    }
-
     @Test func oneBreaksTheRuleAndTheOtherSeesIt() async throws {
         let (ana, bo) = (Binary.Home(), Binary.Home())
         let shared = ana.path + "-group-store.sqlite"
@@ -33,36 +13,39 @@ import Testing
             for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: shared + suffix) }
         }
         let store = ["--group-store", shared]
-        _ = try await run(["setup", "--name", "ana", "--start-at", "2026-11-21T08:00"], ana)
-        _ = try await run(["setup", "--name", "bo", "--start-at", "2026-11-21T08:00"], bo)
-        let created = try await run(["group", "create", "--start-at", "2026-11-21T08:01"] + store, ana)
+        _ = try await ana.succeed(["setup", "--name", "ana", "--start-at", "2026-11-21T08:00"])
+        _ = try await bo.succeed(["setup", "--name", "bo", "--start-at", "2026-11-21T08:00"])
+        let created = try await ana.succeed(["group", "create", "--start-at", "2026-11-21T08:01"] + store)
         let code = try #require(created.split(separator: " ").dropFirst(2).first.map(String.init), "\(created)")
-        _ = try await run(["group", "join", code, "--start-at", "2026-11-21T08:02"] + store, bo)
+        _ = try await bo.succeed(["group", "join", code, "--start-at", "2026-11-21T08:02"] + store)
 
         // Ana shares a challenge for tomorrow; Bo joins it today.
-        let challenge = try await run(
-            ["challenge", "create", "--group", "--at-most", "1", "--days", "2", "--start-at", "2026-11-21T08:10"], ana)
+        let challenge = try await ana.succeed([
+            "challenge", "create", "--group", "--at-most", "1", "--days", "2", "--start-at", "2026-11-21T08:10",
+        ])
         let id = try #require(challenge.split(separator: " ").dropFirst().first.map { String($0.dropLast()) })
         #expect(id.count == 6, "\(challenge)")
-        let open = try await run(["challenge", "list", "--start-at", "2026-11-21T08:20"], bo)
+        let open = try await bo.succeed(["challenge", "list", "--start-at", "2026-11-21T08:20"])
         #expect(open.contains("open: join it with `screenmates challenge join \(id)`"), "\(open)")
-        let joined = try await run(["challenge", "join", id, "--start-at", "2026-11-21T08:21"], bo)
+        let joined = try await bo.succeed(["challenge", "join", id, "--start-at", "2026-11-21T08:21"])
         #expect(joined.contains("Joined challenge \(id)"), "\(joined)")
 
         // Bo's monitor records his day (many blocks); his home decides; sync tells the group.
-        _ = try await run(
-            ["monitor", "--start-at", "2026-11-22T09:00", "--rate", "max", "--count", "30", "--seed", "3"], bo)
-        _ = try await run(["sync", "--start-at", "2026-11-22T20:00"], bo)
+        _ = try await bo.succeed([
+            "monitor", "--start-at", "2026-11-22T09:00", "--rate", "max", "--count", "30", "--seed", "3",
+        ])
+        _ = try await bo.succeed(["sync", "--start-at", "2026-11-22T20:00"])
 
-        let show = try await json(["challenge", "show", id, "--start-at", "2026-11-22T21:00"], ana)
-        #expect(states(show) == ["ana": "still in", "bo": "failed"], "\(show)")
+        let show = try await ana.json(["challenge", "show", id, "--start-at", "2026-11-22T21:00"])
+        #expect(participantStates(show) == ["ana": "still in", "bo": "failed"], "\(show)")
         #expect(show["group"] as? String == code && show["joined"] as? Bool == true)
-        let text = try await run(["challenge", "show", id, "--start-at", "2026-11-22T21:01"], ana)
+        let text = try await ana.succeed(["challenge", "show", id, "--start-at", "2026-11-22T21:01"])
         #expect(text.contains("1 still in, 1 failed"), "\(text)")
 
-        let status = try await json(["status", "--start-at", "2026-11-22T21:02"], ana)
+        let status = try await ana.json(["status", "--start-at", "2026-11-22T21:02"])
         let challenges = status["challenges"] as? [[String: Any]] ?? []
-        #expect(states(challenges.first { $0["id"] as? String == id }) == ["ana": "still in", "bo": "failed"])
+        #expect(
+            participantStates(challenges.first { $0["id"] as? String == id }) == ["ana": "still in", "bo": "failed"])
         #expect((status["coins"] as? [String: Any])?["balance"] as? Int == 0, "\(status)")
         #expect(status["badges"] is [Any])
         #expect((status["week"] as? [String: Any])?["weekStart"] as? String == "monday", "\(status)")
@@ -76,7 +59,7 @@ import Testing
         }
 
         // Bo's penalty was booked once; his coins say so.
-        let coins = try await json(["coins", "--start-at", "2030-01-01T00:00"], bo)
+        let coins = try await bo.json(["coins", "--start-at", "2030-01-01T00:00"])
         let penalties = (coins["transactions"] as? [[String: Any]] ?? []).filter {
             ($0["cause"] as? String) == "challenge \(id)"
         }
@@ -93,15 +76,16 @@ import Testing
             for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: shared + suffix) }
         }
         let store = ["--group-store", shared]
-        _ = try await run(["setup", "--name", "ana", "--start-at", "2026-11-21T08:00"], ana)
-        _ = try await run(["setup", "--name", "bo", "--start-at", "2026-11-21T08:00"], bo)
-        let created = try await run(["group", "create", "--start-at", "2026-11-21T08:01"] + store, ana)
+        _ = try await ana.succeed(["setup", "--name", "ana", "--start-at", "2026-11-21T08:00"])
+        _ = try await bo.succeed(["setup", "--name", "bo", "--start-at", "2026-11-21T08:00"])
+        let created = try await ana.succeed(["group", "create", "--start-at", "2026-11-21T08:01"] + store)
         let code = try #require(created.split(separator: " ").dropFirst(2).first.map(String.init), "\(created)")
-        _ = try await run(["group", "join", code, "--start-at", "2026-11-21T08:02"] + store, bo)
-        let challenge = try await run(
-            ["challenge", "create", "--group", "--at-most", "1", "--days", "2", "--start-at", "2026-11-21T08:10"], ana)
+        _ = try await bo.succeed(["group", "join", code, "--start-at", "2026-11-21T08:02"] + store)
+        let challenge = try await ana.succeed([
+            "challenge", "create", "--group", "--at-most", "1", "--days", "2", "--start-at", "2026-11-21T08:10",
+        ])
         let id = try #require(challenge.split(separator: " ").dropFirst().first.map { String($0.dropLast()) })
-        _ = try await run(["challenge", "join", id, "--start-at", "2026-11-21T08:21"], bo)
+        _ = try await bo.succeed(["challenge", "join", id, "--start-at", "2026-11-21T08:21"])
 
         let screen = try await Tmux()
         try await screen.type(
@@ -111,9 +95,10 @@ import Testing
         let before = try await screen.waitFor { $0.contains(" bo ") && $0.contains("still in") }
         #expect(!before.contains("failed"), "\(before)")
 
-        _ = try await run(
-            ["monitor", "--start-at", "2026-11-22T09:00", "--rate", "max", "--count", "30", "--seed", "3"], bo)
-        _ = try await run(["sync", "--start-at", "2026-11-22T20:00"], bo)
+        _ = try await bo.succeed([
+            "monitor", "--start-at", "2026-11-22T09:00", "--rate", "max", "--count", "30", "--seed", "3",
+        ])
+        _ = try await bo.succeed(["sync", "--start-at", "2026-11-22T20:00"])
         let after = try await screen.waitFor(timeout: 30) { screen in
             screen.split(separator: "\n").contains { $0.contains(" bo ") && $0.contains("failed") }
         }
@@ -124,7 +109,7 @@ import Testing
 
     @Test func aGroupChallengeIsRefusedWithAReason() async throws {
         let home = Binary.Home()
-        _ = try await run(["setup", "--name", "ana"], home)
+        _ = try await home.succeed(["setup", "--name", "ana"])
         let cases: [([String], Int32, String)] = [
             (["challenge", "create", "--group", "--at-most", "1"], 1, "not in a group"),
             (["challenge", "join", "abcdef"], 1, "not in a group"),

@@ -5,19 +5,6 @@ import Testing
 /// do not; the week is settled for her at once and waits for him; when his days arrive it is
 /// settled with them, and each gets their result in their coins, once.
 @Suite struct WeekSettlementEndToEndTests {
-    private func run(_ arguments: [String], _ home: Binary.Home, sourceLocation: SourceLocation = #_sourceLocation)
-        async throws -> String
-    {
-        let result = try await Binary.run(arguments + ["--home", home.path])
-        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return result.stdout
-    }
-
-    private func json(_ arguments: [String], _ home: Binary.Home) async throws -> [String: Any] {
-        let text = try await run(arguments + ["--json"], home)
-        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
-    }
-
     /// (name, status, coins) of each result of the week of 2026-11-16.
     private func results(_ week: [String: Any]) -> [String] {
         (week["results"] as? [[String: Any]] ?? []).filter { $0["week"] as? String == "2026-11-16" }.map {
@@ -32,27 +19,28 @@ import Testing
             for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: shared + suffix) }
         }
         let store = ["--group-store", shared]
-        _ = try await run(["setup", "--name", "ana", "--start-at", "2026-11-16T08:00"], ana)
-        _ = try await run(["setup", "--name", "bo", "--start-at", "2026-11-16T08:00"], bo)
-        let created = try await run(
-            ["group", "create", "--kept-day-coins", "4", "--start-at", "2026-11-16T08:01"] + store, ana)
+        _ = try await ana.succeed(["setup", "--name", "ana", "--start-at", "2026-11-16T08:00"])
+        _ = try await bo.succeed(["setup", "--name", "bo", "--start-at", "2026-11-16T08:00"])
+        let created = try await ana.succeed(
+            ["group", "create", "--kept-day-coins", "4", "--start-at", "2026-11-16T08:01"] + store)
         #expect(created.contains("a kept day +4 coins"), "\(created)")
         let code = try #require(created.split(separator: " ").dropFirst(2).first.map(String.init))
-        _ = try await run(["group", "join", code, "--start-at", "2026-11-16T08:02"] + store, bo)
+        _ = try await bo.succeed(["group", "join", code, "--start-at", "2026-11-16T08:02"] + store)
         // Bo's long Tuesday, sent that evening; nothing more from him before the close.
-        _ = try await run(
-            ["monitor", "--start-at", "2026-11-17T09:00", "--rate", "max", "--count", "24", "--seed", "3"], bo)
-        _ = try await run(["sync", "--start-at", "2026-11-17T20:00"], bo)
+        _ = try await bo.succeed([
+            "monitor", "--start-at", "2026-11-17T09:00", "--rate", "max", "--count", "24", "--seed", "3",
+        ])
+        _ = try await bo.succeed(["sync", "--start-at", "2026-11-17T20:00"])
         // Ana syncs after the close: her week is settled; Bo's waits for his six days.
-        _ = try await run(["sync", "--start-at", "2026-11-23T09:00"], ana)
-        let closed = try await json(["week", "--start-at", "2026-11-23T09:01"], ana)
+        _ = try await ana.succeed(["sync", "--start-at", "2026-11-23T09:00"])
+        let closed = try await ana.json(["week", "--start-at", "2026-11-23T09:01"])
         #expect(results(closed) == ["ana settled 28", "bo pending 0"], "\(closed)")
         // Bo's days arrive: his week is settled with its penalty, once, into his coins.
-        _ = try await run(["sync", "--start-at", "2026-11-23T10:00"], bo)
-        _ = try await run(["sync", "--start-at", "2026-11-23T10:01"], bo)
-        let settled = try await json(["week", "--start-at", "2026-11-23T10:02"], bo)
+        _ = try await bo.succeed(["sync", "--start-at", "2026-11-23T10:00"])
+        _ = try await bo.succeed(["sync", "--start-at", "2026-11-23T10:01"])
+        let settled = try await bo.json(["week", "--start-at", "2026-11-23T10:02"])
         #expect(results(settled) == ["ana settled 28", "bo settled 14"], "6 kept, 1 over: \(settled)")
-        let coins = try await json(["coins", "--start-at", "2026-11-23T10:03"], bo)
+        let coins = try await bo.json(["coins", "--start-at", "2026-11-23T10:03"])
         let weeks = (coins["transactions"] as? [[String: Any]] ?? []).filter {
             ($0["cause"] as? String)?.hasPrefix("week ") == true
         }
