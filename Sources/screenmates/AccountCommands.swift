@@ -32,6 +32,9 @@ struct RestoreCommand: AsyncParsableCommand {
             print(
                 "Restored \(restored.name) (user id \(restored.userID)) in group \(restored.code): "
                     + "\(restored.days) day\(restored.days == 1 ? "" : "s") of history, a streak of \(restored.streak)."
+                    + (restored.openChallenges > 0
+                        ? " \(restored.openChallenges) challenge\(restored.openChallenges == 1 ? "" : "s") open to all."
+                        : "")
             )
             return 0
         }

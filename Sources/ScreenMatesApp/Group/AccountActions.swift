@@ -41,6 +41,8 @@ public struct AccountActions: Sendable {
         public var code: GroupCode
         public var days: Int
         public var streak: Int
+        /// The challenges open to all the member had joined, copied back into the home.
+        public var openChallenges = 0
     }
 
     /// Restores the member from the group store into this home: the identity from `identityFile`
@@ -71,6 +73,8 @@ public struct AccountActions: Sendable {
             days: account.dayTotals.map {
                 RestoredMember.Day(date: $0.date, viceBlocks: $0.viceBlocks, goalBlocks: $0.goalBlocks)
             })
+        var restored: Restored
+        let calendarNow: DayCalendar
         do {
             let settings = try local.restore(
                 member, apps: apps, calendar: DayCalendar(timeZone: zone), now: clock.now())
@@ -78,12 +82,21 @@ public struct AccountActions: Sendable {
             _ = try local.rollOver(
                 clockDay: calendar.day(containing: clock.now()), calendar: calendar, now: clock.now())
             let streak = try local.history().last?.streakAfter ?? 0
-            return Restored(
+            restored = Restored(
                 userID: identity.userID, name: newest.profile.displayName, code: newest.group.code,
                 days: account.dayTotals.count, streak: streak)
+            calendarNow = calendar
         } catch {
             throw AppError(error)
         }
+        // The challenges open to all the member joined come back from their boards (best effort:
+        // any later exchange brings them too).
+        let open = OpenChallenges(
+            local: local, userID: identity.userID, name: newest.profile.displayName, clock: clock,
+            calendar: calendarNow)
+        _ = try? await location.using { store throws(GroupStoreError) in try await open.exchange(with: store) }
+        restored.openChallenges = ((try? local.challenges()) ?? []).filter(\.openToAll).count
+        return restored
     }
 
     /// Removes every row of the member's from the group store, then (unless `keepingLocal`)
