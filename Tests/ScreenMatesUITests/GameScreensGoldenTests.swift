@@ -32,6 +32,27 @@ import Testing
             "\(frame.text)")
     }
 
+    /// A challenge open to all on the group store: its whole id (eight characters), its kind, and
+    /// its board across groups when chosen.
+    @Test(arguments: sizes)
+    func aChallengeOpenToAllShowsItsBoard(width: Int, height: Int) {
+        var model = GamesFixtures.model(.challenges, width: width, height: height)
+        var row = GamesData.ChallengeRow(
+            id: "q7kd2mxa", summary: "at most 1 block of vice apps a day", firstDay: GamesFixtures.day,
+            lastDay: GamesFixtures.day.adding(days: 1), reward: 50, penalty: 25,
+            state: "running until the end of 2026-03-19", isGroup: true, joined: true, canForfeit: true,
+            participants: [
+                .init(rank: 1, name: "ada_l", state: .stillIn, daysKept: 1, isMe: true),
+                .init(rank: 2, name: "zoe", state: .failed, daysKept: 0, isMe: false),
+            ])
+        row.isOpenToAll = true
+        model.data?.games?.challenges.insert(row, at: 0)
+        let frame = FrameChecks.render(model)
+        let line = frame.text.split(separator: "\n").first { $0.contains("q7kd2mxa") }
+        #expect(line?.contains("q7kd2mxa all") == true, "\(frame.text)")
+        #expect(frame.text.contains("zoe") && frame.text.contains("ada_l (you)"), "\(frame.text)")
+    }
+
     @Test(arguments: sizes)
     func challengesForm(width: Int, height: Int) {
         var model = GamesFixtures.model(.challenges, width: width, height: height)
