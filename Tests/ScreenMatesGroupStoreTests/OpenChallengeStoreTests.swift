@@ -51,6 +51,36 @@ import Testing
         }
     }
 
+    /// Rows another program wrote into the file that no client would write are left out and
+    /// named: a line whose name carries an escape, a challenge whose rule cannot be read (its
+    /// lines with it); the rest of the board still shows.
+    @Test func badRowsAreLeftOutAndNamed() async throws {
+        let scratch = Scratch()
+        let path = scratch.newStorePath()
+        let store = try SQLiteGroupStore.open(at: path)
+        try await store.publishOpenChallenge(Contract.challenge("good2345"), publisherID: Contract.ana, now: .now)
+        _ = try await store.joinOpenChallenge(
+            id: "good2345", userID: Contract.bo, name: GroupStoreContract.name("bo"), today: GroupStoreContract.today,
+            now: GroupStoreContract.start)
+        try await DatabaseQueue(path: path).write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO open_participant (challenge_id, user_id, display_name, name_key, state, days_kept,
+                        joined_at) VALUES ('good2345', 'eve23456', 'eve\u{1B}[2J', 'eve', 'in', 0, 0);
+                    INSERT INTO open_challenge (id, published_by, rule, first_day, days, reward, penalty, published_at)
+                        VALUES ('bad23456', 'eve23456', '{"dailyBlocks":{"max":-1}}', 20500, 3, 0, 0, 0);
+                    INSERT INTO open_participant (challenge_id, user_id, display_name, name_key, state, days_kept,
+                        joined_at) VALUES ('bad23456', 'bo234567', 'bo', 'bo', 'in', 0, 0);
+                    """)
+        }
+        let (boards, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
+            try await store.openChallenges(userID: Contract.bo)
+        }
+        #expect(boards.map(\.id) == ["good2345"])
+        #expect(boards.first?.participants.map(\.name) == ["bo"])
+        #expect(leftOut.map(\.kind) == [.challenge, .participant], "\(leftOut)")
+    }
+
     /// A file at level 3 (a version from before) is brought to level 4 and keeps its groups.
     @Test func aFileFromBeforeGainsTheOpenChallenges() async throws {
         let scratch = Scratch()
