@@ -136,6 +136,17 @@ struct HostileGroup: Sendable {
         }
     }
 
+    /// Each call as `member`, which must be refused with `state`.
+    static func expectRefused(
+        _ calls: [PostgresQuery], as member: Member, with state: String = "SMVAL",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        for call in calls {
+            let refusal = try await sqlState(of: call, as: member.login)
+            #expect(refusal == state, "\(call.sql): \(refusal ?? "it went through")", sourceLocation: sourceLocation)
+        }
+    }
+
     /// The first column of every row `sql` returns, as the store's owner.
     func values<T: PostgresDecodable & Sendable>(_ sql: String, _ type: T.Type) async throws -> [T] {
         try await PostgresTestServer.withConnection(to: owner) { connection in

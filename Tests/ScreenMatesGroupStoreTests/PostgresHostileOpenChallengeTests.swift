@@ -46,16 +46,6 @@ struct PostgresHostileOpenChallengeTests {
             """, String.self)
     }
 
-    private static func expectRefused(
-        _ calls: [PostgresQuery], as member: Group.Member, with state: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
-        for call in calls {
-            let refusal = try await Group.sqlState(of: call, as: member.login)
-            #expect(refusal == state, "\(call.sql): \(refusal ?? "it went through")", sourceLocation: sourceLocation)
-        }
-    }
-
     @Test func nothingIsPublishedJoinedOrReportedAgainstTheRules() async throws {
         let group = try await Self.make()
         let (ana, eve, mal) = (group.ana, group.eve, group.mal)
@@ -64,14 +54,14 @@ struct PostgresHostileOpenChallengeTests {
         let rule = #"{"dailyBlocks":{"max":0,"target":{"allVice":{}}}}"#
 
         // Only the owner publishes, through the function or not at all.
-        try await Self.expectRefused(
+        try await Group.expectRefused(
             [
                 """
                 SELECT screenmates.publish_open_challenge(\(eve.id), \(eve.secret.hex), 'evetrap1', \(rule), \(today),
                     30, 0, 10000, NULL, \(ms))
                 """
             ], as: eve, with: "SMOWN")
-        try await Self.expectRefused(
+        try await Group.expectRefused(
             [
                 PostgresQuery(
                     unsafeSQL: """
@@ -91,7 +81,7 @@ struct PostgresHostileOpenChallengeTests {
 
         // In ana's name (her id with eve's secret): nothing.
         let asAna = "'\(ana.id)', '\(eve.secret.hex)'"
-        try await Self.expectRefused(
+        try await Group.expectRefused(
             [
                 PostgresQuery(
                     unsafeSQL:
@@ -105,7 +95,7 @@ struct PostgresHostileOpenChallengeTests {
         // eve's own line: only what a client would send.
         _ = try await eve.store.joinOpenChallenge(
             id: id, userID: eve.userID, name: eve.profile.displayName, today: group.today, now: group.now)
-        try await Self.expectRefused(
+        try await Group.expectRefused(
             [
                 "SELECT screenmates.report_open_participant(\(eve.id), \(eve.secret.hex), \(id), 'won', 0, NULL)",
                 "SELECT screenmates.report_open_participant(\(eve.id), \(eve.secret.hex), \(id), 'in', 366, NULL)",
@@ -122,13 +112,13 @@ struct PostgresHostileOpenChallengeTests {
         // mal, in no group, joins only under a name every client accepts, on a day that is today.
         let names = ["a b", String(repeating: "a", count: 21), "ana\u{1B}[2J", "", "\u{202E}ana", "ana\n"]
         for name in names {
-            try await Self.expectRefused(
+            try await Group.expectRefused(
                 [
                     "SELECT * FROM screenmates.join_open_challenge(\(mal.id), \(mal.secret.hex), \(id), \(name), \(today), \(ms))"
                 ],
                 as: mal, with: "SMVAL")
         }
-        try await Self.expectRefused(
+        try await Group.expectRefused(
             [
                 """
                 SELECT * FROM screenmates.join_open_challenge(\(mal.id), \(mal.secret.hex), \(id), 'mal', \(today + 30),

@@ -15,24 +15,13 @@ import Testing
 struct PostgresHostileValuesTests {
     private typealias Group = HostileGroup
 
-    /// Each call as `member`, which must be refused with `state`.
-    private static func expectRefused(
-        _ calls: [PostgresQuery], as member: Group.Member, with state: String = "SMVAL",
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
-        for call in calls {
-            let refusal = try await Group.sqlState(of: call, as: member.login)
-            #expect(refusal == state, "\(call.sql): \(refusal ?? "it went through")", sourceLocation: sourceLocation)
-        }
-    }
-
     @Test func namesAClientWouldRefuseAreRefused() async throws {
         let group = try await Group.make()
         let (eve, mal, ms, today) = (group.eve, group.mal, group.nowMilliseconds, Int64(group.day(0)))
         let before = try await group.rows(of: [group.ana, group.bo, eve])
         let names = ["a b", String(repeating: "a", count: 21), "ana\u{1B}[2J", "", "ana\u{7F}", "\u{202E}ana", "ana\n"]
         for name in names {
-            try await Self.expectRefused(
+            try await Group.expectRefused(
                 [
                     """
                     SELECT screenmates.upsert_profile(\(eve.id), \(eve.secret.hex), \(name), 0, \(today), 0, NULL,
@@ -42,7 +31,7 @@ struct PostgresHostileValuesTests {
                     SELECT screenmates.report_standing(\(eve.id), \(eve.secret.hex), \(name), 0, 0, true, 2, \(ms))
                     """,
                 ], as: eve)
-            try await Self.expectRefused(
+            try await Group.expectRefused(
                 [
                     """
                     SELECT * FROM screenmates.join_group(\(mal.id), \(mal.secret.hex), \(group.code.value), \(name),
@@ -56,14 +45,14 @@ struct PostgresHostileValuesTests {
         }
         // The name's key is the server's: a second "ana" in any case cannot join or be taken.
         for name in ["ANA", "Ana"] {
-            try await Self.expectRefused(
+            try await Group.expectRefused(
                 [
                     """
                     SELECT screenmates.upsert_profile(\(eve.id), \(eve.secret.hex), \(name), 0, \(today), 0, NULL,
                         \(ms), 2)
                     """
                 ], as: eve, with: "SMNAM")
-            try await Self.expectRefused(
+            try await Group.expectRefused(
                 [
                     """
                     SELECT * FROM screenmates.join_group(\(mal.id), \(mal.secret.hex), \(group.code.value), \(name),
@@ -84,7 +73,7 @@ struct PostgresHostileValuesTests {
         for (index, name) in ["\u{216B}", "\u{24B6}na", "\u{0345}ana"].enumerated() {
             #expect(throws: (any Error).self) { try DisplayName(validating: name) }
             let version = Int64(index + 2)
-            try await Self.expectRefused(
+            try await Group.expectRefused(
                 [
                     """
                     SELECT screenmates.upsert_profile(\(eve.id), \(eve.secret.hex), \(name), 0, \(today), 0,
@@ -103,7 +92,7 @@ struct PostgresHostileValuesTests {
         let before = try await group.rows(of: [group.ana, group.bo, eve])
         let (max, min) = (Int64.max, "(-9223372036854775807 - 1)")
         let me = eve.proof()
-        try await Self.expectRefused(
+        try await Group.expectRefused(
             [
                 "SELECT screenmates.upsert_profile(\(me), 'eve', \(max), \(today), 0, NULL, \(ms), 2)",
                 "SELECT screenmates.upsert_profile(\(me), 'eve', -1, \(today), 0, NULL, \(ms), 2)",
@@ -127,7 +116,7 @@ struct PostgresHostileValuesTests {
                     \(max), 0, NULL, \(ms))
                 """,
             ].map { PostgresQuery(unsafeSQL: $0) }, as: eve)
-        try await Self.expectRefused(
+        try await Group.expectRefused(
             [
                 PostgresQuery(
                     unsafeSQL: """
@@ -191,7 +180,7 @@ struct PostgresHostileValuesTests {
             """
         }
         let before = try await group.rows(of: [group.ana, group.bo])
-        try await Self.expectRefused(refused.enumerated().map { share("bad\($0.offset)", $0.element) }, as: eve)
+        try await Group.expectRefused(refused.enumerated().map { share("bad\($0.offset)", $0.element) }, as: eve)
         #expect(try await group.rows(of: [group.ana, group.bo]) == before)
         for (index, rule) in accepted.enumerated() {
             #expect(try await Group.sqlState(of: share("good\(index)", rule), as: eve.login) == nil, "\(rule)")
@@ -214,7 +203,7 @@ struct PostgresHostileValuesTests {
         let me = eve.proof()
         // A day kept one wider than the server's window (two days back, one ahead), so a
         // midnight during the test changes nothing.
-        try await Self.expectRefused(
+        try await Group.expectRefused(
             [
                 "SELECT screenmates.upsert_profile(\(me), 'eve', 0, \(group.day(-4)), 0, NULL, \(ms), 2)",
                 "SELECT screenmates.upsert_profile(\(me), 'eve', 0, \(group.day(3)), 0, NULL, \(ms), 2)",
@@ -231,7 +220,7 @@ struct PostgresHostileValuesTests {
                 """,
             ].map { PostgresQuery(unsafeSQL: $0) }, as: eve)
         // bo, in ana's week-long challenge since today: not finished yet, not five days kept.
-        try await Self.expectRefused(
+        try await Group.expectRefused(
             [
                 "SELECT screenmates.report_participant(\(bo.proof()), '\(code)', 'anaweek', 'finished', 1, \(ms))",
                 "SELECT screenmates.report_participant(\(bo.proof()), '\(code)', 'anaweek', 'in', 5, NULL)",
@@ -312,7 +301,7 @@ struct PostgresHostileValuesTests {
                 running_challenges_per_group = 1
             """, on: group.owner)
         let before = try await group.rows(of: [group.ana, group.bo])
-        try await Self.expectRefused(
+        try await Group.expectRefused(
             [
                 PostgresQuery(
                     unsafeSQL: """
@@ -326,8 +315,8 @@ struct PostgresHostileValuesTests {
         _ = try await mal.store.createGroup(dailyGoalBlocks: 8, creator: mal.profile, now: group.now)
         let create =
             "SELECT code FROM screenmates.create_group(\(mal.proof()), 8, 'mal', 0, \(today), 0, NULL, \(ms), 1, \(ms))"
-        try await Self.expectRefused([PostgresQuery(unsafeSQL: create)], as: mal, with: "SMQTA")
-        try await Self.expectRefused(
+        try await Group.expectRefused([PostgresQuery(unsafeSQL: create)], as: mal, with: "SMQTA")
+        try await Group.expectRefused(
             [
                 PostgresQuery(
                     unsafeSQL: """
