@@ -97,8 +97,9 @@ public struct XDesktop: Sendable {
     /// Whether a program has ended, told from another task.
     public final class Flag: Sendable {
         private let value = Mutex(false)
-        func set() { value.withLock { $0 = true } }
-        var isSet: Bool { value.withLock { $0 } }
+        public init() {}
+        public func set() { value.withLock { $0 = true } }
+        public var isSet: Bool { value.withLock { $0 } }
     }
 
     public enum XDesktopError: Error { case noServer }
