@@ -43,42 +43,6 @@ extension ChallengeActsTests {
 
 @Suite(.enabled(if: XDesktop.available, Comment(rawValue: XDesktop.missingNote)), .serialized)
 struct ChallengeActsOnX11EndToEndTests: ChallengeActsTests {
-    /// Asks the window manager to give `window` the focus, without waiting for it: the monitor
-    /// may move the window away (or close it) before xdotool would see it focused.
-    func activate(_ window: String, on desktop: XDesktop) async throws {
-        _ = try await Command.run("/usr/bin/xdotool", ["windowactivate", window], environment: desktop.environment)
-    }
-
-    /// Gives `window` (of class `name`) the focus and waits until the window manager says a window
-    /// of that class has it (asking again meanwhile, and clicking into it after a few requests: a
-    /// window just mapped may not take it at the first request).
-    func focus(_ window: String, _ name: String, on desktop: XDesktop) async throws {
-        var tries = 0
-        var seen = ""
-        let focused = try await eventually {
-            tries += 1
-            try await activate(window, on: desktop)
-            if tries > 3 {
-                // A click gives the focus where the window manager let a request pass unheeded.
-                _ = try await Command.run(
-                    "/usr/bin/xdotool", ["mousemove", "--window", window, "20", "20", "click", "1"],
-                    environment: desktop.environment)
-            }
-            try await Task.sleep(for: .milliseconds(100))
-            let active = try await Command.run(
-                "/usr/bin/xdotool", ["getactivewindow"], environment: desktop.environment
-            ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            seen = active.isEmpty ? "no window" : active
-            guard !active.isEmpty else { return false }
-            let classes = try await Command.run(
-                "/usr/bin/xprop", ["-id", active, "WM_CLASS"], environment: desktop.environment
-            ).stdout
-            seen += ": " + classes
-            return classes.contains("\"\(name)\"")
-        }
-        try #require(focused, "window \(window) (\(name)) never got the focus; the active one: \(seen)")
-    }
-
     /// Windows of alpha and beta, beta focused, and `screenmates monitor --source x11` following
     /// them. Both windows are there before the monitor starts: a window of alpha mapped while it
     /// runs could be moved away or closed as soon as it had the focus, before xdotool found it.
@@ -87,7 +51,7 @@ struct ChallengeActsOnX11EndToEndTests: ChallengeActsTests {
     {
         let alpha = try await desktop.window(class: "alpha")
         let beta = try await desktop.window(class: "beta")
-        try await focus(beta, "beta", on: desktop)
+        try await desktop.focus(beta, class: "beta")
         let monitor = try await SpawnedProcess(
             Binary.path, ["monitor", "--home", home.path, "--source", "x11"],
             environment: ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new })
@@ -104,7 +68,7 @@ struct ChallengeActsOnX11EndToEndTests: ChallengeActsTests {
             // The allowed app has the focus for two seconds: nothing happens.
             try await Task.sleep(for: .seconds(2))
             #expect(!monitor.standardError.contains("off limits"), "\(monitor.standardError)")
-            try await activate(alpha, on: desktop)
+            try await desktop.activate(alpha)
             #expect(
                 try await waitForError(monitor, "alpha is off limits (challenge \(id))", timeout: .seconds(30)),
                 "\(monitor.standardError)")
@@ -118,7 +82,7 @@ struct ChallengeActsOnX11EndToEndTests: ChallengeActsTests {
                 }, "the window manager iconified the window")
             #expect(try await acts(home) == [[id, "custom-alpha", "minimize"]])
             // Brought back, it goes out of sight again, and says so again.
-            try await activate(alpha, on: desktop)
+            try await desktop.activate(alpha)
             #expect(try await eventually { try await acts(home).count == 2 }, "\(monitor.standardError)")
             monitor.kill(SIGTERM)
             #expect(await monitor.wait(timeout: 30) == 143)
@@ -131,7 +95,7 @@ struct ChallengeActsOnX11EndToEndTests: ChallengeActsTests {
         try await XDesktop.with { desktop in
             let (alpha, beta, monitor) = try await following(home, on: desktop)
             defer { monitor.kill() }
-            try await activate(alpha, on: desktop)
+            try await desktop.activate(alpha)
             #expect(
                 try await waitForError(monitor, "alpha is off limits (challenge \(id))", timeout: .seconds(30)),
                 "\(monitor.standardError)")
