@@ -85,7 +85,9 @@ struct ChallengeWatch {
             logger.warning("a challenge's notice was not recorded: \(error.message)")
         }
         logger.notice("challenge acted", metadata: ["key": "\(notice.key)", "action": "\(forbidden.action.rawValue)"])
-        DesktopNotifier.notifySend([notice], in: tasks)
+        // Notices turned off altogether (`notifications = false`) keep it off the desktop; the
+        // challenge still acts, and the act is still recorded and said.
+        if settings.notificationsEnabled { DesktopNotifier.notifySend([notice], in: tasks) }
         return ["\(notice.title): \(notice.body)"]
     }
 
