@@ -107,7 +107,8 @@ let package = Package(
             resources: [
                 .embedInCode("Migrations/v1_groups.sql"), .embedInCode("Migrations/v2_games.sql"),
                 .embedInCode("Migrations/v3_identity.sql"), .embedInCode("Migrations/v4_changes.sql"),
-                .embedInCode("Migrations/v5_lock_timeouts.sql"), .embedInCode("Migrations/v6_open_challenges.sql"),
+                .embedInCode("Migrations/v5_lock_timeouts.sql"), .embedInCode("Migrations/v6_fast_reads.sql"),
+                .embedInCode("Migrations/v7_open_challenges.sql"),
             ]
         ),
 

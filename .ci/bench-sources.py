@@ -131,7 +131,7 @@ def bench_x11(binary, seconds, work):
     while os.path.exists(f"/tmp/.X{number}-lock"):
         number += 1
     display = f":{number}"
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "800x600x24", "-nolisten", "tcp"],
+    xvfb = subprocess.Popen(["Xvfb", display, "-noreset", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     env = dict(os.environ, DISPLAY=display)
     children = [xvfb]

@@ -54,6 +54,8 @@ enum ScaleBenchmark {
         var latencyMillis: [Double]
         /// (profile write, mate) pairs never seen by the end.
         var unseen: Int
+        /// How long each look that found a change took, from its first call to its last answer.
+        var lookMillis: [Double]
         var looks: Int
         var wholeLooks: Int
         var lookRows: Int
@@ -103,6 +105,8 @@ enum ScaleBenchmark {
         var bytes = 0
         var firstLook = false
         var failures = Failures()
+        /// How long each look that found a change took.
+        var lookMillis: [Double] = []
         /// (member index, version, when the look that read it ended).
         var seen: [(member: Int, version: Int64, at: ContinuousClock.Instant)] = []
     }
@@ -262,6 +266,7 @@ enum ScaleBenchmark {
                     var versions: [Int: Int64] = [:]
                     for await _ in store.changes(code: code) {
                         do {
+                            let lookStart = clock.now
                             // As the dashboard's link looks: the change marks, then what changed.
                             let look = try await GroupLook.look(
                                 at: store, code: code, userID: id, today: today, now: Date(), previous: current)
@@ -270,6 +275,7 @@ enum ScaleBenchmark {
                             sightings.bytes += RowBytes.changeMark
                             guard look.changed else { continue }
                             let at = clock.now
+                            sightings.lookMillis.append(millis(lookStart.duration(to: at)))
                             let members = look.membersRead
                             sightings.looks += 1
                             if look.whole { sightings.wholeLooks += 1 }
@@ -372,6 +378,7 @@ enum ScaleBenchmark {
         var rows = 0
         var bytes = 0
         var latency: [Double] = []
+        var lookMillis: [Double] = []
         var failedLooks = Failures()
         var firstLooks = 0
         for watcher in watchers {
@@ -381,6 +388,7 @@ enum ScaleBenchmark {
             rows += sightings.rows
             bytes += sightings.bytes
             failedLooks.merge(sightings.failures)
+            lookMillis += sightings.lookMillis
             if sightings.firstLook { firstLooks += 1 }
             for seen in sightings.seen {
                 guard let written = log.instant(member: seen.member, version: seen.version) else { continue }
@@ -395,7 +403,8 @@ enum ScaleBenchmark {
         return Result(
             plan: plan, groups: groupCount, watching: firstLooks, serverConnections: maxConnections,
             profileWrites: profileWrites, writes: writes, failedWrites: failedWrites, failedLooks: failedLooks,
-            latencyMillis: latency, unseen: max(0, expectedPairs - latency.count), looks: looks, wholeLooks: wholeLooks,
+            latencyMillis: latency, unseen: max(0, expectedPairs - latency.count), lookMillis: lookMillis, looks: looks,
+            wholeLooks: wholeLooks,
             lookRows: rows,
             lookBytes: bytes, mateWrites: mateWrites,
             serverCPUSeconds: serverAfter - serverBefore,
@@ -523,6 +532,10 @@ enum ScaleBenchmark {
                 + "\(result.wholeLooks) of them reading the group whole; "
                 + "failed: \(result.failedLooks.total)"
                 + (result.failedLooks.total > 0 ? " — " + result.failedLooks.summary : ""))
+        let lookTimes = result.lookMillis
+        lines.append(
+            "  a look that found a change, first call to last answer: median \(format(lookTimes.percentile(0.5), 0)) ms, "
+                + "p99 \(format(lookTimes.percentile(0.99), 0)) ms, max \(format(lookTimes.max() ?? 0, 0)) ms")
         let perMate = Double(max(1, result.mateWrites))
         lines.append(
             "  each change costs each other member: \(format(Double(result.lookRows) / perMate, 1)) rows, "

@@ -124,6 +124,9 @@ extension PostgresAddress {
         // the listener's (or, asking, this one) and one more while working.
         configuration.options.maximumConnections = 1
         configuration.options.connectionIdleTimeout = Self.idleConnectionTimeout
+        // A connection idle for longer than that is closed, so the pool's keep-alive query (every
+        // 30 s) would never run; without it, each call leaves one timer less behind.
+        configuration.options.keepAliveBehavior = nil
         return configuration
     }
 

@@ -19,11 +19,18 @@ import Synchronization
 ///
 /// Notifications do not reach a client everywhere: behind a connection pooler in transaction
 /// mode (PgBouncer, and what hosted services put in front of their databases) LISTEN is taken
-/// and nothing is ever delivered. So once a channel is listened to, the store sends a NOTIFY of
-/// its own on it through its pool (`probeTimeout`); if it does not come back, the feed lets the
+/// and nothing is ever delivered. So before it listens for any group, each connection listens on
+/// a channel of its own, made up for it and used for nothing else, and the store sends a NOTIFY
+/// on it through its pool (`probeTimeout`); if it does not come back, the feed lets the
 /// listening connection go and follows by asking for each watched group's change number every
 /// `pollInterval` through the pool instead, yielding only when it moved. The URL's `live=poll`
 /// asks for that from the start. `following` says which way it follows.
+///
+/// Behind such a pooler the probe's LISTEN stays behind on whichever server connection took it,
+/// for as long as the pooler keeps that connection. That is why it is a channel nobody notifies
+/// again: were it a group's, that server connection would be sent the group's every change and
+/// pass it to the pooler, which can give it to no one (PgBouncer logs each one: "got packet 'A'
+/// from server when not linked").
 ///
 /// The connection's loop is a task the feed owns: a loop let go of when nobody watches any
 /// more is cancelled and ends by itself, and `shutdown` cancels the one running and waits for
@@ -238,6 +245,7 @@ final class PostgresChangeFeed: Sendable {
             return Array(state.watchers.keys)
         }
         guard let codes else { return }
+        if let pool = state.withLock({ $0.pool }) { try await probe(connection, pool: pool) }
         for code in codes { request.yield(code) }
         let turns = ListenTurns()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -309,41 +317,38 @@ final class PostgresChangeFeed: Sendable {
             logger.error("group change listener: the server named an unexpected channel; not listening")
             return
         }
-        // Listened to; once the store's own NOTIFY comes back, every later one will too.
-        let heard = Heard()
-        // Only this probe coming back counts: behind a pooler in transaction mode, another
-        // member's notification can reach this connection once, through a server connection
-        // some other client left listening, and none would follow.
-        let probe = "probe " + UUID().uuidString
-        let pool = state.withLock { $0.pool }
+        _ = try await connection.query("BEGIN", logger: logger).collect()
+        try await connection.listen(on: channel) { notifications in
+            _ = try await connection.query("COMMIT", logger: logger).collect()
+            turn.end()
+            self.startedListening(code, generation: generation)
+            for try await _ in notifications { self.signal(code) }
+        }
+    }
+
+    /// Finds out whether notifications reach `connection` (see the type's overview): it listens
+    /// on a channel of its own (as `listen` does, in a transaction), the pool notifies it, and
+    /// the notification must come back within `probeTimeout`; else throws `ListenUnheard`.
+    private func probe(_ connection: PostgresConnection, pool: Pool) async throws {
+        let logger = self.logger
+        let channel = "screenmates_" + UUID().uuidString.lowercased().filter(\.isHexDigit)
+        let payload = "probe"
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 _ = try await connection.query("BEGIN", logger: logger).collect()
                 try await connection.listen(on: channel) { notifications in
                     _ = try await connection.query("COMMIT", logger: logger).collect()
-                    turn.end()
-                    if let pool { try await pool.notify(channel, probe) }
-                    for try await notification in notifications {
-                        if heard.yet {
-                            self.signal(code)
-                        } else if pool == nil || notification.payload == probe {
-                            heard.hear()
-                            self.startedListening(code, generation: generation)
-                        }
-                        // Another's notification before the probe is back: the read that
-                        // follows the probe covers its change.
-                    }
+                    try await pool.notify(channel, payload)
+                    for try await notification in notifications where notification.payload == payload { return }
                 }
             }
             group.addTask {
-                guard pool != nil else {
-                    self.startedListening(code, generation: generation)
-                    return
-                }
                 try await Task.sleep(for: Self.probeTimeout)
-                if !heard.yet { throw ListenUnheard() }
+                throw ListenUnheard()
             }
-            while try await group.next() != nil {}
+            // Whichever ends first: the probe heard, or the time up.
+            _ = try await group.next()
+            group.cancelAll()
         }
     }
 
@@ -398,22 +403,20 @@ final class PostgresChangeFeed: Sendable {
     /// The store's own NOTIFY did not come back: notifications do not reach this client.
     private struct ListenUnheard: Error {}
 
-    /// Whether the store's probe came back on a channel since it was listened to.
-    private final class Heard: Sendable {
-        private let heard = Mutex(false)
-
-        func hear() { heard.withLock { $0 = true } }
-        var yet: Bool { heard.withLock { $0 } }
-    }
-
     // MARK: - Asking at a steady pace
 
     /// Asks for every watched group's change number every `pollInterval`, through the store's
     /// pool, and signals a group's watchers when it moved (and at the first answer, as a
     /// listener does when its LISTEN is in place). A question that fails is asked again next
     /// time: the watchers' own reads find out whether the store is out of reach.
+    ///
+    /// The questions keep to a beat of their own, at a moment of the interval drawn at random
+    /// (`PollBeat`): thousands of members behind one pooler ask spread over the interval, and
+    /// stay spread after the server was slow to answer them all — were each to wait the interval
+    /// from its answer, the answers that came together would make their questions come together.
     private func poll(generation: Int) async {
         var seen: [GroupCode: Int64] = [:]
+        var beat = PollBeat(interval: Self.pollInterval, start: .now)
         while !Task.isCancelled {
             let asked = state.withLock { state -> (codes: [GroupCode], pool: Pool?)? in
                 guard state.generation == generation else { return nil }
@@ -424,7 +427,7 @@ final class PostgresChangeFeed: Sendable {
                 guard let pool = asked.pool, let mark = try? await pool.changeMark(code) else { continue }
                 if seen.updateValue(mark, forKey: code) != mark { signal(code) }
             }
-            try? await Task.sleep(for: Self.pollInterval)
+            try? await Task.sleep(until: beat.next(after: .now), clock: .continuous)
         }
     }
 
@@ -448,5 +451,29 @@ final class PostgresChangeFeed: Sendable {
     private func signal(_ code: GroupCode) {
         let watchers = state.withLock { state in state.watchers[code].map { Array($0.values) } ?? [] }
         for watcher in watchers { watcher.yield() }
+    }
+}
+
+/// When a store that follows its groups by asking asks next: on a beat of `interval` whose phase
+/// is drawn at random once, so that many stores ask spread over the interval. A beat missed (an
+/// answer that took longer than the interval) is skipped, not made up: the next question comes
+/// at the following beat of the same phase.
+struct PollBeat: Sendable {
+    let interval: Duration
+    /// A beat: every other is a whole number of intervals from it.
+    private var beat: ContinuousClock.Instant
+
+    init(interval: Duration, start: ContinuousClock.Instant, phase: Double = .random(in: 0..<1)) {
+        self.interval = interval
+        beat = start + interval * min(max(phase, 0), 1)
+    }
+
+    /// The first beat after `now` (the one at `now` counts as passed).
+    mutating func next(after now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        if beat <= now {
+            let behind = beat.duration(to: now) / interval
+            beat += interval * (behind.rounded(.down) + 1)
+        }
+        return beat
     }
 }

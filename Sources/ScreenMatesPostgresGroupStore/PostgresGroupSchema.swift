@@ -76,10 +76,14 @@ enum PostgresGroupSchema {
         Migration(
             version: 5, summary: "a lock timeout on every function members may call, the schema's level too",
             compatibleFrom: 3, statements: statements(of: PackageResources.v5_lock_timeouts_sql)),
+        // Changes only how three reads verify their caller: the third version's clients keep working.
+        Migration(
+            version: 6, summary: "the most frequent reads verify their caller in one statement",
+            compatibleFrom: 3, statements: statements(of: PackageResources.v6_fast_reads_sql)),
         // Adds tables, columns with defaults and functions: the third version's clients keep working.
         Migration(
-            version: 6, summary: "challenges open to everyone on the store, published by its owner",
-            compatibleFrom: 3, statements: statements(of: PackageResources.v6_open_challenges_sql)),
+            version: 7, summary: "challenges open to everyone on the store, published by its owner",
+            compatibleFrom: 3, statements: statements(of: PackageResources.v7_open_challenges_sql)),
     ]
 
     /// The statements of a migration file (`Migrations/*.sql`): separated by a line holding only

@@ -5,9 +5,10 @@ import ScreenMatesSQLiteRows
 
 extension GroupStoreError {
     /// Maps an error met while using the SQLite file at `location` to what the caller can act
-    /// on: damage or a schema that is not ours (`.unusable`, retrying will not help), or anything
-    /// else (`.unavailable`: locked too long, permissions, a full disk, a missing directory… —
-    /// keep the updates and retry).
+    /// on: damage or a schema that is not ours (`.unusable`, retrying will not help), a lock
+    /// another program held beyond the busy timeout (`.busy`: as a PostgreSQL group held by
+    /// someone's open transaction), or anything else (`.unavailable`: permissions, a full disk, a
+    /// missing directory… — keep the updates and retry).
     static func sqlite(_ error: any Error, location: String) -> GroupStoreError {
         if let error = error as? GroupStoreError { return error }
         if let row = error as? LeftOutRow {
@@ -38,9 +39,10 @@ extension GroupStoreError {
             // A schema that is not ours (a table or column missing, rules that refuse our
             // rows): retrying cannot help.
             return .unusable(location: location, detail: detail)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return .busy(location: location, detail: "another program holds its lock (\(detail))")
         default:
-            // SQLITE_BUSY / LOCKED (held beyond the busy timeout), CANTOPEN, PERM, READONLY,
-            // FULL, IOERR…: the file is sound, only out of reach for now.
+            // CANTOPEN, PERM, READONLY, FULL, IOERR…: the file is sound, only out of reach for now.
             return .unavailable(location: location, detail: detail)
         }
     }

@@ -46,6 +46,8 @@ public struct AutoProbe: FocusProbe {
         try await current.act(act)
     }
 
+    public var whyWindowStays: String { current.whyWindowStays }
+
     public mutating func takeNotices() -> [String] {
         defer { notices = [] }
         return notices

@@ -21,8 +21,11 @@ public protocol FocusProbe {
     mutating func takeNotices() -> [String]
     /// Does `act` to the window the last sample found focused, as the desktop offers it (the
     /// window manager's iconify, sway's scratchpad, a polite close request: never a process
-    /// killed). False where this source cannot (the terminal, GNOME, KDE): the caller says so.
+    /// killed). False where this source cannot (the terminal, a GNOME Shell extension older than
+    /// acting): the caller says so, in `whyWindowStays`'s words.
     mutating func act(_ act: WindowAct) async throws(FocusProbeError) -> Bool
+    /// Why `act` answered false, for the notice.
+    var whyWindowStays: String { get }
 }
 
 /// What a challenge may have done to a window that came to the front while its rule forbids it.
@@ -36,6 +39,9 @@ public enum WindowAct: String, Hashable, Sendable {
 extension FocusProbe {
     public mutating func takeNotices() -> [String] { [] }
     public mutating func act(_ act: WindowAct) async throws(FocusProbeError) -> Bool { false }
+    public var whyWindowStays: String {
+        "This desktop (\(sourceName)) lets ScreenMates only say so: the window stays."
+    }
 }
 
 /// Why a probe cannot look: said once by the monitor, which keeps trying — unless the source

@@ -148,11 +148,11 @@ struct ChallengeWhenOpenedCommand: AsyncParsableCommand {
         abstract: "Choose what one of your challenges does when its app is opened while its rule forbids it.",
         discussion: """
             notice: a desktop notice at once, naming the challenge, what is at stake and the way out; \
-            minimize: the notice, and the window moved out of sight (X11, sway, Hyprland); close: the \
-            notice, and the application asked to close the window, as its close button would (never a \
-            process killed); off: nothing. A monitor that follows the focused window does it \
-            (`screenmates monitor --source x11|sway|hyprland|gnome|kde|terminal|auto`); GNOME, KDE and \
-            the terminal only give the notice. `screenmates notify test --challenge ID` shows the notice.
+            minimize: the notice, and the window moved out of sight (X11, sway, Hyprland, GNOME, KDE \
+            Plasma); close: the notice, and the application asked to close the window, as its close \
+            button would (never a process killed); off: nothing. A monitor that follows the focused \
+            window does it (`screenmates monitor --source x11|sway|hyprland|gnome|kde|terminal|auto`); \
+            the terminal only gives the notice. `screenmates notify test --challenge ID` shows the notice.
             """)
 
     @OptionGroup var global: GlobalOptions

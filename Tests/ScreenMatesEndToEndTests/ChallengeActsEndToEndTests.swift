@@ -43,42 +43,6 @@ extension ChallengeActsTests {
 
 @Suite(.enabled(if: XDesktop.available, Comment(rawValue: XDesktop.missingNote)), .serialized)
 struct ChallengeActsOnX11EndToEndTests: ChallengeActsTests {
-    /// Asks the window manager to give `window` the focus, without waiting for it: the monitor
-    /// may move the window away (or close it) before xdotool would see it focused.
-    func activate(_ window: String, on desktop: XDesktop) async throws {
-        _ = try await Command.run("/usr/bin/xdotool", ["windowactivate", window], environment: desktop.environment)
-    }
-
-    /// Gives `window` (of class `name`) the focus and waits until the window manager says a window
-    /// of that class has it (asking again meanwhile, and clicking into it after a few requests: a
-    /// window just mapped may not take it at the first request).
-    func focus(_ window: String, _ name: String, on desktop: XDesktop) async throws {
-        var tries = 0
-        var seen = ""
-        let focused = try await eventually {
-            tries += 1
-            try await activate(window, on: desktop)
-            if tries > 3 {
-                // A click gives the focus where the window manager let a request pass unheeded.
-                _ = try await Command.run(
-                    "/usr/bin/xdotool", ["mousemove", "--window", window, "20", "20", "click", "1"],
-                    environment: desktop.environment)
-            }
-            try await Task.sleep(for: .milliseconds(100))
-            let active = try await Command.run(
-                "/usr/bin/xdotool", ["getactivewindow"], environment: desktop.environment
-            ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            seen = active.isEmpty ? "no window" : active
-            guard !active.isEmpty else { return false }
-            let classes = try await Command.run(
-                "/usr/bin/xprop", ["-id", active, "WM_CLASS"], environment: desktop.environment
-            ).stdout
-            seen += ": " + classes
-            return classes.contains("\"\(name)\"")
-        }
-        try #require(focused, "window \(window) (\(name)) never got the focus; the active one: \(seen)")
-    }
-
     /// Windows of alpha and beta, beta focused, and `screenmates monitor --source x11` following
     /// them. Both windows are there before the monitor starts: a window of alpha mapped while it
     /// runs could be moved away or closed as soon as it had the focus, before xdotool found it.
@@ -87,7 +51,7 @@ struct ChallengeActsOnX11EndToEndTests: ChallengeActsTests {
     {
         let alpha = try await desktop.window(class: "alpha")
         let beta = try await desktop.window(class: "beta")
-        try await focus(beta, "beta", on: desktop)
+        try await desktop.focus(beta, class: "beta")
         let monitor = try await SpawnedProcess(
             Binary.path, ["monitor", "--home", home.path, "--source", "x11"],
             environment: ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new })
@@ -104,7 +68,7 @@ struct ChallengeActsOnX11EndToEndTests: ChallengeActsTests {
             // The allowed app has the focus for two seconds: nothing happens.
             try await Task.sleep(for: .seconds(2))
             #expect(!monitor.standardError.contains("off limits"), "\(monitor.standardError)")
-            try await activate(alpha, on: desktop)
+            try await desktop.activate(alpha)
             #expect(
                 try await waitForError(monitor, "alpha is off limits (challenge \(id))", timeout: .seconds(30)),
                 "\(monitor.standardError)")
@@ -118,7 +82,7 @@ struct ChallengeActsOnX11EndToEndTests: ChallengeActsTests {
                 }, "the window manager iconified the window")
             #expect(try await acts(home) == [[id, "custom-alpha", "minimize"]])
             // Brought back, it goes out of sight again, and says so again.
-            try await activate(alpha, on: desktop)
+            try await desktop.activate(alpha)
             #expect(try await eventually { try await acts(home).count == 2 }, "\(monitor.standardError)")
             monitor.kill(SIGTERM)
             #expect(await monitor.wait(timeout: 30) == 143)
@@ -131,7 +95,7 @@ struct ChallengeActsOnX11EndToEndTests: ChallengeActsTests {
         try await XDesktop.with { desktop in
             let (alpha, beta, monitor) = try await following(home, on: desktop)
             defer { monitor.kill() }
-            try await activate(alpha, on: desktop)
+            try await desktop.activate(alpha)
             #expect(
                 try await waitForError(monitor, "alpha is off limits (challenge \(id))", timeout: .seconds(30)),
                 "\(monitor.standardError)")
@@ -202,5 +166,137 @@ struct ChallengeActsOnSwayEndToEndTests: ChallengeActsTests {
         #expect(try await acts(home).map { $0[2] } == ["close", "minimize"])
         monitor.kill(SIGTERM)
         #expect(await monitor.wait(timeout: 30) == 143)
+    }
+}
+
+/// The same on the desktops most people run, headless: GNOME Shell 43 with ScreenMates' extension,
+/// which minimizes the window or asks it to close, and KWin 5.27, where the monitor loads a
+/// one-shot script that does. Each window is a GTK window of its own program.
+@Suite(
+    .enabled(
+        if: DesktopSession.Kind.gnome.available && DesktopSession.Kind.kwin.available,
+        Comment(rawValue: DesktopSession.Kind.gnome.missingNote + "; " + DesktopSession.Kind.kwin.missingNote)),
+    .serialized)
+struct ChallengeActsOnGnomeKDEEndToEndTests: ChallengeActsTests {
+    static let sources: [(DesktopSession.Kind, String)] = [(.gnome, "gnome"), (.kwin, "kde")]
+
+    /// Alpha's window, then beta's (which takes the focus), and the monitor following them; the
+    /// flags say when each window's program ended.
+    func following(_ home: Binary.Home, on desktop: DesktopSession, source: String) async throws
+        -> (alpha: XDesktop.Flag, beta: XDesktop.Flag, monitor: SpawnedProcess)
+    {
+        let alpha = desktop.window(appID: "alpha", title: "Alpha window")
+        #expect(try await eventually(60) { try await desktop.focusedApp() == "alpha" }, "alpha's window is focused")
+        let beta = desktop.window(appID: "beta", title: "Beta window")
+        #expect(try await eventually(60) { try await desktop.focusedApp() == "beta" }, "beta's window is focused")
+        let monitor = try await SpawnedProcess(
+            Binary.path, ["monitor", "--home", home.path, "--source", source],
+            environment: ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new })
+        #expect(try await waitForError(monitor, "following the focused window on"), "\(monitor.standardError)")
+        return (alpha, beta, monitor)
+    }
+
+    /// Brings alpha's window (the one used before) to the front from the keyboard, as a person
+    /// would: GNOME's Alt+Escape, KWin's Alt+Tab. A press the headless seat lost (the first keys of
+    /// a new virtual keyboard, now and then) is made again, as long as beta keeps the focus and the
+    /// monitor has said nothing.
+    func bringAlphaForward(_ desktop: DesktopSession, _ monitor: SpawnedProcess) async throws {
+        for _ in 0..<5 {
+            switch desktop.kind {
+            case .gnome: try await desktop.keys("alt+escape")
+            case .kwin: try await desktop.walkThroughWindows()
+            }
+            let moved = try await eventually(5) {
+                if monitor.standardError.contains("off limits") { return true }
+                return try await desktop.focusedApp() != "beta"
+            }
+            if moved { return }
+        }
+        Issue.record("alpha's window never came to the front: \(monitor.standardError)")
+    }
+
+    @Test(arguments: [0, 1])
+    func aForbiddenWindowIsMinimizedAtOnceAndAnAllowedOneIsLeftAlone(_ index: Int) async throws {
+        let (kind, source) = Self.sources[index]
+        let home = Binary.Home()
+        let id = try await homeWithChallenge(home, "minimize")
+        try await DesktopSession.with(kind) { desktop in
+            let (alpha, beta, monitor) = try await following(home, on: desktop, source: source)
+            defer { monitor.kill() }
+            // The allowed app has the focus for two seconds: nothing happens.
+            try await Task.sleep(for: .seconds(2))
+            #expect(!monitor.standardError.contains("off limits"), "\(monitor.standardError)")
+            try await bringAlphaForward(desktop, monitor)
+            #expect(
+                try await waitForError(monitor, "alpha is off limits (challenge \(id))", timeout: .seconds(30)),
+                "\(monitor.standardError)")
+            #expect(monitor.standardError.contains("The window was moved out of sight."), "\(monitor.standardError)")
+            #expect(
+                try await eventually { try await desktop.focusedApp() != "alpha" },
+                "alpha's window lost the focus: \(monitor.standardError)")
+            if kind == .kwin {
+                let windows = try await desktop.kwinWindows()
+                #expect(windows.first { $0.appID == "alpha" }?.minimized == true, "\(windows)")
+            }
+            #expect(!alpha.isSet && !beta.isSet, "minimized, not closed")
+            #expect(try await acts(home) == [[id, "custom-alpha", "minimize"]])
+            monitor.kill(SIGTERM)
+            #expect(await monitor.wait(timeout: 30) == 143)
+        }
+    }
+
+    @Test(arguments: [0, 1])
+    func aForbiddenWindowIsAskedToCloseAndItsApplicationClosesIt(_ index: Int) async throws {
+        let (kind, source) = Self.sources[index]
+        let home = Binary.Home()
+        let id = try await homeWithChallenge(home, "close")
+        try await DesktopSession.with(kind) { desktop in
+            let (alpha, beta, monitor) = try await following(home, on: desktop, source: source)
+            defer { monitor.kill() }
+            try await bringAlphaForward(desktop, monitor)
+            #expect(
+                try await waitForError(monitor, "alpha is off limits (challenge \(id))", timeout: .seconds(30)),
+                "\(monitor.standardError)")
+            #expect(monitor.standardError.contains("was asked to close the window."), "\(monitor.standardError)")
+            #expect(try await eventually { alpha.isSet }, "the window's program closed it when asked")
+            #expect(!beta.isSet, "the allowed window stays")
+            #expect(try await acts(home) == [[id, "custom-alpha", "close"]])
+            monitor.kill(SIGTERM)
+            #expect(await monitor.wait(timeout: 30) == 143)
+        }
+    }
+
+    /// An extension installed before it could act (no `Minimize`, no `Close` on the bus): the
+    /// notice says so, once, and the window stays.
+    @Test func anOlderGnomeExtensionGivesTheNoticeAndSaysWhyTheWindowStays() async throws {
+        let home = Binary.Home()
+        let id = try await homeWithChallenge(home, "minimize")
+        let older = NSTemporaryDirectory() + "sm-older-extension-" + UUID().uuidString.prefix(8)
+        defer { try? FileManager.default.removeItem(atPath: older) }
+        let shipped = DesktopSession.gnomeExtension(forShell: 43)
+        try FileManager.default.copyItem(atPath: shipped, toPath: older)
+        let script = older + "/extension.js"
+        let lines = try String(contentsOfFile: script, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        try lines.filter { !$0.contains("<method name=\"Minimize\"") && !$0.contains("<method name=\"Close\"") }
+            .joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        try await DesktopSession.with(.gnome, gnomeExtension: older) { desktop in
+            let (alpha, _, monitor) = try await following(home, on: desktop, source: "gnome")
+            defer { monitor.kill() }
+            try await bringAlphaForward(desktop, monitor)
+            #expect(
+                try await waitForError(monitor, "alpha is off limits (challenge \(id))", timeout: .seconds(30)),
+                "\(monitor.standardError)")
+            #expect(
+                monitor.standardError.contains("The ScreenMates extension running in GNOME Shell is an older one"),
+                "\(monitor.standardError)")
+            // The window stays in front, and nothing is tried again while it keeps the focus.
+            try await Task.sleep(for: .seconds(3))
+            #expect(try await desktop.focusedApp() == "alpha")
+            #expect(!alpha.isSet)
+            #expect(try await acts(home) == [[id, "custom-alpha", "minimize"]], "\(monitor.standardError)")
+            monitor.kill(SIGTERM)
+            #expect(await monitor.wait(timeout: 30) == 143)
+        }
     }
 }

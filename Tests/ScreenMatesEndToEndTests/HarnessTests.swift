@@ -63,3 +63,33 @@ import Testing
         #expect(kill(panePID, 0) != 0, "the pane's program outlived the server")
     }
 }
+
+/// The X test desktop keeps its window manager: an openbox that went away (as one that could not
+/// connect at start-up did) is started again when a new window is not managed, and focus works.
+@Suite(.enabled(if: XDesktop.available, Comment(rawValue: XDesktop.missingNote)), .timeLimit(.minutes(2)))
+struct XDesktopHarnessTests {
+    /// The openbox of `display`: the process named openbox whose environment names that display.
+    static func windowManager(on display: String) -> pid_t? {
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return processes.compactMap { pid_t($0) }.first { pid in
+            let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+            let environment = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))) ?? Data()
+            return name == "openbox\n"
+                && environment.split(separator: 0).contains {
+                    String(decoding: $0, as: UTF8.self) == "DISPLAY=\(display)"
+                }
+        }
+    }
+
+    @Test func aWindowManagerThatWentAwayIsStartedAgain() async throws {
+        try await XDesktop.with { desktop in
+            let openbox = try #require(Self.windowManager(on: desktop.display), "openbox runs on \(desktop.display)")
+            kill(openbox, SIGKILL)
+            for _ in 0..<200 where kill(openbox, 0) == 0 { try await Task.sleep(for: .milliseconds(25)) }
+            let window = try await desktop.window(class: "alpha")
+            #expect(Self.windowManager(on: desktop.display) != nil, "openbox runs again")
+            try await desktop.focus(window, class: "alpha")
+            #expect(try await desktop.activeWindow() == window)
+        }
+    }
+}

@@ -365,7 +365,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: hasShell)) func aWriteLockHeldTooLongMakesTheStoreUnavailableNotBroken() async throws {
+    @Test(.enabled(if: hasShell)) func aWriteLockHeldTooLongMakesTheStoreBusyNotBroken() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
         let store = try SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
@@ -386,8 +386,9 @@ import Testing
             try await store.upsertProfile(update)
             Issue.record("a write went through another program's write lock")
         } catch {
-            guard case .unavailable(let location, _) = error else { throw error }
+            guard case .busy(let location, let detail) = error else { throw error }
             #expect(location == path)
+            #expect(detail.contains("another program holds its lock"), "\(detail)")
             #expect(error.isTransient)
         }
         // Reading goes on meanwhile (WAL); once the lock is gone, the write goes through.

@@ -60,6 +60,47 @@ struct GnomeProbeTests {
         }
     }
 
+    /// A challenge's act through the extension: only while the application the probe last saw
+    /// still has the focus; then minimized, or its application asked to close the window.
+    @Test func actMinimizesOrClosesTheFocusedWindowOnlyWhileItIsTheOneSeen() async throws {
+        try await DesktopSession.with(.gnome) { gnome in
+            var probe = try GnomeProbe(environment: gnome.environment)
+            let alphaEnded = gnome.window(appID: "alpha", title: "Alpha window")
+            try await Self.waitFor("alpha", &probe)
+            let betaEnded = gnome.window(appID: "beta", title: "Beta window")
+            try await Self.waitFor("beta", &probe)
+            #expect(try await probe.act(.minimize))
+            for _ in 0..<200 where (try await gnome.focusedApp()) == "beta" {
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            #expect(try await gnome.focusedApp() != "beta", "beta's window is out of sight")
+            #expect(!betaEnded.isSet, "minimized, not closed")
+
+            // Alpha has the focus now (or takes it from the keyboard), but the probe still says
+            // beta: nothing is done to alpha.
+            for _ in 0..<3 where (try await gnome.focusedApp()) != "alpha" {
+                try await gnome.keys("alt+escape")
+                for _ in 0..<40 where (try await gnome.focusedApp()) != "alpha" {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            try #require(try await gnome.focusedApp() == "alpha")
+            do throws(FocusProbeError) {
+                let done = try await probe.act(.close)
+                Issue.record("act answered \(done) for a window that no longer has the focus")
+            } catch {
+                #expect(error.message.contains("beta no longer has the focus"), "\(error.message)")
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(!alphaEnded.isSet)
+            #expect(try await gnome.focusedApp() == "alpha")
+            try await Self.waitFor("alpha", &probe)
+            #expect(try await probe.act(.close))
+            for _ in 0..<400 where !alphaEnded.isSet { try await Task.sleep(for: .milliseconds(25)) }
+            #expect(alphaEnded.isSet, "alpha's program closed its window when asked")
+        }
+    }
+
     @Test func idleComesFromMutterAndAKeyPressEndsIt() async throws {
         try await DesktopSession.with(.gnome) { gnome in
             gnome.window(appID: "alpha", title: "Alpha window")

@@ -1,9 +1,10 @@
 import Foundation
 import ScreenMatesCore
 import ScreenMatesMonitor
-import ScreenMatesSources
 import ScreenMatesTestSupport
 import Testing
+
+@testable import ScreenMatesSources
 
 /// `--source kde` against a real, headless KWin 5.27: the probe loads its script into KWin, two
 /// windows of different applications are activated in turn (Alt+Tab), the blocks follow the
@@ -103,6 +104,53 @@ struct KWinProbeTests {
             probe = nil
             #expect(!(try await Self.loaded(name, kwin)), "the script is unloaded once the probe is gone")
         }
+    }
+
+    /// A challenge's act: a one-shot script minimizes the active window, or asks it to close,
+    /// only while the application the probe last saw is still the active one; it is unloaded
+    /// after, and what KWin said meanwhile (the focus moving) reaches the next sample.
+    @Test func actMinimizesOrClosesTheActiveWindowOnlyWhileItIsTheOneSeen() async throws {
+        try await DesktopSession.with(.kwin) { kwin in
+            var probe = try KWinProbe(script: DesktopSession.kwinScript, environment: kwin.environment)
+            let alphaEnded = kwin.window(appID: "alpha", title: "Alpha window")
+            try await Self.waitFor("alpha", &probe)
+            let betaEnded = kwin.window(appID: "beta", title: "Beta window")
+            try await Self.waitFor("beta", &probe)
+            #expect(try await probe.act(.minimize))
+            let windows = try await kwin.kwinWindows()
+            #expect(windows.first { $0.appID == "beta" }?.minimized == true, "\(windows)")
+            #expect(!windows.contains { $0.active && $0.appID == "beta" }, "\(windows)")
+            #expect(!(try await Self.loaded(probe.scriptName + "_act_1", kwin)), "the act's script is unloaded")
+
+            // KWin activated alpha as beta went, but the probe has not looked since: its act is
+            // for beta, and nothing is done to alpha.
+            do throws(FocusProbeError) {
+                let done = try await probe.act(.close)
+                Issue.record("act answered \(done) for a window that is no longer the active one")
+            } catch {
+                #expect(error.message.contains("beta is no longer the active window"), "\(error.message)")
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(!alphaEnded.isSet && !betaEnded.isSet, "no window was closed")
+            // What KWin said meanwhile is not lost: the next sample has alpha.
+            try await Self.waitFor("alpha", &probe)
+            #expect(try await probe.act(.close))
+            for _ in 0..<400 where !alphaEnded.isSet { try await Task.sleep(for: .milliseconds(25)) }
+            #expect(alphaEnded.isSet, "alpha's program closed its window when asked")
+            #expect(!betaEnded.isSet)
+        }
+    }
+
+    /// The act's script names the application as a string literal no window class can end.
+    @Test func theActScriptQuotesAnyClass() {
+        let script = KWinScriptLink.actScript(
+            .close, app: "x\"); closeAll(); (\"\u{2028}é", answerTo: ":1.42", name: "screenmates_1_1_act_1")
+        #expect(
+            script.contains(
+                #"!== "x\u0022\u0029\u003b\u0020closeAll\u0028\u0029\u003b\u0020\u0028\u0022\u2028\u00e9")"#),
+            "\(script)")
+        #expect(script.contains(#"callDBus(":1.42", "/org/screenmates/Monitor""#))
+        #expect(script.contains("closeWindow()") && !script.contains("minimized = true"))
     }
 
     /// Any program on the session bus may call the probe's connection: what it sends is read within

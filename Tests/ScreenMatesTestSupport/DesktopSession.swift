@@ -38,6 +38,14 @@ public struct DesktopSession: Sendable {
     /// The script the monitor loads into KWin, as shipped.
     public static let kwinScript = root.appendingPathComponent("assets/kwin/screenmates-focus.js").path
 
+    /// ScreenMates' GNOME Shell extension as shipped, for GNOME Shell `major` (43: the legacy
+    /// script; 45: the ES module).
+    public static func gnomeExtension(forShell major: Int) -> String {
+        root.appendingPathComponent(
+            "assets/gnome-shell-extension/\(major >= 45 ? 45 : 43)/screenmates@screenmates.local"
+        ).path
+    }
+
     public let kind: Kind
     public let directory: String
     /// What a source needs to find this desktop: its session bus, Wayland and X11 displays.
@@ -46,10 +54,14 @@ public struct DesktopSession: Sendable {
 
     /// One desktop at a time in the whole test run: GNOME Shell and KWin draw in software, and
     /// two beside the rest of the suite would starve it on two cores.
-    public static func with<T>(_ kind: Kind, _ body: (DesktopSession) async throws -> T) async throws -> T {
+    /// `gnomeExtension`: a folder installed as ScreenMates' GNOME Shell extension instead of the
+    /// shipped one (an older extension, say).
+    public static func with<T>(
+        _ kind: Kind, gnomeExtension: String? = nil, _ body: (DesktopSession) async throws -> T
+    ) async throws -> T {
         await Turns.shared.take()
         do {
-            let result = try await run(kind, body)
+            let result = try await run(kind, gnomeExtension, body)
             await Turns.shared.give()
             return result
         } catch {
@@ -76,10 +88,13 @@ public struct DesktopSession: Sendable {
         }
     }
 
-    private static func run<T>(_ kind: Kind, _ body: (DesktopSession) async throws -> T) async throws -> T {
+    private static func run<T>(_ kind: Kind, _ gnomeExtension: String?, _ body: (DesktopSession) async throws -> T)
+        async throws -> T
+    {
         try await BackgroundPrograms.with { programs in
             let directory = NSTemporaryDirectory() + "sm-\(kind.rawValue)-" + UUID().uuidString.prefix(8)
-            let started = try await Command.run(kind.script, ["start", directory], timeout: 90)
+            let started = try await Command.run(
+                kind.script, ["start", directory] + (gnomeExtension.map { [$0] } ?? []), timeout: 90)
             guard started.status == 0 else {
                 _ = try await Command.run(kind.script, ["stop", directory])
                 throw Failure(message: "\(kind.rawValue) did not start: \(started.stderr)")
@@ -106,12 +121,64 @@ public struct DesktopSession: Sendable {
         public var description: String { message }
     }
 
-    /// A Wayland window whose app_id is `appID`, titled `title` (a new window takes the focus).
-    public func window(appID: String, title: String) {
+    /// A Wayland window whose app_id is `appID`, titled `title` (a new window takes the focus);
+    /// the flag is set when its program has ended (the window closed).
+    @discardableResult
+    public func window(appID: String, title: String) -> XDesktop.Flag {
         var environment = self.environment
         environment["GDK_BACKEND"] = "wayland"
         environment["PATH"] = "/usr/bin:/bin"
-        programs.start(Self.window, [appID, title], environment: environment)
+        let ended = XDesktop.Flag()
+        programs.start(Self.window, [appID, title], environment: environment) { _ in ended.set() }
+        return ended
+    }
+
+    /// The application whose window has the focus, as the desktop itself says ("" for none):
+    /// GNOME through ScreenMates' extension, KWin through a script of the test's own.
+    public func focusedApp() async throws -> String {
+        switch kind {
+        case .gnome:
+            // ('alpha', 'Alpha window')
+            let answer = try await call(
+                "org.screenmates.FocusedWindow", "/org/screenmates/FocusedWindow", "org.screenmates.FocusedWindow.Get")
+            return answer.split(separator: "'", omittingEmptySubsequences: false).dropFirst().first.map(String.init)
+                ?? ""
+        case .kwin:
+            return try await kwinWindows().first { $0.active }?.appID ?? ""
+        }
+    }
+
+    /// KWin: every window as KWin sees it (its app id, whether it is minimized, whether it is the
+    /// active one), told by a one-shot script of the test's own whose `print` lines land in
+    /// KWin's log.
+    public func kwinWindows() async throws -> [(appID: String, minimized: Bool, active: Bool)] {
+        let name = "screenmates_test_" + UUID().uuidString.prefix(8).lowercased()
+        let marker = name + ":"
+        let script = directory + "/" + name + ".js"
+        try """
+        for (const window of (workspace.windowList ? workspace.windowList() : workspace.clientList()))
+            print("\(marker) " + window.resourceClass + " " + window.minimized + " " + window.active);
+        print("\(marker) end");
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        try await call("org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting.loadScript", [script, name])
+        try await call("org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting.start")
+        let deadline = ContinuousClock.now + .seconds(30)
+        var windows: [(appID: String, minimized: Bool, active: Bool)]?
+        while windows == nil, ContinuousClock.now < deadline {
+            let log = (try? String(contentsOfFile: directory + "/kwin.log", encoding: .utf8)) ?? ""
+            let lines = log.split(separator: "\n").compactMap { line in
+                line.range(of: marker).map { line[$0.upperBound...].split(separator: " ").map(String.init) }
+            }
+            if lines.last == ["end"] {
+                windows = lines.dropLast().filter { $0.count == 3 }.map { ($0[0], $0[1] == "true", $0[2] == "true") }
+            } else {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        try await call("org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting.unloadScript", [name])
+        try? FileManager.default.removeItem(atPath: script)
+        guard let windows else { throw Failure(message: "KWin did not run the test's script within 30 s") }
+        return windows
     }
 
     /// Calls a method on this desktop's session bus with gdbus; returns what it printed.

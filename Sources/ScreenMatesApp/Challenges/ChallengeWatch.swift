@@ -73,10 +73,11 @@ struct ChallengeWatch {
             return []
         }
         lastNotice[id] = now
-        let done = await act(forbidden.action, on: app, probe: &probe)
+        let (done, moved) = await act(forbidden.action, on: app, probe: &probe)
         // A window moved away: whatever comes to the front next is looked at afresh, another
-        // window of the same app included.
-        if forbidden.action == .minimize || forbidden.action == .close { inFront = nil }
+        // window of the same app included. One that stays (the desktop cannot move it, or it
+        // failed) is not tried again until its app comes back.
+        if moved { inFront = nil }
         let notice = forbidden.notice(app: app, day: calendar.day(containing: now), at: now, done: done)
         do {
             _ = try store.claim(deliver: [notice], countAsSent: [], at: now, toasted: false)
@@ -84,27 +85,31 @@ struct ChallengeWatch {
             logger.warning("a challenge's notice was not recorded: \(error.message)")
         }
         logger.notice("challenge acted", metadata: ["key": "\(notice.key)", "action": "\(forbidden.action.rawValue)"])
-        DesktopNotifier.notifySend([notice], in: tasks)
+        // Notices turned off altogether (`notifications = false`) keep it off the desktop; the
+        // challenge still acts, and the act is still recorded and said.
+        if settings.notificationsEnabled { DesktopNotifier.notifySend([notice], in: tasks) }
         return ["\(notice.title): \(notice.body)"]
     }
 
     /// Moves the window out of sight or asks it to close, as `action` says; what was done, in
-    /// words for the notice.
-    private func act(_ action: OpenedAction, on app: TrackedApp, probe: inout any FocusProbe) async -> String? {
+    /// words for the notice, and whether the window was moved.
+    private func act(_ action: OpenedAction, on app: TrackedApp, probe: inout any FocusProbe) async -> (
+        words: String?, moved: Bool
+    ) {
         let act: WindowAct
         switch action {
-        case .off, .notice: return nil
+        case .off, .notice: return (nil, false)
         case .minimize: act = .minimize
         case .close: act = .close
         }
         do {
-            guard try await probe.act(act) else {
-                return "This desktop (\(probe.sourceName)) lets ScreenMates only say so: the window stays."
-            }
-            return action.done(appName: app.name)
+            guard try await probe.act(act) else { return (probe.whyWindowStays, false) }
+            return (action.done(appName: app.name), true)
         } catch {
             logger.warning("the window was not \(act == .minimize ? "hidden" : "closed"): \(error.message)")
-            return "The window could not be \(act == .minimize ? "moved out of sight" : "closed"): \(error.message)"
+            return (
+                "The window could not be \(act == .minimize ? "moved out of sight" : "closed"): \(error.message)", false
+            )
         }
     }
 }

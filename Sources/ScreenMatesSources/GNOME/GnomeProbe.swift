@@ -10,12 +10,21 @@ import ScreenMatesMonitor
 /// running inside the shell knows, hence the extension (in `assets/gnome-shell-extension`), which
 /// shares nothing but the focused window's application id and title. Each sample is two calls on
 /// the session bus through libdbus (`DBusConnection`), no program started.
+///
+/// A challenge's act is one more call (`Minimize(s)`, `Close(s)`) naming the application the last
+/// sample found: the extension acts only while that application's window still has the focus, so a
+/// window that came to the front in between is never the one moved. An extension from before these
+/// methods answers `UnknownMethod`: `act` then answers false, and the notice says to update it.
 public struct GnomeProbe: FocusProbe {
     public let sourceName = "gnome"
     public let following: String
     private let bus: DBusConnection
     /// Whether Mutter answers for the idle time: without it, focused time counts as active.
     public let knowsIdle: Bool
+    /// The application whose window the last sample found focused (empty: none).
+    private var focusedApp = ""
+    /// Whether the extension running is one from before `Minimize` and `Close`.
+    private var extensionOnlyTells = false
 
     static let extensionUUID = "screenmates@screenmates.local"
     static let service = "org.screenmates.FocusedWindow"
@@ -56,9 +65,42 @@ public struct GnomeProbe: FocusProbe {
             }
             throw FocusProbeError("GNOME Shell's ScreenMates extension did not answer: \(error.message)")
         }
+        focusedApp = focus.app
         let idleSeconds = knowsIdle ? (try? Self.idleMilliseconds(bus)).map { Double($0) / 1000 } : nil
         guard !focus.app.isEmpty else { return FocusSample(app: nil, idleSeconds: idleSeconds) }
         return FocusSample(app: focus.app, title: focus.title, idleSeconds: idleSeconds)
+    }
+
+    /// Minimizes the focused window, or asks its application to close it, through the extension,
+    /// if the application the last sample found still has the focus.
+    public mutating func act(_ act: WindowAct) async throws(FocusProbeError) -> Bool {
+        guard !focusedApp.isEmpty else { throw FocusProbeError("No window has the focus on GNOME Shell.") }
+        let answer: [DBusConnection.Value]
+        do {
+            answer = try bus.call(
+                destination: Self.service, path: Self.path, interface: Self.service,
+                method: act == .minimize ? "Minimize" : "Close", arguments: [focusedApp])
+        } catch {
+            if error.name == "org.freedesktop.DBus.Error.UnknownMethod" {
+                extensionOnlyTells = true
+                return false
+            }
+            throw FocusProbeError("GNOME Shell's ScreenMates extension did not answer: \(error.message)")
+        }
+        extensionOnlyTells = false
+        guard answer.first == .bool(true) else {
+            throw FocusProbeError(
+                "GNOME Shell left it as it was: \(focusedApp) no longer has the focus, or its window cannot be "
+                    + (act == .minimize ? "minimized." : "closed."))
+        }
+        return true
+    }
+
+    public var whyWindowStays: String {
+        extensionOnlyTells
+            ? "The ScreenMates extension running in GNOME Shell is an older one that can only say so: the window "
+                + "stays. Install this version's extension and log out and in to have the window moved."
+            : "This desktop (\(sourceName)) lets ScreenMates only say so: the window stays."
     }
 
     private static func focused(_ bus: DBusConnection) throws(DBusConnection.Failure) -> (app: String, title: String) {

@@ -14,6 +14,12 @@ import Synchronization
 /// a name of the probe's own. When KWin restarts (it drops its scripts) the probe loads the
 /// script again as soon as KWin is back on the bus; a KWin that does not come back within
 /// `returnLimit` ends the source.
+///
+/// A challenge's act is a second, one-shot script (`KWinScriptLink.act`): KWin scripts offer no
+/// method to call, so the probe loads a few lines that minimize the active window
+/// (`minimized = true`) or ask it to close (`closeWindow()`, as its close button would) — only if
+/// its `resourceClass` is still the application the focus script last named — then call back
+/// what they did, and unloads them.
 public struct KWinProbe: FocusProbe {
     public let sourceName = "kde"
     public let following: String
@@ -26,6 +32,8 @@ public struct KWinProbe: FocusProbe {
     private var away: Date?
     /// When to ask the compositor for idle again, while it has not answered (a KWin slow to start).
     private var idleRetry: Date?
+    /// What came from the bus while an act waited for its script: read at the next sample.
+    private var held: [DBusConnection.Incoming] = []
 
     /// How long between asks for the idle signal while the compositor has not given it.
     static let idleRetryInterval: TimeInterval = 5
@@ -61,7 +69,9 @@ public struct KWinProbe: FocusProbe {
         guard link.bus.isConnected else {
             throw FocusProbeError("The session bus has gone.", sourceEnded: true)
         }
-        for message in link.bus.drain() {
+        let incoming = held + link.bus.drain()
+        held = []
+        for message in incoming {
             if !message.isSignal, message.member == "WindowActivated" {
                 let app = message.values.first?.text ?? ""
                 let title = message.values.count > 1 ? message.values[1].text ?? "" : ""
@@ -103,6 +113,21 @@ public struct KWinProbe: FocusProbe {
         guard let focus else { return FocusSample(app: nil, idleSeconds: idleSeconds) }
         return FocusSample(app: focus.app, title: focus.title, idleSeconds: idleSeconds)
     }
+
+    /// Minimizes the active window, or asks its application to close it, through a one-shot KWin
+    /// script, if the application the focus script last named is still the active one.
+    public mutating func act(_ act: WindowAct) async throws(FocusProbeError) -> Bool {
+        guard away == nil, let app = focus?.app else { throw FocusProbeError("No window is active on KWin.") }
+        let outcome = try await link.act(act, app: app, holding: &held)
+        switch outcome {
+        case "done":
+            return true
+        case "moved-on":
+            throw FocusProbeError("KWin left it as it was: \(app) is no longer the active window.")
+        default:
+            throw FocusProbeError("KWin cannot \(act == .minimize ? "minimize" : "close") \(app)'s window.")
+        }
+    }
 }
 
 /// The script loaded into KWin for one probe, and the bus connection it calls back: unloaded, and
@@ -117,6 +142,12 @@ final class KWinScriptLink {
     /// for a moment, and `auto` makes a probe to announce its choice before the one it follows).
     let plugin: String
     private static let made = Atomic<Int>(0)
+    /// How many one-shot scripts this link has run (each is loaded under a name of its own).
+    private var acts = 0
+
+    /// How long an act waits for its script to call back (KWin reads a script's file in the
+    /// background before it runs it).
+    static let actLimit: Duration = .seconds(5)
 
     init(script: String, environment: [String: String]) throws(FocusProbeError) {
         guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
@@ -175,6 +206,86 @@ final class KWinScriptLink {
                 ? FocusProbeError("KWin is not on the session bus: there is no KDE Plasma session to follow.")
                 : FocusProbeError("KWin did not take ScreenMates' script: \(error.message)")
         }
+    }
+
+    /// Runs a one-shot script that does `act` to the active window if its class is `app`, waits
+    /// for its answer (`done`, `moved-on`: another window is active, `cannot`: the window forbids
+    /// it) and unloads it. What else comes from the bus meanwhile is added to `held`.
+    func act(_ act: WindowAct, app: String, holding held: inout [DBusConnection.Incoming]) async throws(FocusProbeError)
+        -> String
+    {
+        acts += 1
+        let name = "\(plugin)_act_\(acts)"
+        let script = (file as NSString).deletingLastPathComponent + "/" + name + ".js"
+        do {
+            try Self.actScript(act, app: app, answerTo: bus.uniqueName, name: name).write(
+                toFile: script, atomically: true, encoding: .utf8)
+        } catch {
+            throw FocusProbeError("The KWin script could not be written to \(script): \(error.localizedDescription)")
+        }
+        defer {
+            _ = try? scripting("unloadScript", [name])
+            try? FileManager.default.removeItem(atPath: script)
+        }
+        do throws(DBusConnection.Failure) {
+            guard try scripting("loadScript", [script, name]).first?.number != nil else {
+                throw DBusConnection.Failure(
+                    name: "org.screenmates.Error.ScriptRefused", message: "KWin did not load the script")
+            }
+            _ = try scripting("start", [])
+        } catch {
+            throw FocusProbeError("KWin did not take ScreenMates' script: \(error.message)")
+        }
+        let deadline = ContinuousClock.now + Self.actLimit
+        while ContinuousClock.now < deadline {
+            for message in bus.drain() {
+                if !message.isSignal, message.member == "WindowActed", message.values.count == 2,
+                    message.values[0].text == name, let outcome = message.values[1].text
+                {
+                    return outcome
+                }
+                held.append(message)
+            }
+            do {
+                try await Task.sleep(for: .milliseconds(20))
+            } catch {
+                throw FocusProbeError("The monitor is stopping.")
+            }
+        }
+        throw FocusProbeError("KWin did not run ScreenMates' script within \(Self.actLimit).")
+    }
+
+    /// The one-shot script: KWin 5.27 names the active window `activeClient`, 6 `activeWindow`.
+    static func actScript(_ act: WindowAct, app: String, answerTo service: String, name: String) -> String {
+        let change =
+            act == .minimize
+            ? "if (window.minimizable) window.minimized = true; else outcome = \"cannot\";"
+            : "if (window.closeable) window.closeWindow(); else outcome = \"cannot\";"
+        return """
+            // ScreenMates: a challenge's act on the active window, once; then unloaded.
+            const window = workspace.activeWindow !== undefined ? workspace.activeWindow : workspace.activeClient;
+            let outcome = "done";
+            if (!window || String(window.resourceClass) !== \(javaScriptString(app))) outcome = "moved-on";
+            else { \(change) }
+            callDBus(\(javaScriptString(service)), "/org/screenmates/Monitor", "org.screenmates.Monitor", "WindowActed",
+                \(javaScriptString(name)), outcome);
+
+            """
+    }
+
+    /// `text` as a JavaScript string literal: anything but letters, digits and `._-:` escaped, so no
+    /// window's class can end the literal.
+    static func javaScriptString(_ text: String) -> String {
+        var literal = "\""
+        for unit in text.utf16 {
+            switch unit {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2E, 0x5F, 0x2D, 0x3A:
+                literal.append(Character(Unicode.Scalar(UInt8(unit))))
+            default:
+                literal += String(format: "\\u%04x", unit)
+            }
+        }
+        return literal + "\""
     }
 
     private func scripting(_ method: String, _ arguments: [String]) throws(DBusConnection.Failure)

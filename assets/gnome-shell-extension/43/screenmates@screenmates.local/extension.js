@@ -1,6 +1,9 @@
 // ScreenMates: the focused window's application id (Wayland app_id, X11 WM_CLASS class) and
 // title, on the session bus: org.screenmates.FocusedWindow at /org/screenmates/FocusedWindow,
-// method Get() -> (ss), signal Changed(ss) when focus or the focused window's title changes.
+// method Get() -> (ss), signal Changed(ss) when focus or the focused window's title changes;
+// Minimize(s app_id) -> b and Close(s app_id) -> b act on the focused window, and only while its
+// application id is still app_id (a window that took the focus in between is left alone): Close
+// asks the application, as the window's close button would (it may ask to save first).
 // GNOME Shell 40-44 (legacy imports); 45 and later load the ES module in ../../45.
 'use strict';
 const {Gio, GLib} = imports.gi;
@@ -9,6 +12,8 @@ const NAME = 'org.screenmates.FocusedWindow';
 const PATH = '/org/screenmates/FocusedWindow';
 const XML = `<node><interface name="${NAME}">
 <method name="Get"><arg name="app_id" type="s" direction="out"/><arg name="title" type="s" direction="out"/></method>
+<method name="Minimize"><arg name="app_id" type="s" direction="in"/><arg name="done" type="b" direction="out"/></method>
+<method name="Close"><arg name="app_id" type="s" direction="in"/><arg name="done" type="b" direction="out"/></method>
 <signal name="Changed"><arg name="app_id" type="s"/><arg name="title" type="s"/></signal>
 </interface></node>`;
 
@@ -33,6 +38,27 @@ class FocusedWindow {
     Get() {
         const window = global.display.focus_window;
         return [window?.get_wm_class() ?? '', window?.get_title() ?? ''];
+    }
+
+    Minimize(appId) {
+        const window = this._focused(appId);
+        if (!window?.can_minimize())
+            return false;
+        window.minimize();
+        return true;
+    }
+
+    Close(appId) {
+        const window = this._focused(appId);
+        if (!window?.can_close())
+            return false;
+        window.delete(global.get_current_time());
+        return true;
+    }
+
+    _focused(appId) {
+        const window = global.display.focus_window;
+        return appId !== '' && window?.get_wm_class() === appId ? window : null;
     }
 
     _follow() {

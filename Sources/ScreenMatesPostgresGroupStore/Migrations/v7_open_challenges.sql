@@ -1,4 +1,4 @@
--- The group store's sixth schema on PostgreSQL: challenges open to everyone who uses the store.
+-- The group store's seventh schema on PostgreSQL: challenges open to everyone who uses the store.
 -- Applied once, in one transaction, by the program itself. Statements are separated by a line
 -- holding only `;`.
 --
