@@ -21,8 +21,15 @@ enum PostgresTestServer {
     static let skipNote: Comment =
         "needs PostgreSQL: export SCREENMATES_TEST_POSTGRES=\"$(.ci/postgres start)\" (as .ci/run does)"
 
+    /// The server as its superuser. Calls through it (and the addresses made from it) wait up to
+    /// 30 s for an answer, not a member's 5 s: beside the whole suite on two cores, a call once
+    /// took longer, and a test that wants a store to give up sets its own timeout.
     static var adminAddress: PostgresAddress {
-        get throws { try PostgresAddress(url: try #require(url, "SCREENMATES_TEST_POSTGRES is not set")) }
+        get throws {
+            var address = try PostgresAddress(url: try #require(url, "SCREENMATES_TEST_POSTGRES is not set"))
+            address.timeout = .seconds(30)
+            return address
+        }
     }
 
     /// A connection of the test's own, as the server's superuser (or `address`).

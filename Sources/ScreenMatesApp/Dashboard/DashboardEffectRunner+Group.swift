@@ -12,11 +12,14 @@ extension DashboardEffectRunner {
     func groupStore(remembered: String?) -> GroupStoreLocation {
         let home = dependencies.home
         if let demo = demoGroupStore, remembered == nil || remembered == demo.remembered { return demo }
-        return dependencies.options.groupStore
-            ?? (try? GroupStoreLocation.resolve(
+        if let named = dependencies.options.groupStore { return named }
+        if let resolved = resolvedGroupStores[remembered ?? ""] { return resolved }
+        let resolved =
+            (try? GroupStoreLocation.resolve(
                 option: nil, environment: dependencies.options.environment, home: home, remembered: remembered,
-                named: false))
-            ?? .sqlite(path: home.path + "/group-store.sqlite")
+                named: false)) ?? .sqlite(path: home.path + "/group-store.sqlite")
+        resolvedGroupStores[remembered ?? ""] = resolved
+        return resolved
     }
 
     /// Connects to the group `settings` name, if any (after leaving the link there was): one

@@ -49,6 +49,9 @@ final class DashboardEffectRunner {
     var groupLink: GroupLink?
     /// What keeps the boards of the challenges open to all fresh, in a group or not.
     var openWatch: OpenChallengeWatch?
+    /// Each group store location resolved, by the URL or path remembered: the group link and the
+    /// open challenges' watch get the same one, so on a server they share one store (one pool).
+    var resolvedGroupStores: [String: GroupStoreLocation] = [:]
     let referee: ChallengeReferee
     /// The daily prune (`DashboardUpdate` decides when; in the background).
     let pruner: DailyPrune
