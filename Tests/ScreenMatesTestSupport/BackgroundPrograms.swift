@@ -1,5 +1,6 @@
 import Foundation
 import Subprocess
+import Synchronization
 import SystemPackage
 
 /// Programs a test keeps running beside it (an X server, a compositor, a window), each sent
@@ -17,21 +18,58 @@ public struct BackgroundPrograms: Sendable {
     /// Runs `body` with a place to start programs; they are ended when it returns or throws.
     public static func with<T>(_ body: (BackgroundPrograms) async throws -> T) async throws -> T {
         let (stream, continuation) = AsyncStream<Launch>.makeStream()
-        return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
-            group.addTask {
-                await withDiscardingTaskGroup { programs in
-                    for await launch in stream {
-                        programs.addTask { launch.ended(await run(launch)) }
-                    }
+        let programs = Task {
+            await withDiscardingTaskGroup { programs in
+                for await launch in stream {
+                    programs.addTask { launch.ended(await run(launch)) }
                 }
             }
-            // However `body` ends, the programs are cancelled (SIGTERM, then SIGKILL) and the
-            // group awaits them.
-            defer {
-                continuation.finish()
-                group.cancelAll()
+        }
+        do {
+            let result = try await body(BackgroundPrograms(launches: continuation))
+            await end(programs, continuation)
+            return result
+        } catch {
+            await end(programs, continuation)
+            throw error
+        }
+    }
+
+    /// However the scope ends, its programs are cancelled (SIGTERM, then SIGKILL after 3 s) and
+    /// awaited — for at most `endLimit`: a program's end that is never reported (it once kept a
+    /// whole test run waiting, every process long gone) must not hold the test up for ever.
+    private static func end(_ programs: Task<Void, Never>, _ launches: AsyncStream<Launch>.Continuation) async {
+        launches.finish()
+        programs.cancel()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let once = Once(done)
+            Task {
+                await programs.value
+                once.resume()
             }
-            return try await body(BackgroundPrograms(launches: continuation))
+            Task {
+                try? await Task.sleep(for: endLimit)
+                once.resume()
+            }
+        }
+    }
+
+    /// How long the end of a scope waits for its programs to be reported ended.
+    static let endLimit: Duration = .seconds(20)
+
+    /// Resumes a continuation the first time it is asked to.
+    private final class Once: Sendable {
+        private let continuation: Mutex<CheckedContinuation<Void, Never>?>
+
+        init(_ continuation: CheckedContinuation<Void, Never>) {
+            self.continuation = Mutex(continuation)
+        }
+
+        func resume() {
+            continuation.withLock { continuation in
+                continuation?.resume()
+                continuation = nil
+            }
         }
     }
 
