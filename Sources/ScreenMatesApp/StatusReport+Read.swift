@@ -68,11 +68,10 @@ extension StatusReport {
         }
         // The boards of the open challenges the user joined, only read.
         var open: OpenBoards?
-        if let name = feed.settings.displayName, ((try? store.challenges()) ?? []).contains(where: \.openToAll),
+        if let reader = OpenChallenges.joined(
+            local: store, settings: feed.settings, clock: choice.clock, calendar: feed.calendar),
             let location = try? groupStore.location(home: home, settings: feed.settings)
         {
-            let reader = OpenChallenges(
-                local: store, userID: feed.settings.userID, name: name, clock: choice.clock, calendar: feed.calendar)
             do throws(GroupStoreError) {
                 open = try await location.using { store throws(GroupStoreError) in
                     try await reader.exchange(with: store, exchanging: false)

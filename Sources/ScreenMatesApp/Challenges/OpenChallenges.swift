@@ -32,6 +32,17 @@ public struct OpenChallenges: Sendable {
         self.calendar = calendar
     }
 
+    /// The user's side of the open challenges once they take part in one: nil before (nothing to
+    /// tell the store or read back), and nil without a display name.
+    public static func joined(local: LocalStore, settings: UserSettings, clock: any AppClock, calendar: DayCalendar)
+        -> OpenChallenges?
+    {
+        guard let name = settings.displayName, ((try? local.challenges()) ?? []).contains(where: \.openToAll) else {
+            return nil
+        }
+        return OpenChallenges(local: local, userID: settings.userID, name: name, clock: clock, calendar: calendar)
+    }
+
     /// Publishes `challenge` under a fresh id (eight characters: a group's have six, personal
     /// ones four). The publisher does not join it by publishing.
     public func publish(_ challenge: Challenge, in store: any GroupStore) async throws(GroupStoreError) -> Challenge {

@@ -49,13 +49,13 @@ extension DashboardEffectRunner {
     /// Starts the watch on the challenges open to all on the user's group store, owned by the
     /// session's tasks, once they take part in one (nothing runs for them before).
     func watchOpenChallenges(_ settings: UserSettings) {
-        guard openWatch == nil, let name = settings.displayName,
-            (try? store.challenges())?.contains(where: \.openToAll) == true
-        else { return }
         let calendar = DayCalendar(timeZone: dependencies.timeZone.current(), dayStartHour: settings.dayStartHour)
+        guard openWatch == nil,
+            let open = OpenChallenges.joined(local: store, settings: settings, clock: clock, calendar: calendar)
+        else { return }
         let inbox = self.inbox
         let watch = OpenChallengeWatch(
-            open: OpenChallenges(local: store, userID: settings.userID, name: name, clock: clock, calendar: calendar),
+            open: open,
             location: groupStore(remembered: settings.group?.store), logger: logger,
             onChange: { inbox.post(.openBoardsChanged) })
         tasks.start { await watch.run() }

@@ -247,11 +247,10 @@ public struct GroupActions: Sendable {
                         _ = try? await games.fetch(from: store)
                     }
                     // The challenges open to all the user joined: their parts told too.
-                    if waiting == nil, let name = settings.displayName,
-                        (try? local.challenges())?.contains(where: \.openToAll) == true
+                    if waiting == nil,
+                        let open = OpenChallenges.joined(
+                            local: local, settings: settings, clock: clock, calendar: calendar)
                     {
-                        let open = OpenChallenges(
-                            local: local, userID: settings.userID, name: name, clock: clock, calendar: calendar)
                         _ = try? await open.exchange(with: store)
                     }
                 }

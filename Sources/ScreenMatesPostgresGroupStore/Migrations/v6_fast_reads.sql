@@ -16,6 +16,26 @@
 -- answers, same refusals, same grants; clients of the third schema on keep working
 -- (compatible_from stays 3).
 
+-- The usual caller, in one statement: an identity bound to this login and to this secret's hash,
+-- a member of the group `p_code`; the group's change marks, or no row for anything else (which the
+-- full path, `caller` and `group_access`, then explains). What those two would let through, and
+-- nothing more. Called only by the API's functions below, as their owner; granted to no one. A
+-- plain SQL function, so the planner folds it into the caller's query.
+CREATE FUNCTION screenmates.verified_marks(p_user text, p_secret text, p_code text)
+RETURNS TABLE (change_seq bigint, removed_seq bigint)
+LANGUAGE sql STABLE AS $$
+    SELECT g.change_seq, g.removed_seq
+    FROM screenmates.identity d
+    JOIN screenmates.member m ON m.user_id = d.user_id AND m.code = p_code
+    JOIN screenmates.group_info g ON g.code = p_code
+    WHERE d.user_id = p_user AND d.role_name = session_user
+        AND d.secret_hash = sha256(convert_to(p_secret, 'UTF8'))
+$$
+;
+
+REVOKE ALL ON FUNCTION screenmates.verified_marks FROM PUBLIC
+;
+
 -- NULL for a code that names no group.
 CREATE OR REPLACE FUNCTION screenmates.change_mark(p_user text, p_secret text, p_code text) RETURNS bigint
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
@@ -25,12 +45,7 @@ DECLARE
 BEGIN
     -- The usual call: a member known by this login and this secret, asking about a group of
     -- theirs. What `caller` and `group_access` would let through, in one statement.
-    SELECT g.change_seq INTO v_mark
-        FROM screenmates.identity d
-        JOIN screenmates.member m ON m.user_id = d.user_id AND m.code = p_code
-        JOIN screenmates.group_info g ON g.code = p_code
-        WHERE d.user_id = p_user AND d.role_name = session_user
-            AND d.secret_hash = sha256(convert_to(p_secret, 'UTF8'));
+    SELECT v.change_seq INTO v_mark FROM screenmates.verified_marks(p_user, p_secret, p_code) v;
     IF FOUND THEN
         RETURN v_mark;
     END IF;
@@ -54,12 +69,8 @@ DECLARE
     v_removed bigint;
 BEGIN
     -- The usual call in one statement (see change_mark).
-    SELECT g.change_seq, g.removed_seq INTO v_mark, v_removed
-        FROM screenmates.identity d
-        JOIN screenmates.member m ON m.user_id = d.user_id AND m.code = p_code
-        JOIN screenmates.group_info g ON g.code = p_code
-        WHERE d.user_id = p_user AND d.role_name = session_user
-            AND d.secret_hash = sha256(convert_to(p_secret, 'UTF8'));
+    SELECT v.change_seq, v.removed_seq INTO v_mark, v_removed
+        FROM screenmates.verified_marks(p_user, p_secret, p_code) v;
     IF FOUND THEN
         RETURN QUERY SELECT v_mark, v_removed;
         RETURN;
@@ -93,12 +104,8 @@ BEGIN
         PERFORM screenmates.refuse('A reader catching up names the change number it has seen.');
     END IF;
     -- The usual call, in one statement (see change_mark); anything else takes the full path.
-    SELECT g.change_seq, g.removed_seq INTO v_mark, v_removed
-        FROM screenmates.identity d
-        JOIN screenmates.member m ON m.user_id = d.user_id AND m.code = p_code
-        JOIN screenmates.group_info g ON g.code = p_code
-        WHERE d.user_id = p_user AND d.role_name = session_user
-            AND d.secret_hash = sha256(convert_to(p_secret, 'UTF8'));
+    SELECT v.change_seq, v.removed_seq INTO v_mark, v_removed
+        FROM screenmates.verified_marks(p_user, p_secret, p_code) v;
     IF NOT FOUND THEN
         v_user := screenmates.caller(p_user, p_secret);
         IF NOT screenmates.group_access(v_user, p_code) THEN
