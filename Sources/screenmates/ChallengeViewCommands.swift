@@ -36,6 +36,7 @@ struct ChallengeListCommand: AsyncParsableCommand {
                     for entry in entries { print(entry.line) }
                 }
                 if let note = boards.offlineNote { printError(note) }
+                printLeftOut(boards.leftOut)
                 return 0
             }
             let games = try await home.games()
@@ -50,6 +51,7 @@ struct ChallengeListCommand: AsyncParsableCommand {
                 for entry in entries { print(entry.line) }
             }
             if let note = games?.offlineNote ?? open?.offlineNote { printError(note) }
+            printLeftOut((games?.leftOut ?? []) + (open?.leftOut ?? []))
             return 0
         }
     }
@@ -76,12 +78,14 @@ struct ChallengeShowCommand: AsyncParsableCommand {
             let games = try await home.games()
             var entry = try home.summaries(games).first(where: { $0.id == wanted })
             var note = games?.offlineNote
+            var leftOut = games?.leftOut ?? []
             // One open to all (joined or not) shows its board across groups.
             if entry?.openToAll ?? true {
                 let boards = try await home.openBoards()
                 if let open = try home.openSummaries(boards).first(where: { $0.id == wanted }) {
                     entry = open
                     note = boards.offlineNote
+                    leftOut = boards.leftOut
                 }
             }
             guard let entry else {
@@ -96,6 +100,7 @@ struct ChallengeShowCommand: AsyncParsableCommand {
                 for line in entry.leaderboard { print(line) }
             }
             if let note { printError(note) }
+            printLeftOut(leftOut)
             return 0
         }
     }

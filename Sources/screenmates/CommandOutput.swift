@@ -23,6 +23,13 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data("screenmates: \(message)\n".utf8))
 }
 
+/// Names, on standard error, the rows a group store held that could not be right and were left out
+/// of what a command shows (as `group show` names them).
+func printLeftOut(_ rows: [some CustomStringConvertible]) {
+    guard !rows.isEmpty else { return }
+    printError("left out, as they cannot be right:\n" + rows.map { "  \($0)" }.joined(separator: "\n"))
+}
+
 /// `value` as the `--json` options print it: indented, keys sorted, slashes as they are.
 func jsonText(_ value: some Encodable) -> String {
     let encoder = JSONEncoder()

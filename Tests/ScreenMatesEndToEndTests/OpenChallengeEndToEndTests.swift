@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Glibc
 import Testing
 
@@ -73,6 +74,21 @@ import Testing
             ($0["cause"] as? String) == "challenge \(id)"
         }
         #expect(penalties.map { $0["asked"] as? Int } == [-25], "\(coins)")
+
+        // A line no client would write (a name with an escape), put in the file by another program:
+        // left out of the board, and named.
+        try await DatabaseQueue(path: shared).write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO open_participant (challenge_id, user_id, display_name, name_key, state, days_kept,
+                        joined_at) VALUES (?, 'eve23456', ?, 'eve', 'in', 0, 0)
+                    """, arguments: [id, "eve\u{1B}[2J"])
+        }
+        let named = try await Binary.run(
+            ["challenge", "show", id, "--start-at", "2026-11-22T21:04", "--home", cy.path] + store)
+        #expect(named.status == 0 && !named.stdout.contains("eve"), "\(named.stdout)")
+        #expect(named.stderr.contains("left out, as they cannot be right"), "\(named.stderr)")
+        #expect(named.stderr.contains("participant \(id) eve") && !named.stderr.contains("\u{1B}"), "\(named.stderr)")
 
         // Only the file's owner publishes: once the file is someone else's, this user is refused.
         guard getuid() == 0 else { return }

@@ -107,6 +107,10 @@ struct PostgresHostileOpenChallengeTests {
                 SELECT screenmates.report_open_participant(\(eve.id), \(eve.secret.hex), \(id), 'failed', 0,
                     9223372036854775807)
                 """,
+                """
+                SELECT screenmates.report_open_participant(\(eve.id), \(eve.secret.hex), \(id), 'failed', 0,
+                    -3000000000000000)
+                """,
             ], as: eve, with: "SMVAL")
 
         // mal, in no group, joins only under a name every client accepts, on a day that is today.

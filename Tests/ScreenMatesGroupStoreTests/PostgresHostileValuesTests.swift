@@ -104,6 +104,10 @@ struct PostgresHostileValuesTests {
                 "SELECT screenmates.upsert_profile(\(me), 'eve', 0, \(today), 0, NULL, \(ms), \(min))",
                 "SELECT screenmates.upsert_profile(\(me), 'eve', 0, \(today), 0, \(max), \(ms), 2)",
                 "SELECT screenmates.upsert_profile(\(me), 'eve', 0, \(today), 0, NULL, \(min), 2)",
+                // The first instants past what every client keeps (GroupStoreRules.storableMilliseconds).
+                "SELECT screenmates.upsert_profile(\(me), 'eve', 0, \(today), 0, NULL, 3000000000000000, 2)",
+                "SELECT screenmates.upsert_profile(\(me), 'eve', 0, \(today), 0, -3000000000000000, \(ms), 2)",
+                "SELECT screenmates.report_participant(\(me), '\(code)', 'anaweek', 'failed', 0, 3000000000000000)",
                 "SELECT screenmates.report_standing(\(me), 'eve', \(max), 0, true, 2, \(ms))",
                 "SELECT screenmates.report_standing(\(me), 'eve', 0, \(max), true, 2, \(ms))",
                 "SELECT screenmates.report_standing(\(me), 'eve', 0, 0, true, \(max), \(ms))",

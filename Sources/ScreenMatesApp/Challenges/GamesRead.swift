@@ -12,6 +12,9 @@ public struct GamesRead: Sendable {
         self.offline = offline
     }
 
+    /// The rows the store held that could not be right, left out of the snapshot.
+    public var leftOut: [LeftOutRow] { snapshot?.leftOut ?? [] }
+
     /// For a line under a listing: nil when the store was read.
     public var offlineNote: String? {
         guard offline else { return nil }

@@ -63,6 +63,15 @@ REVOKE ALL ON screenmates.open_challenge, screenmates.open_participant FROM PUBL
 REVOKE ALL ON SEQUENCE screenmates.open_change_seq FROM PUBLIC
 ;
 
+-- An instant in milliseconds every client can keep: GroupStoreRules.storableMilliseconds,
+-- ±2,999,999,999,999,999. The third schema allowed ±3,000,000,000,000,000 itself, which every
+-- client then left out of what it read (a member's row, a line of a board).
+CREATE OR REPLACE FUNCTION screenmates.is_instant(p_ms bigint) RETURNS boolean
+LANGUAGE sql IMMUTABLE SET search_path = screenmates, pg_temp AS $$
+    SELECT p_ms IS NOT NULL AND p_ms BETWEEN -2999999999999999 AND 2999999999999999
+$$
+;
+
 -- A challenge as every client checks it (GroupStoreRules.check), as `create_group_challenge` checks
 -- a group's: an id, a rule the judge reads, a span, coins, a first day today or within a year.
 CREATE FUNCTION screenmates.check_challenge(
