@@ -57,11 +57,18 @@ struct SwaySession: Sendable {
             }
             let (socket, wayland) = try #require(found, "sway did not start")
             let session = SwaySession(runtime: runtime, socket: socket, wayland: wayland, programs: programs)
-            for _ in 0..<200 where (try? await session.swaymsg(["-t", "get_version"])) == nil {
+            // Asked without `#require`: a sway still starting answers 1, which is no failure yet.
+            for _ in 0..<400 where !(await session.answers()) {
                 try await Task.sleep(for: .milliseconds(25))
             }
             return try await body(session)
         }
+    }
+
+    /// Whether this sway answers on its socket yet.
+    func answers() async -> Bool {
+        let result = try? await Command.run("/usr/bin/swaymsg", ["-s", socket, "-t", "get_version"], environment: [:])
+        return result?.status == 0
     }
 
     /// Runs swaymsg against this sway and returns what it printed.
