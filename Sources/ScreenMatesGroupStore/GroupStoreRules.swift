@@ -26,6 +26,15 @@ public enum GroupStoreRules {
         return Int(min(max(seconds, 1), attemptWindow))
     }
 
+    /// The first day of a group's day totals it keeps on `today`: the first day of the month
+    /// before `today`'s. No screen shows a longer period than this month (the leaderboard's
+    /// week and month, `group show`), and the month before covers members whose day is still
+    /// yesterday somewhere. Days of a week whose result is still pending are kept too, until the
+    /// week is settled: the settlement counts them (`settleWeeks` applies both, after settling).
+    public static func retainedFrom(today: LocalDate) -> LocalDate {
+        today.startOfMonth.adding(days: -1).startOfMonth
+    }
+
     /// A group's daily goal must be in `UsageRules.dailyGoalRange`.
     public static func check(dailyGoalBlocks goal: Int) throws(GroupStoreError) {
         guard UsageRules.dailyGoalRange.contains(goal) else {

@@ -84,6 +84,11 @@ enum PostgresGroupSchema {
         Migration(
             version: 7, summary: "challenges open to everyone on the store, published by its owner",
             compatibleFrom: 3, statements: statements(of: PackageResources.v7_open_challenges_sql)),
+        // Adds a column and functions, drops a trigger; `settle_weeks` keeps its arguments and
+        // answers: the third version's clients keep working.
+        Migration(
+            version: 8, summary: "a group keeps only the day totals a screen or the settlement still asks for",
+            compatibleFrom: 3, statements: statements(of: PackageResources.v8_retention_sql)),
     ]
 
     /// The statements of a migration file (`Migrations/*.sql`): separated by a line holding only

@@ -36,6 +36,13 @@ enum SQLiteChangeStamps {
                     CREATE TEMP TRIGGER IF NOT EXISTS \(table)_stamp_update AFTER UPDATE ON main.\(table)
                     WHEN NEW.seq IS NOT \(next)
                     BEGIN \(stamp) END;
+                    """)
+            // A day total goes with its member (whose removal is marked) or when the group no
+            // longer keeps it (`retainDayTotals`: older than any reader's window): neither is a
+            // removal a reader must read the group whole for.
+            guard table != "day_total" else { continue }
+            try db.execute(
+                sql: """
                     CREATE TEMP TRIGGER IF NOT EXISTS \(table)_removal AFTER DELETE ON main.\(table)
                     BEGIN
                         UPDATE group_info SET removed_seq = change_seq + 1 WHERE code = OLD.code;

@@ -287,8 +287,24 @@ extension SQLiteGroupStore {
             let changes = try settlement.run(today: today)
             filter.leaveOut(contentsOf: settlement.leftOut)
             if changes.written > 0 { try Self.bump(db, code: code) }
+            try Self.retainDayTotals(db, code: code, today: today)
             return changes.final
         }
+    }
+
+    /// Takes away the group's day totals older than `GroupStoreRules.retainedFrom(today:)`,
+    /// except those of a member's week still pending. No reader's window reaches them, so nothing
+    /// any member sees changes and no removal is marked (a day total goes otherwise only with its
+    /// member, whose removal is).
+    static func retainDayTotals(_ db: Database, code: GroupCode, today: LocalDate) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM day_total WHERE code = ? AND date < ? AND NOT EXISTS (
+                    SELECT 1 FROM week_result r
+                    WHERE r.code = day_total.code AND r.user_id = day_total.user_id AND r.status = 'pending'
+                        AND day_total.date BETWEEN r.week AND r.week + 6)
+                """,
+            arguments: [code.value, GroupStoreRules.retainedFrom(today: today).dayNumber])
     }
 
     public func weekResults(code: GroupCode, weeks: ClosedRange<LocalDate>, changedAfter: Int64?)

@@ -334,14 +334,12 @@ public final class SQLiteGroupStore: GroupStore {
     }
 
     /// The group, unless the user is rate-limited; a code that names no group is written down
-    /// as a failed attempt of the user.
+    /// as a failed attempt of the user, and every user's attempts that no longer count go.
     private static func lookUp(_ db: Database, code: GroupCode, userID: UserID, at: Int64) throws -> Lookup {
         if let seconds = try retryAfter(db, userID: userID, at: at) { return .limited(seconds) }
         if let group = try GroupInfoRecord.group(db, code: code) { return .found(group) }
         let window = Int64(GroupStoreRules.attemptWindow * 1000)
-        try FailedAttemptRecord.filter(
-            FailedAttemptRecord.Columns.userID == userID && FailedAttemptRecord.Columns.at <= at - window
-        ).deleteAll(db)
+        try FailedAttemptRecord.filter(FailedAttemptRecord.Columns.at <= at - window).deleteAll(db)
         try FailedAttemptRecord(userID: userID, at: at).insert(db)
         return .unknown
     }

@@ -36,6 +36,9 @@ extension GroupStoreContract {
             try await aLateJoinerIsSettledFromTheirDay($0.fresh)
         },
         Check("two connections settling at once settle each week once") { try await settlingAtOnceIsOnce($0.shared) },
+        Check("a group keeps the day totals of this month and the last, and of weeks still pending") {
+            try await oldDayTotalsGoOnceNoReadAsksForThem($0.fresh)
+        },
     ]
 
     // MARK: - Fixtures

@@ -160,4 +160,55 @@ extension GroupStoreContract {
         #expect(results.count == 8)
         #expect(results.filter { $0.status == .settled }.map(\.coins) == [35, -70])
     }
+
+    static func oldDayTotalsGoOnceNoReadAsksForThem(_ makeStore: GroupStoreFactory) async throws {
+        let store = try await makeStore()
+        // A group from 2021-01-04 (a Monday): eleven weeks of days for ana; bo's first week lacks
+        // its Wednesday, so his result for it stays pending.
+        let start = LocalDate(year: 2021, month: 1, day: 4)!
+        let group = try await store.createGroup(dailyGoalBlocks: 8, creator: ana, now: noon(start))
+        _ = try await store.join(code: group.code, member: bo, now: noon(start, plus: 60))
+        let days = (0..<77).map { start.adding(days: $0) }
+        let wednesday = start.adding(days: 2)
+        try await store.upsertDayTotals(
+            days.map { day(ana.userID, $0, vice: 1) }
+                + days.filter { $0 != wednesday }.map { day(bo.userID, $0, vice: 2) },
+            code: group.code)
+        // Settled on Monday 2021-03-22: the day totals kept start on 2021-02-01.
+        let today = start.adding(days: 77)
+        let kept = GroupStoreRules.retainedFrom(today: today)
+        #expect(kept == LocalDate(year: 2021, month: 2, day: 1))
+        let recent = kept...today
+        let before = try await store.dayTotals(code: group.code, days: recent)
+        let sums = try await store.blockSums(code: group.code, days: today.startOfMonth...today)
+        let marks = try await store.changeMarks(code: group.code)
+        #expect(try await store.settleWeeks(code: group.code, today: today, now: noon(today)) == 21)
+        let held = try await store.dayTotals(code: group.code, days: start...today)
+        #expect(held.filter { $0.date >= kept } == before, "every day of this month and the last is kept")
+        #expect(
+            held.filter { $0.date < kept }.map(\.date)
+                == (0..<7).map { start.adding(days: $0) }.filter { $0 != wednesday },
+            "of the older days, only bo's pending week's are kept")
+        #expect(held.filter { $0.date < kept }.allSatisfy { $0.userID == bo.userID })
+        #expect(try await store.blockSums(code: group.code, days: today.startOfMonth...today) == sums)
+        // Nothing a reader sees changed: a reader from before the settlement still catches up.
+        #expect(try await store.changeMarks(code: group.code).canCatchUp(from: marks.mark))
+        // Every result stands: the weeks settled before their days went are not counted again.
+        let results = try await store.weekResults(code: group.code, weeks: start...today)
+        #expect(results.filter { $0.status == .settled }.count == 21)
+        #expect(try await store.settleWeeks(code: group.code, today: today, now: noon(today, plus: 60)) == 0)
+        #expect(try await store.weekResults(code: group.code, weeks: start...today) == results)
+
+        // Bo's Wednesday arrives: his week is settled with it, and its days go on the next day.
+        try await store.upsertDayTotals([day(bo.userID, wednesday, vice: 9)], code: group.code)
+        #expect(try await store.settleWeeks(code: group.code, today: today, now: noon(today, plus: 120)) == 1)
+        let first = try await store.weekResults(code: group.code, weeks: start...start)
+        #expect(
+            first.first { $0.userID == bo.userID }?.tally == WeekTally(keptDays: 6, overDays: 1, missingDays: 0))
+        let tomorrow = today.adding(days: 1)
+        #expect(try await store.settleWeeks(code: group.code, today: tomorrow, now: noon(tomorrow)) == 0)
+        #expect(try await store.dayTotals(code: group.code, days: start...kept.adding(days: -1)).isEmpty)
+        #expect(try await store.dayTotals(code: group.code, days: recent) == before)
+        #expect(try await store.weekResults(code: group.code, weeks: start...start) == first)
+    }
 }

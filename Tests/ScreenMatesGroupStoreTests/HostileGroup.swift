@@ -161,11 +161,12 @@ struct HostileGroup: Sendable {
     /// Every row of `members` (their memberships, day totals, challenge parts, coins, week
     /// results, last group, identity and failed attempts) and the group's own rows (its info and
     /// challenges), read as the owner straight from the tables. With `changeMark: false` the
-    /// group's change counter is left out (it moves with any member's own write).
+    /// group's change counters are left out (they move with any member's own write), and the day
+    /// its old day totals were last taken away on (any member's settling moves it).
     func rows(of members: [Member], changeMark: Bool = true) async throws -> [String] {
         let ids = members.map(\.id)
         let code = self.code.value
-        let groupInfo = changeMark ? "to_jsonb(t)" : "to_jsonb(t) - 'change_seq' - 'removed_seq'"
+        let groupInfo = changeMark ? "to_jsonb(t)" : "to_jsonb(t) - 'change_seq' - 'removed_seq' - 'retained_on'"
         return try await PostgresTestServer.withConnection(to: owner) { connection in
             try await connection.query(
                 """

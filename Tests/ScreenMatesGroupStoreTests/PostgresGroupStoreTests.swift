@@ -60,6 +60,8 @@ struct PostgresGroupStoreTests {
             "SELECT * FROM screenmates.pending_claims()",
             "UPDATE screenmates.store_policy SET members_choose_clock = true",
             "SELECT screenmates.apply_profile(ARRAY['\(group.code.value)'], 'ana23456', 'eve', 'eve', 0, 0, 0, NULL, 0, 99)",
+            "SELECT screenmates.retain_day_totals('\(group.code.value)', 2932896)",
+            "SELECT * FROM screenmates.settle_closed_weeks('ana23456', repeat('0', 64), '\(group.code.value)', 0, 0)",
         ]
         for statement in refused {
             let state = try await Server.withConnection(to: member) { connection -> String? in

@@ -252,6 +252,12 @@ struct PostgresHostileValuesTests {
             WHERE week + 6 >= floor((extract(epoch FROM clock_timestamp()) + 50400) / 86400)
             """, Int64.self)
         #expect(early == [0])
+        // Nor does it take away a day total this month or the last by the server's clock.
+        #expect(try await group.rows(of: [group.ana, bo], changeMark: false) == loose)
+        #expect(
+            try await group.values(
+                "SELECT date FROM screenmates.day_total WHERE user_id = '\(eve.id)' ORDER BY date", Int64.self)
+                == [Int64(group.day(0))])
         try await group.expectVictimStillWorks()
     }
 
