@@ -109,7 +109,6 @@ let package = Package(
                 .embedInCode("Migrations/v3_identity.sql"), .embedInCode("Migrations/v4_changes.sql"),
                 .embedInCode("Migrations/v5_lock_timeouts.sql"), .embedInCode("Migrations/v6_fast_reads.sql"),
                 .embedInCode("Migrations/v7_open_challenges.sql"),
-                .embedInCode("Migrations/v8_retention.sql"),
             ]
         ),
 
@@ -186,13 +185,10 @@ let package = Package(
         .target(
             name: "ScreenMatesTestSupport",
             dependencies: [
-                "ScreenMatesCore", "CScreenMatesTestBootstrap", .product(name: "Subprocess", package: "swift-subprocess"),
-                .product(name: "SystemPackage", package: "swift-system"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "ScreenMatesCore", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Tests/ScreenMatesTestSupport"),
-        // Installs the test process's global executor before `main` (ExecutorTakeOver.swift).
-        .target(name: "CScreenMatesTestBootstrap", path: "Tests/CScreenMatesTestBootstrap"),
         .testTarget(
             name: "ScreenMatesCoreTests",
             dependencies: [
