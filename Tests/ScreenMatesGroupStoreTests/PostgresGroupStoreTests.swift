@@ -338,7 +338,13 @@ struct PostgresGroupStoreTests {
     /// (a lock held on the schema's table here; a server shutting down under it in the field)
     /// the call is unavailable after the address's timeout, not the minute a migration may
     /// take; once the lock is gone the same store works.
-    @Test(.timeLimit(.minutes(1)))
+    ///
+    /// The store connects within the same second: beside the whole suite's start (every test
+    /// waiting for the prepared template, dozens connecting at once) connecting alone can take
+    /// longer, and the call says `no connection to the server` instead. That is asked again:
+    /// what is checked is the schema check's answer, not how fast a loaded machine connects. The
+    /// time limit only keeps a wait for the lock from holding up the run.
+    @Test(.timeLimit(.minutes(5)))
     func aSchemaCheckWithNoAnswerGivesUpAfterTheAddresssTimeout() async throws {
         let address = try await Server.newPreparedDatabase()
         let group = try await Contract.newGroup(
@@ -353,12 +359,16 @@ struct PostgresGroupStoreTests {
             _ = try await connection.query("BEGIN", logger: logger)
             _ = try await connection.query(
                 "LOCK TABLE screenmates.schema_migration IN ACCESS EXCLUSIVE MODE", logger: logger)
-            do throws(GroupStoreError) {
-                _ = try await store.members(code: group.code)
-                Issue.record("the schema check answered through the lock")
-            } catch {
-                #expect(error.isTransient, "\(error)")
-                #expect(error.message.contains("no answer within 1 s"), "\(error.message)")
+            for attempt in 1...20 {
+                do throws(GroupStoreError) {
+                    _ = try await store.members(code: group.code)
+                    Issue.record("the schema check answered through the lock")
+                } catch {
+                    if error.message.contains("no connection to the server") && attempt < 20 { continue }
+                    #expect(error.isTransient, "\(error)")
+                    #expect(error.message.contains("no answer within 1 s"), "\(error.message)")
+                }
+                break
             }
             _ = try await connection.query("ROLLBACK", logger: logger)
         }
