@@ -50,9 +50,11 @@ public struct KWinProbe: FocusProbe {
         link = try KWinScriptLink(script: script, environment: environment)
         self.idleTimeout = idleTimeout
         self.environment = environment
-        idle =
-            environment["WAYLAND_DISPLAY"] != nil
-            ? try? WaylandIdle.connect(environment: environment, timeout: idleTimeout) : nil
+        if environment["WAYLAND_DISPLAY"] != nil {
+            idle = try? WaylandIdle.connect(environment: environment, timeout: idleTimeout)
+            // A KWin still starting may not answer yet: asked again while sampling.
+            idleRetry = idle == nil ? Date() + Self.idleRetryInterval : nil
+        }
         following =
             "the focused window on KWin, through a KWin script"
             + (idle.map { " (idle from \($0.protocolName))" }
