@@ -9,13 +9,13 @@ extension PostgresGroupStore {
     public func account(userID: UserID) async throws(GroupStoreError) -> MemberAccount {
         let me = try caller(userID)
         let rows = try await perform(OperationContext(userID: userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT code, daily_goal_blocks, member_count, created_at, display_name, blocks_today, day, streak,
                     last_active, last_updated, version, joined_at, standing_version
                 FROM screenmates.my_memberships(\(me.id), \(me.secret))
                 """
-            ).collect()
+            )
         }
         var standingVersion: Int64?
         var filter = GroupRowFilter()
@@ -43,12 +43,12 @@ extension PostgresGroupStore {
         guard let newest = memberships.first else { return .empty }
         let code = newest.group.code.value
         let totalRows = try await perform(OperationContext(code: newest.group.code, userID: userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT date, vice_blocks, goal_blocks, version FROM screenmates.my_day_totals(\(me.id), \(me.secret),
                     \(code))
                 """
-            ).collect()
+            )
         }
         let totals = try decode("the member's day totals") {
             try totalRows.compactMap { row in
@@ -66,7 +66,7 @@ extension PostgresGroupStore {
     public func deleteAccount(userID: UserID) async throws(GroupStoreError) -> Int {
         let me = try caller(userID)
         let rows = try await perform(OperationContext(userID: userID)) { client in
-            try await client.query("SELECT screenmates.delete_account(\(me.id), \(me.secret))").collect()
+            try await client.rows("SELECT screenmates.delete_account(\(me.id), \(me.secret))")
         }
         return try decode("deleting the account") {
             guard let row = rows.first else { throw UnreadableValue(what: "no answer to deleting an account") }
@@ -80,13 +80,13 @@ extension PostgresGroupStore {
 extension PostgresGroupStore {
     public func pendingClaims() async throws(GroupStoreError) -> [IdentityClaim] {
         let rows = try await performAsOwner { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT user_id, coalesce(names, ''), role_name, fingerprint,
                     (extract(epoch FROM claimed_at) * 1000)::bigint, claimants
                 FROM screenmates.pending_claims()
                 """
-            ).collect()
+            )
         }
         return try decode("the claims") {
             try rows.map { row in
@@ -106,7 +106,7 @@ extension PostgresGroupStore {
     {
         let id = userID.value
         let rows = try await performAsOwner { client in
-            try await client.query("SELECT screenmates.approve_claim(\(id), \(role), \(fingerprint))").collect()
+            try await client.rows("SELECT screenmates.approve_claim(\(id), \(role), \(fingerprint))")
         }
         let answer = try decode("approving a claim") {
             guard let row = rows.first else { throw UnreadableValue(what: "no answer to approving a claim") }

@@ -18,12 +18,12 @@ extension PostgresGroupStore {
         )
         let me = try caller(creatorID)
         let rows = try await perform(OperationContext(code: code, userID: creatorID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT screenmates.create_group_challenge(\(me.id), \(me.secret), \(code.value), \(id), \(rule),
                     \(first), \(days), \(reward), \(penalty), \(startsAt), \(at))
                 """
-            ).collect()
+            )
         }
         switch try outcome(rows, "creating a challenge") {
         case .created: return
@@ -42,12 +42,12 @@ extension PostgresGroupStore {
         let day = Int64(GroupStoreRules.clampedDayNumber(today))
         let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT outcome, creator_id, rule, first_day, days, reward, penalty, starts_at, created_at
                 FROM screenmates.join_group_challenge(\(me.id), \(me.secret), \(code.value), \(id), \(day), \(at))
                 """
-            ).collect()
+            )
         }
         let answer = try decode("joining a challenge") {
             guard let row = rows.first else { throw UnreadableValue(what: "no answer to joining a challenge") }
@@ -84,12 +84,12 @@ extension PostgresGroupStore {
         let (id, state, days) = (report.challengeID, report.state.rawValue, Int64(report.daysKept))
         let me = try caller(report.userID)
         let rows = try await perform(OperationContext(code: code, userID: report.userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT screenmates.report_participant(\(me.id), \(me.secret), \(code.value), \(id), \(state), \(days),
                     \(decidedAt))
                 """
-            ).collect()
+            )
         }
         switch try outcome(rows, "reporting a participant") {
         case .stored: return true
@@ -106,21 +106,21 @@ extension PostgresGroupStore {
     {
         let me = try reader(code)
         let challengeRows = try await perform(OperationContext(code: code)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT known, id, creator_id, rule, first_day, days, reward, penalty, starts_at, created_at
                 FROM screenmates.group_challenges_after(\(me.id), \(me.secret), \(code.value), \(changedAfter))
                 """
-            ).collect()
+            )
         }
         if try firstIsUnknown(challengeRows) { throw .unknownCode(code) }
         let participantRows = try await perform(OperationContext(code: code)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT known, challenge_id, user_id, display_name, state, days_kept, joined_at, decided_at
                 FROM screenmates.challenge_participants_after(\(me.id), \(me.secret), \(code.value), \(changedAfter))
                 """
-            ).collect()
+            )
         }
         if try firstIsUnknown(participantRows) { throw .unknownCode(code) }
         // A challenge that makes no sense (or from a newer version) is left out and named, and
@@ -163,12 +163,12 @@ extension PostgresGroupStore {
         )
         let me = try caller(report.userID)
         let rows = try await perform(OperationContext(name: report.displayName, userID: report.userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT screenmates.report_standing(\(me.id), \(me.secret), \(name), \(coins), \(badges), \(isPublic),
                     \(version), \(at))
                 """
-            ).collect()
+            )
         }
         return try known(rows, "reporting coins")
     }
@@ -176,12 +176,12 @@ extension PostgresGroupStore {
     public func memberCoins(code: GroupCode, changedAfter: Int64?) async throws(GroupStoreError) -> [MemberCoins] {
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT known, user_id, coins, badges, updated_at
                 FROM screenmates.member_coins_after(\(me.id), \(me.secret), \(code.value), \(changedAfter))
                 """
-            ).collect()
+            )
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
         var filter = GroupRowFilter()
@@ -199,12 +199,12 @@ extension PostgresGroupStore {
         let cap = Int64(min(max(limit, 1), GroupStoreRules.publicRankingLimit))
         let me = try caller(userID)
         let rows = try await perform(OperationContext(userID: userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT display_name, coins, badges, is_me, total, my_rank
                 FROM screenmates.public_ranking(\(me.id), \(me.secret), \(cap))
                 """
-            ).collect()
+            )
         }
         var filter = GroupRowFilter()
         let ranking = try decode("the public ranking") {
@@ -228,12 +228,12 @@ extension PostgresGroupStore {
     public func settlementRules(code: GroupCode) async throws(GroupStoreError) -> SettlementRules {
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT known, week_start, kept_day_coins, over_day_coins, missing_days
                 FROM screenmates.settlement_rules(\(me.id), \(me.secret), \(code.value))
                 """
-            ).collect()
+            )
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
         var filter = GroupRowFilter()
@@ -259,12 +259,12 @@ extension PostgresGroupStore {
         )
         let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT screenmates.set_settlement_rules(\(me.id), \(me.secret), \(code.value), \(weekStart), \(kept),
                     \(over), \(missing))
                 """
-            ).collect()
+            )
         }
         switch try outcome(rows, "setting the settlement rules") {
         case .set: return
@@ -281,11 +281,11 @@ extension PostgresGroupStore {
         let at = try StoredInstant.milliseconds(now)
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT known, settled FROM screenmates.settle_weeks(\(me.id), \(me.secret), \(code.value), \(day), \(at))
                 """
-            ).collect()
+            )
         }
         let (known, settled) = try decode("the settlement") {
             guard let row = rows.first else { throw UnreadableValue(what: "no answer to settling") }
@@ -303,13 +303,13 @@ extension PostgresGroupStore {
         let last = Int64(GroupStoreRules.clampedDayNumber(weeks.upperBound))
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT known, user_id, week, status, kept_days, over_days, missing_days, coins, rule, settled_at
                 FROM screenmates.week_results_after(\(me.id), \(me.secret), \(code.value), \(first), \(last),
                     \(changedAfter))
                 """
-            ).collect()
+            )
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
         var filter = GroupRowFilter()

@@ -16,12 +16,12 @@ extension PostgresGroupStore {
         )
         let me = try caller(publisherID)
         let rows = try await perform(OperationContext(userID: publisherID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT screenmates.publish_open_challenge(\(me.id), \(me.secret), \(id), \(rule), \(first), \(days),
                     \(reward), \(penalty), \(startsAt), \(at))
                 """
-            ).collect()
+            )
         }
         switch try decode("publishing a challenge", { try rows.first?.decode(String.self) ?? "" }) {
         case "published": return
@@ -33,20 +33,20 @@ extension PostgresGroupStore {
     public func openChallenges(userID: UserID) async throws(GroupStoreError) -> [OpenChallengeBoard] {
         let me = try caller(userID)
         let challengeRows = try await perform(OperationContext(userID: userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT id, rule, first_day, days, reward, penalty, starts_at, published_at
                 FROM screenmates.open_challenges(\(me.id), \(me.secret))
                 """
-            ).collect()
+            )
         }
         let lineRows = try await perform(OperationContext(userID: userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT challenge_id, display_name, state, days_kept, joined_at, decided_at, is_me
                 FROM screenmates.open_participants(\(me.id), \(me.secret))
                 """
-            ).collect()
+            )
         }
         // A challenge that cannot be right is left out and named, its lines with it; so is a bad line.
         var filter = GroupRowFilter()
@@ -88,12 +88,12 @@ extension PostgresGroupStore {
         let day = Int64(GroupStoreRules.clampedDayNumber(today))
         let me = try caller(userID)
         let rows = try await perform(OperationContext(name: name, userID: userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT outcome, rule, first_day, days, reward, penalty, starts_at, published_at
                 FROM screenmates.join_open_challenge(\(me.id), \(me.secret), \(id), \(name.value), \(day), \(at))
                 """
-            ).collect()
+            )
         }
         let answer = try decode("joining a challenge") {
             guard let row = rows.first else { throw UnreadableValue(what: "no answer to joining a challenge") }
@@ -129,12 +129,12 @@ extension PostgresGroupStore {
         let (id, state, days) = (report.challengeID, report.state.rawValue, Int64(report.daysKept))
         let me = try caller(report.userID)
         let rows = try await perform(OperationContext(userID: report.userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT screenmates.report_open_participant(\(me.id), \(me.secret), \(id), \(state), \(days),
                     \(decidedAt))
                 """
-            ).collect()
+            )
         }
         switch try decode("reporting a participant", { try rows.first?.decode(String.self) ?? "" }) {
         case "stored": return true
@@ -148,7 +148,7 @@ extension PostgresGroupStore {
     public func openChallengesMark(userID: UserID) async throws(GroupStoreError) -> Int64 {
         let me = try caller(userID)
         let rows = try await perform(OperationContext(userID: userID)) { client in
-            try await client.query("SELECT screenmates.open_changes_mark(\(me.id), \(me.secret))").collect()
+            try await client.rows("SELECT screenmates.open_changes_mark(\(me.id), \(me.secret))")
         }
         return try decode("the open challenges' change mark") {
             guard let row = rows.first else { throw UnreadableValue(what: "no change mark") }

@@ -75,7 +75,7 @@ public final class PostgresGroupStore: GroupStore {
                 },
                 notify: { channel, payload in
                     try await withDeadline(timeout, overdue: overdue) {
-                        _ = try await client.query("SELECT pg_notify(\(channel), \(payload))").collect()
+                        _ = try await client.rows("SELECT pg_notify(\(channel), \(payload))")
                     }
                 }))
     }
@@ -170,12 +170,12 @@ public final class PostgresGroupStore: GroupStore {
         let me = try caller(creator.userID)
         let goal = Int64(dailyGoalBlocks)
         let rows = try await perform(OperationContext(name: creator.displayName, userID: creator.userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT code, created_at FROM screenmates.create_group(\(me.id), \(me.secret), \(goal), \(p.name),
                     \(p.blocks), \(p.day), \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version), \(at))
                 """
-            ).collect()
+            )
         }
         let group = try decode("the new group") {
             guard let row = rows.first else { throw UnreadableValue(what: "no new group") }
@@ -192,12 +192,12 @@ public final class PostgresGroupStore: GroupStore {
         let at = try StoredInstant.milliseconds(now)
         let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT outcome, retry_after, daily_goal_blocks, member_count, created_at
                 FROM screenmates.find_group(\(me.id), \(me.secret), \(code.value), \(at))
                 """
-            ).collect()
+            )
         }
         return try lookupOutcome(rows, code: code)
     }
@@ -209,13 +209,13 @@ public final class PostgresGroupStore: GroupStore {
         let me = try caller(member.userID)
         let context = OperationContext(code: code, name: member.displayName, userID: member.userID)
         let rows = try await perform(context) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT outcome, retry_after, daily_goal_blocks, member_count, created_at
                 FROM screenmates.join_group(\(me.id), \(me.secret), \(code.value), \(p.name), \(p.blocks),
                     \(p.day), \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version), \(at))
                 """
-            ).collect()
+            )
         }
         guard let group = try lookupOutcome(rows, code: code) else { throw .unknownCode(code) }
         readers.note(member.userID, in: code)
@@ -225,7 +225,7 @@ public final class PostgresGroupStore: GroupStore {
     public func leave(code: GroupCode, userID: UserID) async throws(GroupStoreError) {
         let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
-            try await client.query("SELECT screenmates.leave_group(\(me.id), \(me.secret), \(code.value))").collect()
+            try await client.rows("SELECT screenmates.leave_group(\(me.id), \(me.secret), \(code.value))")
         }
         guard try known(rows, "leaving") else { throw .unknownCode(code) }
         readers.forget(userID, in: code)
@@ -237,12 +237,12 @@ public final class PostgresGroupStore: GroupStore {
         let p = try ProfileParameters(profile)
         let me = try caller(profile.userID)
         let rows = try await perform(OperationContext(name: profile.displayName, userID: profile.userID)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT screenmates.upsert_profile(\(me.id), \(me.secret), \(p.name), \(p.blocks), \(p.day),
                     \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version))
                 """
-            ).collect()
+            )
         }
         return try decode("whether the profile was stored") {
             guard let row = rows.first else { throw UnreadableValue(what: "no answer to a profile update") }
@@ -253,12 +253,12 @@ public final class PostgresGroupStore: GroupStore {
     public func members(code: GroupCode, changedAfter: Int64?) async throws(GroupStoreError) -> [MemberProfile] {
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT known, user_id, display_name, blocks_today, day, streak, last_active, last_updated, version
                 FROM screenmates.group_members_after(\(me.id), \(me.secret), \(code.value), \(changedAfter))
                 """
-            ).collect()
+            )
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
         // Every row is checked as it comes in: a bad one is left out and named, the rest shows.
@@ -292,12 +292,12 @@ public final class PostgresGroupStore: GroupStore {
             let rows: [PostgresRow]
             do {
                 rows = try await perform(OperationContext(code: code, userID: userID)) { client in
-                    try await client.query(
+                    try await client.rows(
                         """
                         SELECT screenmates.upsert_day_totals(\(me.id), \(me.secret), \(code.value), \(dates), \(vice),
                             \(goals), \(versions))
                         """
-                    ).collect()
+                    )
                 }
             } catch .notAMember {
                 continue
@@ -311,12 +311,12 @@ public final class PostgresGroupStore: GroupStore {
         let last = Int64(GroupStoreRules.clampedDayNumber(days.upperBound))
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT known, user_id, date, vice_blocks, goal_blocks, version
                 FROM screenmates.group_day_totals(\(me.id), \(me.secret), \(code.value), \(first), \(last))
                 """
-            ).collect()
+            )
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
         var filter = GroupRowFilter()
@@ -341,13 +341,13 @@ public final class PostgresGroupStore: GroupStore {
         let last = Int64(GroupStoreRules.clampedDayNumber(days.upperBound))
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT known, user_id, blocks, date, vice_blocks, goal_blocks, version
                 FROM screenmates.group_block_sums_after(\(me.id), \(me.secret), \(code.value), \(first), \(last),
                     \(changedAfter))
                 """
-            ).collect()
+            )
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
         var filter = GroupRowFilter()
@@ -374,7 +374,7 @@ public final class PostgresGroupStore: GroupStore {
     public func changeMark(code: GroupCode) async throws(GroupStoreError) -> Int64 {
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.query("SELECT screenmates.change_mark(\(me.id), \(me.secret), \(code.value))").collect()
+            try await client.rows("SELECT screenmates.change_mark(\(me.id), \(me.secret), \(code.value))")
         }
         let mark = try decode("the change mark") {
             guard let row = rows.first else { throw UnreadableValue(what: "no change mark") }
@@ -387,9 +387,9 @@ public final class PostgresGroupStore: GroupStore {
     public func changeMarks(code: GroupCode) async throws(GroupStoreError) -> GroupChangeMarks {
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.query(
+            try await client.rows(
                 "SELECT change_seq, removed_seq FROM screenmates.change_marks(\(me.id), \(me.secret), \(code.value))"
-            ).collect()
+            )
         }
         let marks = try decode("the change marks") {
             try rows.first.map { row in
@@ -417,14 +417,14 @@ public final class PostgresGroupStore: GroupStore {
         let (monthFirst, monthLast) = bounds(monthDays)
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.query(
+            try await client.rows(
                 """
                 SELECT kind, user_id, display_name, blocks_today, day, streak, last_active, last_updated, version,
                     blocks, date, vice_blocks, goal_blocks
                 FROM screenmates.group_changes_after(\(me.id), \(me.secret), \(code.value), \(after), \(weekFirst),
                     \(weekLast), \(monthFirst), \(monthLast))
                 """
-            ).collect()
+            )
         }
         var filter = GroupRowFilter()
         let changes = try decode("what changed in the group") { () throws -> GroupChanges? in
@@ -551,12 +551,12 @@ public final class PostgresGroupStore: GroupStore {
             // The claim's fingerprint (as the owner's list shows it) comes from the server's own
             // SHA-256 of the secret, which every call sends anyway.
             let rows = try await withDeadline(address.timeout, overdue: overdue) {
-                try await client.query(
+                try await client.rows(
                     """
                     SELECT screenmates.claim_identity(\(id), \(hex)),
                         encode(substr(sha256(convert_to(\(hex), 'UTF8')), 1, 4), 'hex')
                     """
-                ).collect()
+                )
             }
             guard let (outcome, fingerprint) = try rows.first?.decode((String, String).self) else {
                 throw UnreadableValue(what: "no answer to a claim")

@@ -198,6 +198,45 @@ struct PostgresGroupStoreTests {
         #expect(members.count == 2)
     }
 
+    /// A refused call gives its connection back to the store's pool. A store has one
+    /// connection, and postgres-nio kept it for good when the server's refusal was read before
+    /// the caller took the rows (`PostgresClient.rows` says how): every later call of that store
+    /// then had no answer. That needs the caller to be a moment slower than the server, so
+    /// sixteen stores refuse at once, many times each, then make an ordinary call.
+    @Test func aRefusedCallGivesItsConnectionBack() async throws {
+        var database = try await Server.newPreparedDatabase()
+        database.timeout = .seconds(10)
+        let address = database
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 1...16 {
+                group.addTask {
+                    let store = PostgresGroupStore(address: address, keyring: PostgresTestServer.keyring)
+                    let host = Contract.profile("host\(index)", "host\(index)")
+                    let group = try await store.createGroup(dailyGoalBlocks: 8, creator: host, now: Contract.start)
+                    // A member of this group only, who then leaves it: the server refuses their profile.
+                    var gone = Contract.profile("gone\(index)", "gone\(index)")
+                    _ = try await store.join(code: group.code, member: gone, now: Contract.start)
+                    try await store.leave(code: group.code, userID: gone.userID)
+                    for version in 2...101 {
+                        gone.version = Int64(version)
+                        do {
+                            _ = try await store.upsertProfile(gone)
+                            Issue.record("a profile of someone who left was stored")
+                        } catch GroupStoreError.notAMember(let code) where code == group.code {
+                            continue
+                        } catch {
+                            Issue.record("refusal \(version - 1) of store \(index): \(error)")
+                            break
+                        }
+                    }
+                    #expect(try await store.members(code: group.code).map(\.userID) == [host.userID])
+                    await store.close()
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     // MARK: - The listener
 
     /// Closing a store ends its change streams, its listener and its pool: once `close` has
