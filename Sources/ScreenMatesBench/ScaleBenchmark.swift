@@ -66,6 +66,8 @@ enum ScaleBenchmark {
         var poolerCPUSeconds: Double?
         /// This process's: the members' side, all of them.
         var clientCPUSeconds: Double
+        /// Calls the members' stores made to the server's functions, from their start to the end.
+        var serverCalls: Int
         var measuredSeconds: Double
     }
 
@@ -372,6 +374,7 @@ enum ScaleBenchmark {
         let serverAfter = serverCPU(postmaster: postmaster)
         let poolerAfter = poolerID.map(processCPU)
         let clientAfter = processCPU(getpid())
+        let calls = stores.reduce(0) { $0 + $1.serverCalls }
         for watcher in watchers { watcher.cancel() }
         var looks = 0
         var wholeLooks = 0
@@ -409,7 +412,8 @@ enum ScaleBenchmark {
             lookBytes: bytes, mateWrites: mateWrites,
             serverCPUSeconds: serverAfter - serverBefore,
             poolerCPUSeconds: poolerBefore.flatMap { before in poolerAfter.map { $0 - before } },
-            clientCPUSeconds: clientAfter - clientBefore, measuredSeconds: seconds(started.duration(to: measured)))
+            clientCPUSeconds: clientAfter - clientBefore, serverCalls: calls,
+            measuredSeconds: seconds(started.duration(to: measured)))
     }
 
     /// The rows a look reads as the server sends them (DataRow messages in binary format: a
@@ -549,6 +553,10 @@ enum ScaleBenchmark {
         }
         cpu += "; the members' side (this process): \(format(result.clientCPUSeconds, 1)) s"
         lines.append(cpu)
+        let perMember = Double(result.serverCalls) / Double(max(1, plan.members)) / span
+        lines.append(
+            "  calls to the server's functions: \(result.serverCalls), \(format(perMember * 2, 2)) per member every 2 s "
+                + "(writes included)")
         return lines
     }
 }

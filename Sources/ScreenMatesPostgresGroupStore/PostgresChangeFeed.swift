@@ -36,8 +36,9 @@ import Synchronization
 /// more is cancelled and ends by itself, and `shutdown` cancels the one running and waits for
 /// every loop still ending.
 final class PostgresChangeFeed: Sendable {
-    /// What the feed asks of its store's pool: a group's change number, and a NOTIFY on a
-    /// channel (the probe), each one short transaction.
+    /// What the feed asks of its store's pool: a group's change number (read with what the
+    /// group's look asks next, see `ChangesReadAhead`), and a NOTIFY on a channel (the probe),
+    /// each one short transaction.
     struct Pool: Sendable {
         var changeMark: @Sendable (GroupCode) async throws -> Int64
         var notify: @Sendable (_ channel: String, _ payload: String) async throws -> Void

@@ -36,6 +36,11 @@ public final class PostgresGroupStore: GroupStore {
     /// Queries given up on that still run until their connection closes.
     private let overdue: OverdueQueries
     private let schemaReady = Mutex(false)
+    private typealias ReadAhead = ChangesReadAhead<[PostgresRow]>
+    /// What the look after each signal will ask, read ahead when following by asking.
+    private let readAhead = ReadAhead(freshness: PostgresChangeFeed.pollInterval)
+    /// Calls made to the server's functions (each one query), for the benchmark and tests.
+    private let calls = Atomic<Int>(0)
     /// How many openers hold the store; 0 once closed.
     private let holders = Mutex(1)
     private let logger: Logger
@@ -71,7 +76,7 @@ public final class PostgresGroupStore: GroupStore {
             PostgresChangeFeed.Pool(
                 changeMark: { [weak self] code in
                     guard let self else { throw CancellationError() }
-                    return try await self.changeMark(code: code)
+                    return try await self.followedMark(code: code)
                 },
                 notify: { channel, payload in
                     try await withDeadline(timeout, overdue: overdue) {
@@ -401,8 +406,9 @@ public final class PostgresGroupStore: GroupStore {
         return marks
     }
 
-    /// One call (`group_changes_after`): the marks, then what changed, checked row by row as
-    /// `members` and `blockSums` check theirs.
+    /// One call (`group_changes_after`; none when the feed's last beat read it ahead, see
+    /// `ChangesReadAhead`): the marks, then what changed, checked row by row as `members` and
+    /// `blockSums` check theirs.
     public func readChanges(
         code: GroupCode, after: Int64, weekDays: ClosedRange<LocalDate>?, monthDays: ClosedRange<LocalDate>?
     ) async throws(GroupStoreError) -> GroupChanges {
@@ -415,16 +421,15 @@ public final class PostgresGroupStore: GroupStore {
         }
         let (weekFirst, weekLast) = bounds(weekDays)
         let (monthFirst, monthLast) = bounds(monthDays)
+        let question = ReadAhead.Question(
+            after: after, weekFirst: weekFirst, weekLast: weekLast, monthFirst: monthFirst, monthLast: monthLast)
         let me = try reader(code)
-        let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.rows(
-                """
-                SELECT kind, user_id, display_name, blocks_today, day, streak, last_active, last_updated, version,
-                    blocks, date, vice_blocks, goal_blocks
-                FROM screenmates.group_changes_after(\(me.id), \(me.secret), \(code.value), \(after), \(weekFirst),
-                    \(weekLast), \(monthFirst), \(monthLast))
-                """
-            )
+        // Read ahead at the beat that signalled this look, when following by asking.
+        let rows: [PostgresRow]
+        if let kept = readAhead.take(question, code: code, at: .now) {
+            rows = kept
+        } else {
+            rows = try await changesRows(code: code, question: question, as: me)
         }
         var filter = GroupRowFilter()
         let changes = try decode("what changed in the group") { () throws -> GroupChanges? in
@@ -473,7 +478,46 @@ public final class PostgresGroupStore: GroupStore {
         }
         filter.report()
         guard let changes else { throw .unknownCode(code) }
+        readAhead.read(code, question: question, reaching: changes.marks.mark)
         return changes
+    }
+
+    /// The rows of one `group_changes_after`: the marks first, then what changed.
+    private func changesRows(
+        code: GroupCode, question: ReadAhead.Question, as me: Caller
+    ) async throws(GroupStoreError) -> [PostgresRow] {
+        let q = question
+        return try await perform(OperationContext(code: code)) { client in
+            try await client.rows(
+                """
+                SELECT kind, user_id, display_name, blocks_today, day, streak, last_active, last_updated, version,
+                    blocks, date, vice_blocks, goal_blocks
+                FROM screenmates.group_changes_after(\(me.id), \(me.secret), \(code.value), \(q.after),
+                    \(q.weekFirst), \(q.weekLast), \(q.monthFirst), \(q.monthLast))
+                """
+            )
+        }
+    }
+
+    /// The feed's question at each beat when it follows by asking: the group's change number,
+    /// read with what the group's look will ask next when there is one (`ChangesReadAhead`),
+    /// whose rows are then kept for that look when the number moved.
+    func followedMark(code: GroupCode) async throws(GroupStoreError) -> Int64 {
+        guard let question = readAhead.nextQuestion(code) else { return try await changeMark(code: code) }
+        let me = try reader(code)
+        let rows = try await changesRows(code: code, question: question, as: me)
+        // Only the first row, the marks: the rest is decoded by the look that takes them.
+        let mark = try decode("the change marks") { () throws -> Int64? in
+            guard let row = rows.first else { return nil }
+            let cells = row.makeRandomAccess()
+            guard try cells[0].decode(String.self) == "marks" else {
+                throw UnreadableValue(what: "what changed, without the change marks first")
+            }
+            return try cells[9].decode(Int64.self)
+        }
+        guard let mark else { throw .unknownCode(code) }
+        if mark != question.after { readAhead.keep(rows, answering: question, code: code, at: .now) }
+        return mark
     }
 
     /// Backed by LISTEN on one dedicated connection (see `PostgresChangeFeed`): it yields when
@@ -482,6 +526,10 @@ public final class PostgresGroupStore: GroupStore {
     public func changes(code: GroupCode) -> AsyncStream<Void> {
         feed.watch(code)
     }
+
+    /// The calls this store has made to the server's functions so far (each one query; the
+    /// listener's own queries are not counted).
+    public var serverCalls: Int { calls.load(ordering: .relaxed) }
 
     /// Live while the server's notifications reach this client, else asking every 2 s (see
     /// `PostgresChangeFeed`).
@@ -523,6 +571,7 @@ public final class PostgresGroupStore: GroupStore {
     ) async throws(GroupStoreError) -> T {
         try await prepare()
         let client = self.client
+        calls.add(1, ordering: .relaxed)
         do {
             return try await withDeadline(address.timeout, overdue: overdue) { try await body(client) }
         } catch {

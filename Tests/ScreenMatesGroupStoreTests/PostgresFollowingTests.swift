@@ -105,6 +105,50 @@ struct PostgresFollowingTests {
         await watched.close()
     }
 
+    /// Following by asking, the look after a signal takes what the beat that signalled it read
+    /// (`ChangesReadAhead`): a member costs the server one call per beat, changes included, and
+    /// the look still ends with the group as a whole read has it.
+    @Test(.timeLimit(.minutes(2)))
+    func followingByAskingTheLookAfterASignalTakesWhatItsBeatRead() async throws {
+        var polling = try await Server.newPreparedDatabase()
+        polling.live = .poll
+        let watching = PostgresGroupStore(address: polling, keyring: Server.keyring)
+        let writing = PostgresGroupStore(address: polling, keyring: Server.keyring)
+        let group = try await Contract.newGroup(in: watching)
+        _ = try await writing.join(code: group.code, member: Contract.bo, now: Contract.start)
+        let today = Contract.bo.day
+        func look(after previous: GroupSnapshot?) async throws -> GroupLook {
+            try await GroupLook.look(
+                at: watching, code: group.code, userID: Contract.ana.userID, today: today, now: Contract.start,
+                previous: previous)
+        }
+        var signals = watching.changes(code: group.code).makeAsyncIterator()
+        _ = await signals.next()
+        var snapshot = try await look(after: nil).snapshot
+        var takenAhead = 0
+        var looks = 0
+        for version in Int64(2)...6 {
+            var update = Contract.bo
+            update.version = version
+            update.blocksToday = Int(version)
+            try await writing.upsertProfile(update)
+            // Signals, each followed by a look, until a look has read this version.
+            while snapshot.members.first(where: { $0.userID == Contract.bo.userID })?.version != version {
+                try #require(await signals.next() != nil, "the stream ended")
+                let before = watching.serverCalls
+                let seen = try await look(after: snapshot)
+                looks += 1
+                if seen.changed, watching.serverCalls == before { takenAhead += 1 }
+                snapshot = seen.snapshot
+            }
+        }
+        // The first look after the whole read asks the server; the beats after it read ahead.
+        #expect(takenAhead >= 3, "\(takenAhead) of \(looks) looks took what their beat read")
+        #expect(snapshot.members == (try await watching.members(code: group.code)))
+        await watching.close()
+        await writing.close()
+    }
+
     @Test func theURLSaysHowToFollow() throws {
         #expect(try PostgresAddress(url: "postgres://ana@db.example/screenmates").live == .auto)
         #expect(try PostgresAddress(url: "postgres://ana@db.example/screenmates?live=poll").live == .poll)
