@@ -38,7 +38,7 @@ public final class PostgresGroupStore: GroupStore {
     private let schemaReady = Mutex(false)
     private typealias ReadAhead = ChangesReadAhead<[PostgresRow]>
     /// What the look after each signal will ask, read ahead when following by asking.
-    private let readAhead = ReadAhead(freshness: PostgresChangeFeed.pollInterval)
+    private let readAhead = ReadAhead(freshness: PostgresChangeFeed.pollInterval * 5)
     /// Calls made to the server's functions (each one query), for the benchmark and tests.
     private let calls = Atomic<Int>(0)
     /// How many openers hold the store; 0 once closed.
@@ -507,17 +507,20 @@ public final class PostgresGroupStore: GroupStore {
         let me = try reader(code)
         let rows = try await changesRows(code: code, question: question, as: me)
         // Only the first row, the marks: the rest is decoded by the look that takes them.
-        let mark = try decode("the change marks") { () throws -> Int64? in
+        let marks = try decode("the change marks") { () throws -> GroupChangeMarks? in
             guard let row = rows.first else { return nil }
             let cells = row.makeRandomAccess()
             guard try cells[0].decode(String.self) == "marks" else {
                 throw UnreadableValue(what: "what changed, without the change marks first")
             }
-            return try cells[9].decode(Int64.self)
+            return GroupChangeMarks(mark: try cells[9].decode(Int64.self), lastRemoval: try cells[8].decode(Int64.self))
         }
-        guard let mark else { throw .unknownCode(code) }
-        if mark != question.after { readAhead.keep(rows, answering: question, code: code, at: .now) }
-        return mark
+        guard let marks else { throw .unknownCode(code) }
+        if marks.mark != question.after {
+            readAhead.keep(
+                rows, answering: question, mark: marks.mark, lastRemoval: marks.lastRemoval, code: code, at: .now)
+        }
+        return marks.mark
     }
 
     /// Backed by LISTEN on one dedicated connection (see `PostgresChangeFeed`): it yields when
