@@ -110,13 +110,19 @@ final class WaylandIdle {
         }
     }
 
+    /// How long the compositor may take to answer while the idle signal is set up. KWin 5.27
+    /// reads a new client's whole executable before it answers it: 2.6 s for the 165 MB debug
+    /// build on a slow 2-core machine, 4.6 s under strace. With 2 s it never answered in time, and
+    /// each new try had it read the file again.
+    static let setupTimeout: Duration = .seconds(15)
+
     private static func roundTrip(
         _ socket: UnixSocket, until callback: UInt32, pending: inout [UInt8],
         _ handle: (WaylandWire.Message) -> Void
     ) throws(FocusProbeError) {
         var done = false
         while !done {
-            guard let bytes = try socket.receive(timeout: .seconds(2)) else {
+            guard let bytes = try socket.receive(timeout: setupTimeout) else {
                 throw FocusProbeError("The Wayland compositor closed the connection.", sourceEnded: true)
             }
             pending += bytes
