@@ -108,7 +108,7 @@ struct PostgresFollowingTests {
     /// Following by asking, the look after a signal takes what the beat that signalled it read
     /// (`ChangesReadAhead`): a member costs the server one call per beat, changes included, and
     /// the look still ends with the group as a whole read has it.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func followingByAskingTheLookAfterASignalTakesWhatItsBeatRead() async throws {
         var polling = try await Server.newPreparedDatabase()
         polling.live = .poll
