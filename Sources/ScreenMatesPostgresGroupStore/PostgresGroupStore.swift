@@ -34,7 +34,7 @@ public final class PostgresGroupStore: GroupStore {
     private let runner: Task<Void, Never>
     private let feed: PostgresChangeFeed
     /// Queries given up on that still run until their connection closes.
-    private let overdue: OverdueQueries
+    let overdue: OverdueQueries
     private let schemaReady = Mutex(false)
     private typealias ReadAhead = ChangesReadAhead<[PostgresRow]>
     /// What the look after each signal will ask, read ahead when following by asking.
@@ -102,20 +102,35 @@ public final class PostgresGroupStore: GroupStore {
     }
 
     /// Lets go of the store for one opener; the last one's close ends every stream, the
-    /// listening connection and the pool, and returns once their tasks have ended.
-    public func close() async {
+    /// listening connection and the pool, and returns once their tasks have ended — or after
+    /// `closeLimit`, leaving what is still running to end by itself.
+    public func close() async { await close(waitingAtMost: Self.closeLimit) }
+
+    func close(waitingAtMost limit: Duration) async {
         let last = holders.withLock { holders -> Bool in
             guard holders > 0 else { return false }
             holders -= 1
             return holders == 0
         }
         guard last else { return }
-        await feed.shutdown()
-        runner.cancel()
-        await runner.value
-        // Their connections are closed now, so they end.
-        await overdue.waitForAll()
+        let (feed, runner, overdue) = (self.feed, self.runner, self.overdue)
+        let ended = await endsWithin(limit) {
+            await feed.shutdown()
+            runner.cancel()
+            await runner.value
+            // Their connections are closed now, so they end.
+            await overdue.waitForAll()
+        }
+        if !ended {
+            logger.warning("group store: queries given up on had not ended \(limit) after it closed")
+        }
     }
+
+    /// How long `close` waits for the store's tasks. A query postgres-nio never answers (an
+    /// error that came before its rows were asked for, on a loaded machine) does not end when
+    /// its connection is closed: waiting for it held a closing store, and everything after it,
+    /// for ever.
+    static let closeLimit: Duration = .seconds(10)
 
     /// Connects and creates or migrates the schema if that has not been done yet. Operations
     /// do this themselves; calling it first only moves the wait.

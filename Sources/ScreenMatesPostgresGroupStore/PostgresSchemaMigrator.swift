@@ -108,30 +108,33 @@ enum PostgresSchemaMigrator {
     }
 
     /// The schema's level; `.none` when there is none yet.
+    ///
+    /// The catalog is asked first which of the two functions there is, so that a database
+    /// without the schema (every new one) answers without an error: with postgres-nio 1.33, an
+    /// error answered on a connection of its own could leave that connection's next query
+    /// waiting for ever on a loaded machine (see `PostgresClient.rows` for the pool's side).
     static func installedLevel(_ connection: PostgresConnection, logger: Logger) async throws -> Level {
-        do {
+        let found = try await connection.query(
+            """
+            SELECT to_regprocedure('screenmates.schema_level()') IS NOT NULL,
+                to_regprocedure('screenmates.schema_version()') IS NOT NULL
+            """, logger: logger
+        ).collect()
+        let (hasLevel, hasVersion) = try found.first?.decode((Bool, Bool).self) ?? (false, false)
+        if hasLevel {
             let rows = try await connection.query(
                 "SELECT version::bigint, compatible_from::bigint FROM screenmates.schema_level()", logger: logger
             ).collect()
             guard let row = rows.first else { return .none }
             let (version, compatibleFrom) = try row.decode((Int64, Int64).self)
             return Level(version: version, compatibleFrom: compatibleFrom)
-        } catch let error as PSQLError {
-            guard let state = error.serverInfo?[.sqlState] else { throw error }
-            // No schema (3F000) or no table behind it (42P01): not set up.
-            if ["3F000", "42P01"].contains(state) { return .none }
-            // No such function (42883): a schema from before the rule, or none.
-            guard state == "42883" else { throw error }
         }
-        do {
-            let rows = try await connection.query("SELECT screenmates.schema_version()::bigint", logger: logger)
-                .collect()
-            let version = try rows.first?.decode(Int64.self) ?? 0
-            return Level(version: version, compatibleFrom: version)
-        } catch let error as PSQLError {
-            if let state = error.serverInfo?[.sqlState], ["3F000", "42883", "42P01"].contains(state) { return .none }
-            throw error
-        }
+        // A schema from before the rule.
+        guard hasVersion else { return .none }
+        let rows = try await connection.query("SELECT screenmates.schema_version()::bigint", logger: logger)
+            .collect()
+        let version = try rows.first?.decode(Int64.self) ?? 0
+        return Level(version: version, compatibleFrom: version)
     }
 
     private static func newer(_ location: String) -> GroupStoreError {
