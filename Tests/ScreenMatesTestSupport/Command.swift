@@ -57,7 +57,9 @@ public enum Command {
         }
         guard let status else {
             child.kill()
-            _ = await child.end()
+            // A child whose end is never reported (a grandchild holding its pipes) must not hold
+            // the test for ever either.
+            _ = await child.end(within: .seconds(SpawnedProcess.afterKillLimit))
             try Task.checkCancellation()
             throw TimedOut(
                 command: child.command, limit: timeout, stdout: child.standardOutput, stderr: child.standardError)

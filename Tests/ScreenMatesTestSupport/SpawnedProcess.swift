@@ -140,8 +140,18 @@ public final class SpawnedProcess: Sendable {
                 \(standardError)
                 """, sourceLocation: sourceLocation)
         }
-        return await ending.wait(cancellable: false)
+        if let status = await end(within: .seconds(Self.afterKillLimit)) { return status }
+        if !Task.isCancelled {
+            Issue.record(
+                "`\(command.joined(separator: " "))` was killed, and its end was not reported within \(Self.afterKillLimit) s",
+                sourceLocation: sourceLocation)
+        }
+        return nil
     }
+
+    /// How long a killed process's end may take to be reported: it is reported once both its
+    /// pipes are read to their end, which a grandchild still holding them can put off for ever.
+    public static let afterKillLimit: TimeInterval = 15
 
     /// The exit status once the process has ended within `limit`; nil when it has not (it is
     /// left running) or the caller was cancelled.
@@ -157,9 +167,6 @@ public final class SpawnedProcess: Sendable {
             return first
         }
     }
-
-    /// Waits for the end however long it takes (after a kill).
-    func end() async -> Int32? { await ending.wait(cancellable: false) }
 
     /// Whether the process has ended.
     public var hasEnded: Bool { ending.status != nil }
