@@ -78,7 +78,7 @@ import Testing
         // time limit's task resumes on for a while).
         #expect(ContinuousClock.now - started < .seconds(60), "given up on, not waited for")
         let answering = try script("tmux", "printf 'foot\\ton\\n'")
-        let answer = await DesktopNoticeCarrier.askTmux(answering, timeLimit: .seconds(10))
+        let answer = await DesktopNoticeCarrier.askTmux(answering, timeLimit: .seconds(60))
         #expect(answer?.termName == "foot" && answer?.allowPassthrough == "on")
     }
 
