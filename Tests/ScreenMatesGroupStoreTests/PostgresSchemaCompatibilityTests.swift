@@ -27,6 +27,33 @@ struct PostgresSchemaCompatibilityTests {
         }
     }
 
+    /// A migration's statements go to the server as one `DO` block: each runs, in order, in the
+    /// transaction around it, dollar quotes and all, whatever tags the statements use themselves.
+    @Test func aMigrationsStatementsRunAsOneBlock() async throws {
+        let address = try await Server.newDatabase()
+        let statements = [
+            "CREATE TABLE batch_test (n integer, note text)",
+            "CREATE FUNCTION batch_next() RETURNS integer LANGUAGE sql AS $$ SELECT coalesce(max(n), 0) + 1 FROM batch_test $$",
+            "INSERT INTO batch_test VALUES (batch_next(), 'quoted $statement_0$ and $screenmates_migration_0$')",
+            "-- a comment\nINSERT INTO batch_test VALUES (batch_next(), $$it's $$)",
+        ]
+        let batch = PostgresSchemaMigrator.batch(statements)
+        #expect(batch.hasPrefix("DO $screenmates_migration_1$"), "\(batch.prefix(40))")
+        #expect(batch.contains("EXECUTE $statement_1$"))
+        try await Server.withConnection(to: address) { connection in
+            let logger = Logger(label: "t")
+            _ = try await connection.query("BEGIN", logger: logger).collect()
+            _ = try await connection.query(PostgresQuery(unsafeSQL: batch), logger: logger).collect()
+            _ = try await connection.query("COMMIT", logger: logger).collect()
+        }
+        #expect(
+            try await Self.query("SELECT n::bigint FROM batch_test ORDER BY n", Int64.self, on: address) == [1, 2])
+        #expect(
+            try await Self.query("SELECT note FROM batch_test ORDER BY n", String.self, on: address) == [
+                "quoted $statement_0$ and $screenmates_migration_0$", "it's ",
+            ])
+    }
+
     /// A database an older client set up: the first migration only.
     private static func firstVersionDatabase() async throws -> PostgresAddress {
         let address = try await Server.newDatabase()
