@@ -1,11 +1,12 @@
 import Foundation
 import Logging
-import ScreenMatesApp
 import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesStore
 import ScreenMatesTestSupport
 import Testing
+
+@testable import ScreenMatesApp
 
 /// A member's side of the group's games against a real group-store file: their part of a group
 /// challenge decided in their home from their own blocks (late ones included) and reported once,
@@ -139,6 +140,38 @@ import Testing
         #expect(
             Dictionary(uniqueKeysWithValues: snapshot.coins.map { ($0.userID, $0.coins) })
                 == [UserID("ana23456"): 35, UserID("bo234567"): 0])
+    }
+
+    /// An exchange that does not settle (a mate's change, seen by the link) leaves a closed week
+    /// as it is and still reads the games; the next one that settles books it.
+    @Test func anExchangeThatDoesNotSettleLeavesTheWeeksAsTheyAre() async throws {
+        let monday = LocalDate(iso8601: "2021-03-01")!
+        let group = try await TwoHomes(createdAt: TimeFormat.parseInstant("2021-03-01T07:00", timeZone: .gmt)!)
+        try await group.store.upsertDayTotals(
+            (0..<7).map {
+                DayTotal(
+                    userID: UserID("ana23456"), date: monday.adding(days: $0), viceBlocks: 2, goalBlocks: 8, version: 1)
+            }, code: group.code)
+        group.clock.set(group.at("2021-03-08T09:00"))
+        let read = try await group.games(group.ana).exchange(with: group.store, settling: false)
+        #expect(read.snapshot.weeks.isEmpty, "no week settled: \(read.snapshot.weeks)")
+        #expect(read.snapshot.rules == .standard, "the games were read")
+        #expect(try group.ana.coinLedger().transactions.isEmpty)
+        let settled = try await group.games(group.ana).exchange(with: group.store)
+        #expect(settled.notices.map(\.kind) == [.weekSettled("2021-03-01")])
+        #expect(try group.ana.coinLedger().transactions.map(\.amount) == [35])
+    }
+
+    /// The link settles when it wrote, when poked, and once a day; a mate's change alone does not
+    /// make it settle again.
+    @Test func theLinkSettlesOnlyWhenItWroteWasPokedOrTheDayIsNew() {
+        let today = LocalDate(iso8601: "2026-11-23")!
+        let yesterday = LocalDate(iso8601: "2026-11-22")!
+        #expect(!GroupLink.settles(poked: false, wrote: false, settledOn: today, today: today))
+        #expect(GroupLink.settles(poked: false, wrote: true, settledOn: today, today: today))
+        #expect(GroupLink.settles(poked: true, wrote: false, settledOn: today, today: today))
+        #expect(GroupLink.settles(poked: false, wrote: false, settledOn: yesterday, today: today))
+        #expect(GroupLink.settles(poked: false, wrote: false, settledOn: nil, today: today))
     }
 
     /// A mate who breaks a group challenge the member takes part in is a notice in the member's

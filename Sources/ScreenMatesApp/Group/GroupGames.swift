@@ -45,12 +45,13 @@ public struct GroupGames: Sendable {
     ///
     /// A write the store cannot take now (`.busy`: a group someone's open transaction holds) does
     /// not keep the games from being read: the writes after it are left for the next exchange
-    /// (each would wait out the same lock), and it comes back as `waiting`.
-    public func exchange(with store: any GroupStore, previous: GroupGamesSnapshot? = nil) async throws(GroupStoreError)
-        -> (snapshot: GroupGamesSnapshot, notices: [Notice], waiting: GroupStoreError?)
-    {
+    /// (each would wait out the same lock), and it comes back as `waiting`. With `settling`
+    /// false the weeks are left as they are (someone else's change: see `GroupLink.settles`).
+    public func exchange(
+        with store: any GroupStore, previous: GroupGamesSnapshot? = nil, settling: Bool = true
+    ) async throws(GroupStoreError) -> (snapshot: GroupGamesSnapshot, notices: [Notice], waiting: GroupStoreError?) {
         let (outcome, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
-            try await exchangeReading(store, previous: previous)
+            try await exchangeReading(store, previous: previous, settling: settling)
         }
         var snapshot = outcome.snapshot
         snapshot.leftOut = leftOut
@@ -58,14 +59,14 @@ public struct GroupGames: Sendable {
         return (snapshot, outcome.notices, outcome.waiting)
     }
 
-    private func exchangeReading(_ store: any GroupStore, previous: GroupGamesSnapshot?) async throws(GroupStoreError)
-        -> (snapshot: GroupGamesSnapshot, notices: [Notice], waiting: GroupStoreError?)
+    private func exchangeReading(_ store: any GroupStore, previous: GroupGamesSnapshot?, settling: Bool)
+        async throws(GroupStoreError) -> (snapshot: GroupGamesSnapshot, notices: [Notice], waiting: GroupStoreError?)
     {
         let now = clock.now()
         let today = calendar.day(containing: now)
         var waiting: GroupStoreError?
         do {
-            try await store.settleWeeks(code: code, today: today, now: now)
+            if settling { try await store.settleWeeks(code: code, today: today, now: now) }
         } catch {
             guard case .busy = error else { throw error }
             waiting = error

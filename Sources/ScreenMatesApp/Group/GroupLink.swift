@@ -104,6 +104,9 @@ public actor GroupLink {
     /// The games were read at the last look, but what this member tells the group of them was
     /// not taken (the store busy): the next look exchanges them whatever the mark says.
     private var gamesOwed = false
+    /// The day (on the games' calendar) this link last settled the group's weeks on with the
+    /// current store; nil before the first.
+    private var settledOn: LocalDate?
     private var reported: ProfileDraft?
     private var retryDelay = 1.0
 
@@ -194,6 +197,7 @@ public actor GroupLink {
         if next == .sync {
             lastMark = nil
             exchangedMark = nil
+            settledOn = nil
             reported = nil
         }
         // What this look changed, told to the screen at once at the end (never half of it).
@@ -206,6 +210,7 @@ public actor GroupLink {
                 watcher = watch(opened)
                 lastMark = nil
                 exchangedMark = nil
+                settledOn = nil
             }
             guard let store else { return }
             let wanted = draft.withLock { $0 }
@@ -262,9 +267,14 @@ public actor GroupLink {
             // The games follow the same mark; a poke exchanges them whatever it says.
             var games: GroupGamesSnapshot?
             if next == .poke || mark != exchangedMark || gamesOwed, gate.isOpen {
+                let day = self.games.calendar.day(containing: clock.now())
+                let settling = Self.settles(
+                    poked: next == .poke, wrote: synced != nil || daysSent, settledOn: settledOn, today: day)
                 do {
-                    let exchanged = try await exchangeGames(with: store, writing: waiting == nil)
+                    let exchanged = try await exchangeGames(
+                        with: store, writing: waiting == nil, settling: settling)
                     games = exchanged.snapshot
+                    if settling, waiting == nil, exchanged.waiting == nil { settledOn = day }
                     exchangedMark = mark
                     gamesOwed = waiting != nil || exchanged.waiting != nil
                     waiting = waiting ?? exchanged.waiting
@@ -324,9 +334,11 @@ public actor GroupLink {
     /// logged (the group itself was read: it stays on screen), a store out of reach ends the
     /// look as offline. `waiting`: a write the store could not take now (the games were still
     /// read).
-    private func exchangeGames(with store: any GroupStore, writing: Bool) async throws(GroupStoreError) -> (
-        snapshot: GroupGamesSnapshot?, waiting: GroupStoreError?
-    ) {
+    private func exchangeGames(with store: any GroupStore, writing: Bool, settling: Bool) async throws(GroupStoreError)
+        -> (
+            snapshot: GroupGamesSnapshot?, waiting: GroupStoreError?
+        )
+    {
         do {
             // Only what changed since the last exchange with this store.
             let previous = exchangedMark == nil ? nil : status.games
@@ -335,13 +347,23 @@ public actor GroupLink {
                 logger.leftOut(snapshot.leftOut, previously: status.games?.leftOut)
                 return (snapshot, nil)
             }
-            let exchange = try await games.exchange(with: store, previous: previous)
+            let exchange = try await games.exchange(with: store, previous: previous, settling: settling)
             logger.leftOut(exchange.snapshot.leftOut, previously: status.games?.leftOut)
             return (exchange.snapshot, exchange.waiting)
         } catch let error where !error.isTransient {
             logger.error("group games: \(error.message)")
             return (nil, nil)
         }
+    }
+
+    /// Whether an exchange of the games settles the group's weeks first. Settling locks the
+    /// group's row and counts its weeks: done at every move of the mark by every member, a
+    /// 50-member group's change had 50 members queue for that lock. A mate's change needs none
+    /// of it from this member: the weeks are settled by whoever wrote (a late day total
+    /// recounts a pending week when its writer settles after it), and once a day by each
+    /// member (a week that closed, the day totals kept); a poke settles too.
+    static func settles(poked: Bool, wrote: Bool, settledOn: LocalDate?, today: LocalDate) -> Bool {
+        poked || wrote || settledOn != today
     }
 
     /// What the dashboard's one-line warning says: a store that cannot be used is said by its
