@@ -28,6 +28,19 @@ enum ScaleBenchmark {
         var seconds: Double
         /// Profile reports each member sends over the day.
         var reports: Int
+        /// Whether the members exchange the games too, as the dashboard's link does.
+        var games: Games = .none
+    }
+
+    /// The games a member's dashboard reads at each move of its group's change number
+    /// (`GroupGames.fetch`: the change marks, the settlement rules, and the challenges, coins and
+    /// week results changed since), with the week's settlement before them at every move
+    /// (`settleAlways`, as the link did) or only after the member's own writes and on the day's
+    /// first exchange (`settleOwn`, as it does: `GroupLink.settles`).
+    enum Games: String, Sendable, CaseIterable {
+        case none
+        case settleAlways = "settle-always"
+        case settleOwn = "settle-own"
     }
 
     /// Where the members connect, and where the server's figures come from.
@@ -68,6 +81,8 @@ enum ScaleBenchmark {
         var clientCPUSeconds: Double
         /// Calls the members' stores made to the server's functions, from their start to the end.
         var serverCalls: Int
+        var gameExchanges: Int
+        var settlements: Int
         var measuredSeconds: Double
     }
 
@@ -109,8 +124,55 @@ enum ScaleBenchmark {
         var failures = Failures()
         /// How long each look that found a change took.
         var lookMillis: [Double] = []
+        /// Exchanges of the games, and the settlements among them.
+        var gameExchanges = 0
+        var settlements = 0
         /// (member index, version, when the look that read it ended).
         var seen: [(member: Int, version: Int64, at: ContinuousClock.Instant)] = []
+    }
+
+    /// What a member's games exchanges have seen: the group's change number at the last one, and
+    /// the one the games' rows were read up to (nil: read them whole).
+    struct GamesSeen: Sendable {
+        var exchangedMark: Int64?
+        var readUpTo: Int64?
+        var settled = false
+    }
+
+    /// One exchange of the games as `GroupGames.exchange` makes it against the store (the
+    /// member's home left out: nothing to report, so no write but the settlement).
+    static func exchangeGames(
+        _ store: PostgresGroupStore, code: GroupCode, today: LocalDate, settling: Bool, _ seen: inout GamesSeen
+    ) async throws {
+        if settling {
+            _ = try await store.settleWeeks(code: code, today: today, now: Date())
+            seen.settled = true
+        }
+        let marks = try await store.changeMarks(code: code)
+        let rules = try await store.settlementRules(code: code)
+        let current = rules.firstDay(ofWeekContaining: today)
+        let since = seen.readUpTo.flatMap { marks.canCatchUp(from: $0) ? $0 : nil }
+        _ = try await store.groupChallenges(code: code, changedAfter: since)
+        _ = try await store.memberCoins(code: code, changedAfter: since)
+        _ = try await store.weekResults(code: code, weeks: current.adding(days: -7 * 12)...current, changedAfter: since)
+        seen.readUpTo = marks.mark
+    }
+
+    /// Which members wrote since their games were last exchanged.
+    final class Written: Sendable {
+        private let flags: Mutex<[Bool]>
+
+        init(members: Int) { flags = Mutex(Array(repeating: false, count: members)) }
+
+        func set(_ member: Int) { flags.withLock { $0[member] = true } }
+
+        /// Whether the member wrote since the last call; cleared.
+        func take(_ member: Int) -> Bool {
+            flags.withLock { flags in
+                defer { flags[member] = false }
+                return flags[member]
+            }
+        }
     }
 
     /// A count that tasks add to.
@@ -256,6 +318,7 @@ enum ScaleBenchmark {
 
         // Each member watches its group from now on, started over a few seconds as homes would.
         let watching = Tally()
+        let wrote = Written(members: plan.members)
         var watchers: [Task<Sightings, Never>] = []
         for member in 0..<plan.members {
             let store = stores[member]
@@ -266,6 +329,7 @@ enum ScaleBenchmark {
                     var sightings = Sightings()
                     var current: GroupSnapshot?
                     var versions: [Int: Int64] = [:]
+                    var games = GamesSeen()
                     for await _ in store.changes(code: code) {
                         do {
                             let lookStart = clock.now
@@ -275,6 +339,13 @@ enum ScaleBenchmark {
                             current = look.snapshot
                             sightings.rows += 1
                             sightings.bytes += RowBytes.changeMark
+                            if plan.games != .none, look.snapshot.mark != games.exchangedMark {
+                                let settle = plan.games == .settleAlways || wrote.take(member) || !games.settled
+                                try await exchangeGames(store, code: code, today: today, settling: settle, &games)
+                                games.exchangedMark = look.snapshot.mark
+                                sightings.gameExchanges += 1
+                                if settle { sightings.settlements += 1 }
+                            }
                             guard look.changed else { continue }
                             let at = clock.now
                             sightings.lookMillis.append(millis(lookStart.duration(to: at)))
@@ -332,6 +403,7 @@ enum ScaleBenchmark {
                         do {
                             try await store.upsertProfile(profile(member, version: version, blocks: blocks, at: Date()))
                             log.record(member: member, version: version, at: clock.now)
+                            wrote.set(member)
                             profiles += 1
                         } catch {
                             failures.add(error)
@@ -342,6 +414,7 @@ enum ScaleBenchmark {
                                 userID: ids[member], date: today.adding(days: -1), viceBlocks: Int.random(in: 0...12),
                                 goalBlocks: 8, version: version)
                             try await store.upsertDayTotals([yesterday], code: code)
+                            wrote.set(member)
                             totals += 1
                         } catch {
                             failures.add(error)
@@ -384,8 +457,12 @@ enum ScaleBenchmark {
         var lookMillis: [Double] = []
         var failedLooks = Failures()
         var firstLooks = 0
+        var gameExchanges = 0
+        var settlements = 0
         for watcher in watchers {
             let sightings = await watcher.value
+            gameExchanges += sightings.gameExchanges
+            settlements += sightings.settlements
             looks += sightings.looks
             wholeLooks += sightings.wholeLooks
             rows += sightings.rows
@@ -412,7 +489,8 @@ enum ScaleBenchmark {
             lookBytes: bytes, mateWrites: mateWrites,
             serverCPUSeconds: serverAfter - serverBefore,
             poolerCPUSeconds: poolerBefore.flatMap { before in poolerAfter.map { $0 - before } },
-            clientCPUSeconds: clientAfter - clientBefore, serverCalls: calls,
+            clientCPUSeconds: clientAfter - clientBefore, serverCalls: calls, gameExchanges: gameExchanges,
+            settlements: settlements,
             measuredSeconds: seconds(started.duration(to: measured)))
     }
 
@@ -557,6 +635,11 @@ enum ScaleBenchmark {
         lines.append(
             "  calls to the server's functions: \(result.serverCalls), \(format(perMember * 2, 2)) per member every 2 s "
                 + "(writes included)")
+        if plan.games != .none {
+            lines.append(
+                "  the games (\(plan.games.rawValue)): \(result.gameExchanges) exchanges, "
+                    + "\(result.settlements) of them settling the weeks first")
+        }
         return lines
     }
 }

@@ -69,6 +69,14 @@ struct ScreenMatesBenchCommand: AsyncParsableCommand {
     @Option(help: "The profile reports each member sends over the scale part's day.")
     var reports = 3
 
+    @Option(
+        help: """
+            Whether the scale part's members exchange the games at each change as the dashboard does: \
+            none, settle-always (the week's settlement first every time, as before), settle-own (only after \
+            their own writes and once a day).
+            """)
+    var scaleGames = "none"
+
     @Option(help: "Programs to measure beside the dashboard, comma-separated (runs the versus part).")
     var versus: [String] = []
 
@@ -285,8 +293,12 @@ struct ScreenMatesBenchCommand: AsyncParsableCommand {
                     through = pooler
                 default: throw ValidationError("unknown route \(route): direct or pooler")
                 }
+                guard let games = ScaleBenchmark.Games(rawValue: scaleGames) else {
+                    throw ValidationError("unknown --scale-games \(scaleGames): none, settle-always or settle-own")
+                }
                 let plan = ScaleBenchmark.Plan(
-                    members: members, groupSize: max(2, groupSize), seconds: scaleSeconds, reports: max(1, reports))
+                    members: members, groupSize: max(2, groupSize), seconds: scaleSeconds, reports: max(1, reports),
+                    games: games)
                 let label = through.map { "through \($0.description)" } ?? "directly to \(server.description)"
                 print("")
                 do {
