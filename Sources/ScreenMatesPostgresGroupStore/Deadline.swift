@@ -124,35 +124,13 @@ final class OverdueQueries: Sendable {
     }
 }
 
-/// Runs `body` in a task of its own and waits for it at most `limit`: whether it ended. A body
-/// still running then is cancelled and left to end by itself (what it waits for may not listen).
+/// Runs `body` and waits for it at most `limit` (`withDeadline`, its tasks kept by no one):
+/// whether it ended. A body still running then is cancelled and left to end by itself.
 func endsWithin(_ limit: Duration, _ body: @escaping @Sendable () async -> Void) async -> Bool {
-    let waiting = Mutex<(continuation: CheckedContinuation<Bool, Never>?, timer: Task<Void, Never>?)>((nil, nil))
-    let finish = { @Sendable (ended: Bool) in
-        let (continuation, timer) = waiting.withLock { waiting in
-            defer { waiting = (nil, nil) }
-            return waiting
-        }
-        timer?.cancel()
-        continuation?.resume(returning: ended)
-    }
-    return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-        waiting.withLock { $0.continuation = continuation }
-        let work = Task {
-            await body()
-            finish(true)
-        }
-        let timer = Task {
-            guard (try? await Task.sleep(for: limit)) != nil else { return }
-            work.cancel()
-            finish(false)
-        }
-        // The work may have ended already: then the timer is not kept.
-        let kept = waiting.withLock { waiting -> Bool in
-            guard waiting.continuation != nil else { return false }
-            waiting.timer = timer
-            return true
-        }
-        if !kept { timer.cancel() }
+    do {
+        try await withDeadline(limit, overdue: OverdueQueries()) { await body() }
+        return true
+    } catch {
+        return false
     }
 }

@@ -126,10 +126,9 @@ public final class PostgresGroupStore: GroupStore {
         }
     }
 
-    /// How long `close` waits for the store's tasks. A query postgres-nio never answers (an
-    /// error that came before its rows were asked for, on a loaded machine) does not end when
-    /// its connection is closed: waiting for it held a closing store, and everything after it,
-    /// for ever.
+    /// How long `close` waits for the store's tasks. A query given up on (a migration past its
+    /// deadline) was never ended by postgres-nio once its connection was closed under it:
+    /// waiting for it held a closing store, and everything after it, for ever.
     static let closeLimit: Duration = .seconds(10)
 
     /// Connects and creates or migrates the schema if that has not been done yet. Operations
