@@ -109,7 +109,7 @@ let package = Package(
                 .embedInCode("Migrations/v3_identity.sql"), .embedInCode("Migrations/v4_changes.sql"),
                 .embedInCode("Migrations/v5_lock_timeouts.sql"), .embedInCode("Migrations/v6_fast_reads.sql"),
                 .embedInCode("Migrations/v7_open_challenges.sql"),
-                .embedInCode("Migrations/v8_retention.sql"),
+                .embedInCode("Migrations/v8_retention.sql"), .embedInCode("Migrations/v9_games_mark.sql"),
             ]
         ),
 

@@ -35,12 +35,15 @@ enum ScaleBenchmark {
     /// The games a member's dashboard reads at each move of its group's change number
     /// (`GroupGames.fetch`: the change marks, the settlement rules, and the challenges, coins and
     /// week results changed since), with the week's settlement before them at every move
-    /// (`settleAlways`, as the link did) or only after the member's own writes and on the day's
-    /// first exchange (`settleOwn`, as it does: `GroupLink.settles`).
+    /// (`settleAlways`, as the link once did) or only after the member's own writes and on the
+    /// day's first exchange (`settleOwn`, `GroupLink.settles`); `marked` settles as `settleOwn`
+    /// and first asks for the games' own change number, reading the rest only when it moved past
+    /// what the member read (as the dashboard does now).
     enum Games: String, Sendable, CaseIterable {
         case none
         case settleAlways = "settle-always"
         case settleOwn = "settle-own"
+        case marked
     }
 
     /// Where the members connect, and where the server's figures come from.
@@ -142,13 +145,23 @@ enum ScaleBenchmark {
     /// One exchange of the games as `GroupGames.exchange` makes it against the store (the
     /// member's home left out: nothing to report, so no write but the settlement).
     static func exchangeGames(
-        _ store: PostgresGroupStore, code: GroupCode, today: LocalDate, settling: Bool, _ seen: inout GamesSeen
+        _ store: PostgresGroupStore, code: GroupCode, today: LocalDate, settling: Bool, marked: Bool,
+        _ seen: inout GamesSeen
     ) async throws {
         if settling {
             _ = try await store.settleWeeks(code: code, today: today, now: Date())
             seen.settled = true
         }
-        let marks = try await store.changeMarks(code: code)
+        var known: GroupChangeMarks?
+        if marked, let readUpTo = seen.readUpTo, let games = try await store.gamesMarks(code: code) {
+            if games.gamesUnchanged(since: readUpTo) {
+                seen.readUpTo = games.marks.mark
+                return
+            }
+            known = games.marks
+        }
+        let marks: GroupChangeMarks
+        if let known { marks = known } else { marks = try await store.changeMarks(code: code) }
         let rules = try await store.settlementRules(code: code)
         let current = rules.firstDay(ofWeekContaining: today)
         let since = seen.readUpTo.flatMap { marks.canCatchUp(from: $0) ? $0 : nil }
@@ -341,7 +354,9 @@ enum ScaleBenchmark {
                             sightings.bytes += RowBytes.changeMark
                             if plan.games != .none, look.snapshot.mark != games.exchangedMark {
                                 let settle = plan.games == .settleAlways || wrote.take(member) || !games.settled
-                                try await exchangeGames(store, code: code, today: today, settling: settle, &games)
+                                try await exchangeGames(
+                                    store, code: code, today: today, settling: settle, marked: plan.games == .marked,
+                                    &games)
                                 games.exchangedMark = look.snapshot.mark
                                 sightings.gameExchanges += 1
                                 if settle { sightings.settlements += 1 }

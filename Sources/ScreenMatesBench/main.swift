@@ -72,8 +72,9 @@ struct ScreenMatesBenchCommand: AsyncParsableCommand {
     @Option(
         help: """
             Whether the scale part's members exchange the games at each change as the dashboard does: \
-            none, settle-always (the week's settlement first every time, as before), settle-own (only after \
-            their own writes and once a day).
+            none, settle-always (the week's settlement first every time), settle-own (only after their own \
+            writes and once a day, the games read at every change), marked (as settle-own, the games read \
+            only when their own change number moved, as the dashboard does now).
             """)
     var scaleGames = "none"
 
@@ -294,7 +295,8 @@ struct ScreenMatesBenchCommand: AsyncParsableCommand {
                 default: throw ValidationError("unknown route \(route): direct or pooler")
                 }
                 guard let games = ScaleBenchmark.Games(rawValue: scaleGames) else {
-                    throw ValidationError("unknown --scale-games \(scaleGames): none, settle-always or settle-own")
+                    throw ValidationError(
+                        "unknown --scale-games \(scaleGames): none, settle-always, settle-own or marked")
                 }
                 let plan = ScaleBenchmark.Plan(
                     members: members, groupSize: max(2, groupSize), seconds: scaleSeconds, reports: max(1, reports),

@@ -85,6 +85,12 @@ public protocol GroupStore: Sendable {
     /// it everything. Read it before the rows changed after N: then no change is missed.
     func changeMarks(code: GroupCode) async throws(GroupStoreError) -> GroupChangeMarks
 
+    /// The change marks with the change number of the last write that changed the group's games
+    /// (`GroupGamesMarks`), read at once: what lets a reader whose games are complete up to change
+    /// number N skip reading them again when none of them changed since. Nil from a store that
+    /// does not keep the games' own number (then the games are read at every change).
+    func gamesMarks(code: GroupCode) async throws(GroupStoreError) -> GroupGamesMarks?
+
     /// What a reader that has seen change number `after` needs to catch up, at once
     /// (`GroupChanges`): the change marks, read first, and — when they say it can catch up — the
     /// members whose row changed after `after` and the sums over `weekDays` and `monthDays` of the
@@ -407,6 +413,23 @@ public struct GroupChangeMarks: Hashable, Sendable {
     /// Whether a reader that has seen change number `seen` can catch up from the rows changed
     /// after it.
     public func canCatchUp(from seen: Int64) -> Bool { lastRemoval <= seen && seen <= mark }
+}
+
+/// Where a group's change numbers stand (`GroupChangeMarks`), with `games`: the change that last
+/// changed what its games show (a challenge or a participant written or taken away, a week result,
+/// a member's coins and badges, a member joining, leaving or renamed, the settlement rules).
+public struct GroupGamesMarks: Hashable, Sendable {
+    public var marks: GroupChangeMarks
+    public var games: Int64
+
+    public init(marks: GroupChangeMarks, games: Int64) {
+        self.marks = marks
+        self.games = games
+    }
+
+    /// Whether games read complete up to change number `seen` are still complete up to `marks.mark`:
+    /// nothing of the games changed after `seen`.
+    public func gamesUnchanged(since seen: Int64) -> Bool { games <= seen && seen <= marks.mark }
 }
 
 /// What changed in a group after a change number a reader has seen (`GroupStore.readChanges`).

@@ -89,6 +89,11 @@ enum PostgresGroupSchema {
         Migration(
             version: 8, summary: "a group keeps only the day totals a screen or the settlement still asks for",
             compatibleFrom: 3, statements: statements(of: PackageResources.v8_retention_sql)),
+        // Adds a column, triggers and a function: the third version's clients keep working (and
+        // their writes move the games' number too).
+        Migration(
+            version: 9, summary: "the games' own change number, read with the change marks in one call",
+            compatibleFrom: 3, statements: statements(of: PackageResources.v9_games_mark_sql)),
     ]
 
     /// The statements of a migration file (`Migrations/*.sql`): separated by a line holding only

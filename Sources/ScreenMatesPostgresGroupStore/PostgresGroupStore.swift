@@ -420,6 +420,23 @@ public final class PostgresGroupStore: GroupStore {
         return marks
     }
 
+    public func gamesMarks(code: GroupCode) async throws(GroupStoreError) -> GroupGamesMarks? {
+        let me = try reader(code)
+        let rows = try await perform(OperationContext(code: code)) { client in
+            try await client.rows(
+                "SELECT change_seq, removed_seq, games_seq FROM screenmates.games_marks(\(me.id), \(me.secret), \(code.value))"
+            )
+        }
+        let marks = try decode("the games' change marks") {
+            try rows.first.map { row in
+                let (mark, removal, games) = try row.decode((Int64, Int64, Int64).self)
+                return GroupGamesMarks(marks: GroupChangeMarks(mark: mark, lastRemoval: removal), games: games)
+            }
+        }
+        guard let marks else { throw .unknownCode(code) }
+        return marks
+    }
+
     /// One call (`group_changes_after`; none when the feed's last beat read it ahead, see
     /// `ChangesReadAhead`): the marks, then what changed, checked row by row as `members` and
     /// `blockSums` check theirs.

@@ -276,6 +276,11 @@ public final class SQLiteGroupStore: GroupStore {
         }
     }
 
+    /// None: the shared file keeps no number of the games' own (a schema of its own would be a new
+    /// level of the file for every member's program), and reading them from a local file costs
+    /// little, so they are read at every change.
+    public func gamesMarks(code: GroupCode) async throws(GroupStoreError) -> GroupGamesMarks? { nil }
+
     /// Backed by an inotify watch of the file's directory (see `GroupChangeWatch`): another
     /// process's commit is seen within milliseconds, and a quiet group costs a read every few
     /// seconds.

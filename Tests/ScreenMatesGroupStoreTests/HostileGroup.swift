@@ -94,15 +94,17 @@ struct HostileGroup: Sendable {
         _ = try await bo.store.joinGroupChallenge(
             id: challengeID, code: code, userID: bo.userID, today: today, now: now)
         try await ana.store.setSettlementRules(.standard, code: code, userID: ana.userID)
-        // No week has closed in a group made today: a settled one each, written as the owner.
+        // No week has closed in a group made today: a settled one each, written as the owner as
+        // `settle_weeks` writes them (the group's change number moved with them).
         let week = today.dayNumber - 7
         try await PostgresTestServer.execute(
+            "BEGIN",
             """
             INSERT INTO screenmates.week_result (code, user_id, week, status, kept_days, over_days, missing_days,
                 coins, rule, kept_day_coins, over_day_coins, settled_at)
             VALUES ('\(code.value)', '\(ana.id)', \(week), 'settled', 6, 1, 0, 20, 'pending', 5, 10, 0),
                 ('\(code.value)', '\(bo.id)', \(week), 'settled', 7, 0, 0, 35, 'pending', 5, 10, 0)
-            """, on: owner)
+            """, "SELECT screenmates.touch('\(code.value)')", "COMMIT", on: owner)
         return HostileGroup(owner: owner, ana: ana, bo: bo, eve: eve, mal: mal, code: code, today: today, now: now)
     }
 
@@ -166,7 +168,8 @@ struct HostileGroup: Sendable {
     func rows(of members: [Member], changeMark: Bool = true) async throws -> [String] {
         let ids = members.map(\.id)
         let code = self.code.value
-        let groupInfo = changeMark ? "to_jsonb(t)" : "to_jsonb(t) - 'change_seq' - 'removed_seq' - 'retained_on'"
+        let groupInfo =
+            changeMark ? "to_jsonb(t)" : "to_jsonb(t) - 'change_seq' - 'removed_seq' - 'retained_on' - 'games_seq'"
         return try await PostgresTestServer.withConnection(to: owner) { connection in
             try await connection.query(
                 """

@@ -162,7 +162,7 @@ struct PostgresSchemaCompatibilityTests {
     /// later schemas added (and without the change counter, which the stamps move), read as the
     /// owner: what an upgrade must keep.
     private static func secondSchemaRows(on address: PostgresAddress) async throws -> [String] {
-        let added = "ARRAY['seq', 'created_on', 'created_by', 'removed_seq', 'change_seq', 'retained_on']"
+        let added = "ARRAY['seq', 'created_on', 'created_by', 'removed_seq', 'change_seq', 'retained_on', 'games_seq']"
         return try await query(
             """
             SELECT tab || ' ' || row FROM (

@@ -132,17 +132,33 @@ public struct GroupGames: Sendable {
     /// Reads the games without writing anything to the group store, and caches them. With
     /// `previous` (read from this store), only what changed since is read and merged into it,
     /// unless a row was taken away since, the weeks shown moved, the rules changed or a row could
-    /// not be right: then all of it.
+    /// not be right: then all of it. When the store says none of the games changed since
+    /// `previous` was read (`GroupGamesMarks`), that one call is all: `previous` is complete up
+    /// to the group's change number as it is.
     public func fetch(from store: any GroupStore, previous: GroupGamesSnapshot? = nil) async throws(GroupStoreError)
         -> GroupGamesSnapshot
     {
         let now = clock.now()
         let today = calendar.day(containing: now)
+        var known: GroupChangeMarks?
+        if let previous, let mark = previous.mark, previous.leftOut.isEmpty,
+            previous.firstWeek == Self.weeks(of: previous.rules, today: today).lowerBound,
+            let games = try await store.gamesMarks(code: code)
+        {
+            if games.gamesUnchanged(since: mark) {
+                var same = previous
+                same.mark = games.marks.mark
+                same.fetchedAt = now
+                save(same)
+                return same
+            }
+            known = games.marks
+        }
         var (snapshot, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
-            let marks = try await store.changeMarks(code: code)
+            let marks: GroupChangeMarks
+            if let known { marks = known } else { marks = try await store.changeMarks(code: code) }
             let rules = try await store.settlementRules(code: code)
-            let current = rules.firstDay(ofWeekContaining: today)
-            let weeks = current.adding(days: -7 * Self.weeksShown)...current
+            let weeks = Self.weeks(of: rules, today: today)
             var seen: Int64?
             if let previous, let mark = previous.mark, previous.leftOut.isEmpty, previous.rules == rules,
                 previous.firstWeek == weeks.lowerBound, marks.canCatchUp(from: mark)
@@ -169,6 +185,12 @@ public struct GroupGames: Sendable {
         snapshot.leftOut = leftOut
         save(snapshot)
         return snapshot
+    }
+
+    /// The weeks the games show on `today` under `rules`: the current one and the twelve before.
+    static func weeks(of rules: SettlementRules, today: LocalDate) -> ClosedRange<LocalDate> {
+        let current = rules.firstDay(ofWeekContaining: today)
+        return current.adding(days: -7 * weeksShown)...current
     }
 
     /// The games as last read, for offline use.
