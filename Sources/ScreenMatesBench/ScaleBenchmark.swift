@@ -36,9 +36,10 @@ enum ScaleBenchmark {
     /// (`GroupGames.fetch`: the change marks, the settlement rules, and the challenges, coins and
     /// week results changed since), with the week's settlement before them at every move
     /// (`settleAlways`, as the link once did) or only after the member's own writes and on the
-    /// day's first exchange (`settleOwn`, `GroupLink.settles`); `marked` settles as `settleOwn`
-    /// and first asks for the games' own change number, reading the rest only when it moved past
-    /// what the member read (as the dashboard does now).
+    /// day's first exchange (`settleOwn`); `marked` settles only after the member sent finished
+    /// days and on the day's first exchange (`GroupLink.settles`), and first asks for the games'
+    /// own change number, reading the rest only when it moved past what the member read (as the
+    /// dashboard does now).
     enum Games: String, Sendable, CaseIterable {
         case none
         case settleAlways = "settle-always"
@@ -171,7 +172,7 @@ enum ScaleBenchmark {
         seen.readUpTo = marks.mark
     }
 
-    /// Which members wrote since their games were last exchanged.
+    /// Which members wrote (with `marked`: sent a finished day) since their games were last exchanged.
     final class Written: Sendable {
         private let flags: Mutex<[Bool]>
 
@@ -418,7 +419,9 @@ enum ScaleBenchmark {
                         do {
                             try await store.upsertProfile(profile(member, version: version, blocks: blocks, at: Date()))
                             log.record(member: member, version: version, at: clock.now)
-                            wrote.set(member)
+                            // Today's numbers are in no closed week: the link now settles after
+                            // finished days only.
+                            if plan.games != .marked { wrote.set(member) }
                             profiles += 1
                         } catch {
                             failures.add(error)

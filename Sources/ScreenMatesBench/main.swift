@@ -73,8 +73,9 @@ struct ScreenMatesBenchCommand: AsyncParsableCommand {
         help: """
             Whether the scale part's members exchange the games at each change as the dashboard does: \
             none, settle-always (the week's settlement first every time), settle-own (only after their own \
-            writes and once a day, the games read at every change), marked (as settle-own, the games read \
-            only when their own change number moved, as the dashboard does now).
+            writes and once a day, the games read at every change), marked (settling only after finished \
+            days and once a day, the games read only when their own change number moved, as the dashboard \
+            does now).
             """)
     var scaleGames = "none"
 

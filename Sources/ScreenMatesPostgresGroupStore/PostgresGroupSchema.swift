@@ -94,6 +94,12 @@ enum PostgresGroupSchema {
         Migration(
             version: 9, summary: "the games' own change number, read with the change marks in one call",
             compatibleFrom: 3, statements: statements(of: PackageResources.v9_games_mark_sql)),
+        // Adds columns, triggers and a function in front of `settle_weeks`, which keeps its
+        // arguments and answers: the third version's clients keep working.
+        Migration(
+            version: 10,
+            summary: "a group settled for a day is not settled again that day until something that counts changed",
+            compatibleFrom: 3, statements: statements(of: PackageResources.v10_settled_days_sql)),
     ]
 
     /// The statements of a migration file (`Migrations/*.sql`): separated by a line holding only

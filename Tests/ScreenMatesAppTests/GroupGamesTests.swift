@@ -164,14 +164,14 @@ import Testing
 
     /// The link settles when it wrote, when poked, and once a day; a mate's change alone does not
     /// make it settle again.
-    @Test func theLinkSettlesOnlyWhenItWroteWasPokedOrTheDayIsNew() {
+    @Test func theLinkSettlesOnlyWhenItSentFinishedDaysWasPokedOrTheDayIsNew() {
         let today = LocalDate(iso8601: "2026-11-23")!
         let yesterday = LocalDate(iso8601: "2026-11-22")!
-        #expect(!GroupLink.settles(poked: false, wrote: false, settledOn: today, today: today))
-        #expect(GroupLink.settles(poked: false, wrote: true, settledOn: today, today: today))
-        #expect(GroupLink.settles(poked: true, wrote: false, settledOn: today, today: today))
-        #expect(GroupLink.settles(poked: false, wrote: false, settledOn: yesterday, today: today))
-        #expect(GroupLink.settles(poked: false, wrote: false, settledOn: nil, today: today))
+        #expect(!GroupLink.settles(poked: false, sentDays: false, settledOn: today, today: today))
+        #expect(GroupLink.settles(poked: false, sentDays: true, settledOn: today, today: today))
+        #expect(GroupLink.settles(poked: true, sentDays: false, settledOn: today, today: today))
+        #expect(GroupLink.settles(poked: false, sentDays: false, settledOn: yesterday, today: today))
+        #expect(GroupLink.settles(poked: false, sentDays: false, settledOn: nil, today: today))
     }
 
     /// A mate who breaks a group challenge the member takes part in is a notice in the member's

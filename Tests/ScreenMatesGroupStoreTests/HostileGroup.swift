@@ -168,8 +168,11 @@ struct HostileGroup: Sendable {
     func rows(of members: [Member], changeMark: Bool = true) async throws -> [String] {
         let ids = members.map(\.id)
         let code = self.code.value
-        let groupInfo =
-            changeMark ? "to_jsonb(t)" : "to_jsonb(t) - 'change_seq' - 'removed_seq' - 'retained_on' - 'games_seq'"
+        // Without the change marks: every number a write moves, and what the last settlement saw.
+        let marks = [
+            "change_seq", "removed_seq", "retained_on", "games_seq", "settle_seq", "settled_seq", "settled_on",
+        ]
+        let groupInfo = changeMark ? "to_jsonb(t)" : "to_jsonb(t) - " + marks.map { "'\($0)'" }.joined(separator: " - ")
         return try await PostgresTestServer.withConnection(to: owner) { connection in
             try await connection.query(
                 """

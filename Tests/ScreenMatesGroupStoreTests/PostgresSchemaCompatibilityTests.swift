@@ -162,7 +162,8 @@ struct PostgresSchemaCompatibilityTests {
     /// later schemas added (and without the change counter, which the stamps move), read as the
     /// owner: what an upgrade must keep.
     private static func secondSchemaRows(on address: PostgresAddress) async throws -> [String] {
-        let added = "ARRAY['seq', 'created_on', 'created_by', 'removed_seq', 'change_seq', 'retained_on', 'games_seq']"
+        let added =
+            "ARRAY['seq', 'created_on', 'created_by', 'removed_seq', 'change_seq', 'retained_on', 'games_seq', 'settle_seq', 'settled_seq', 'settled_on']"
         return try await query(
             """
             SELECT tab || ' ' || row FROM (

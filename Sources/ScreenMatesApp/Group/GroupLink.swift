@@ -269,7 +269,7 @@ public actor GroupLink {
             if next == .poke || mark != exchangedMark || gamesOwed, gate.isOpen {
                 let day = self.games.calendar.day(containing: clock.now())
                 let settling = Self.settles(
-                    poked: next == .poke, wrote: synced != nil || daysSent, settledOn: settledOn, today: day)
+                    poked: next == .poke, sentDays: daysSent, settledOn: settledOn, today: day)
                 do {
                     let exchanged = try await exchangeGames(
                         with: store, writing: waiting == nil, settling: settling)
@@ -359,11 +359,12 @@ public actor GroupLink {
     /// Whether an exchange of the games settles the group's weeks first. Settling locks the
     /// group's row and counts its weeks: done at every move of the mark by every member, a
     /// 50-member group's change had 50 members queue for that lock. A mate's change needs none
-    /// of it from this member: the weeks are settled by whoever wrote (a late day total
-    /// recounts a pending week when its writer settles after it), and once a day by each
-    /// member (a week that closed, the day totals kept); a poke settles too.
-    static func settles(poked: Bool, wrote: Bool, settledOn: LocalDate?, today: LocalDate) -> Bool {
-        poked || wrote || settledOn != today
+    /// of it from this member, and nor does this member's own profile (today's numbers are in no
+    /// closed week): the weeks are settled by whoever sent finished days (a late day total
+    /// recounts a pending week when its writer settles after it), and once a day by each member
+    /// (a week that closed, the day totals kept); a poke settles too.
+    static func settles(poked: Bool, sentDays: Bool, settledOn: LocalDate?, today: LocalDate) -> Bool {
+        poked || sentDays || settledOn != today
     }
 
     /// What the dashboard's one-line warning says: a store that cannot be used is said by its
