@@ -147,14 +147,18 @@ enum ScaleBenchmark {
     /// member's home left out: nothing to report, so no write but the settlement).
     static func exchangeGames(
         _ store: PostgresGroupStore, code: GroupCode, today: LocalDate, settling: Bool, marked: Bool,
-        _ seen: inout GamesSeen
+        said: GroupGamesMarks?, _ seen: inout GamesSeen
     ) async throws {
         if settling {
             _ = try await store.settleWeeks(code: code, today: today, now: Date())
             seen.settled = true
         }
         var known: GroupChangeMarks?
-        if marked, let readUpTo = seen.readUpTo, let games = try await store.gamesMarks(code: code) {
+        // As `GroupGames.fetch`: the marks the look read with the changes, else asked (not after
+        // settling, which may have changed the games).
+        var gamesMarks = settling ? nil : said
+        if marked, seen.readUpTo != nil, gamesMarks == nil { gamesMarks = try await store.gamesMarks(code: code) }
+        if marked, let readUpTo = seen.readUpTo, let games = gamesMarks {
             if games.gamesUnchanged(since: readUpTo) {
                 seen.readUpTo = games.marks.mark
                 return
@@ -357,7 +361,7 @@ enum ScaleBenchmark {
                                 let settle = plan.games == .settleAlways || wrote.take(member) || !games.settled
                                 try await exchangeGames(
                                     store, code: code, today: today, settling: settle, marked: plan.games == .marked,
-                                    &games)
+                                    said: look.games, &games)
                                 games.exchangedMark = look.snapshot.mark
                                 sightings.gameExchanges += 1
                                 if settle { sightings.settlements += 1 }

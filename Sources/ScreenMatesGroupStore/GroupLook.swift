@@ -20,6 +20,9 @@ public struct GroupLook: Sendable {
     public var sumsRead: Int
     /// Whether anything changed since `previous` (a whole read always counts as a change).
     public var changed: Bool
+    /// The games' marks, when the store said them with what changed (`GroupChanges.games`): what
+    /// lets the games' exchange that follows skip a call of its own.
+    public var games: GroupGamesMarks? = nil
 
     /// Looks at the group `code` as `userID` on the day `today`: reads only what changed after
     /// `previous` when it can, else the group whole. `previous` must come from this store (its
@@ -37,7 +40,9 @@ public struct GroupLook: Sendable {
                     monthDays: GroupSnapshot.finishedDays(of: .month, today: today))
             }
             if changes.marks.mark == seen, changes.marks.canCatchUp(from: seen) {
-                return GroupLook(snapshot: previous, whole: false, membersRead: [], sumsRead: 0, changed: false)
+                return GroupLook(
+                    snapshot: previous, whole: false, membersRead: [], sumsRead: 0, changed: false,
+                    games: changes.gamesMarks)
             }
             if changes.marks.canCatchUp(from: seen), leftOut.isEmpty {
                 var snapshot = previous.merging(
@@ -46,7 +51,8 @@ public struct GroupLook: Sendable {
                 snapshot.fetchedAt = now
                 return GroupLook(
                     snapshot: snapshot, whole: false, membersRead: changes.members,
-                    sumsRead: changes.weekBlocks.count + changes.monthBlocks.count, changed: true)
+                    sumsRead: changes.weekBlocks.count + changes.monthBlocks.count, changed: true,
+                    games: changes.gamesMarks)
             }
         }
         let marks = try await store.changeMarks(code: code)

@@ -439,16 +439,23 @@ public struct GroupChanges: Hashable, Sendable {
     public var members: [MemberProfile]
     public var weekBlocks: [UserID: Int]
     public var monthBlocks: [UserID: Int]
+    /// The change number of the last write that changed the group's games, read after the marks,
+    /// when the store says it in the same answer (`GroupGamesMarks`); nil when it does not.
+    public var games: Int64?
 
     public init(
         marks: GroupChangeMarks, members: [MemberProfile] = [], weekBlocks: [UserID: Int] = [:],
-        monthBlocks: [UserID: Int] = [:]
+        monthBlocks: [UserID: Int] = [:], games: Int64? = nil
     ) {
         self.marks = marks
         self.members = members
         self.weekBlocks = weekBlocks
         self.monthBlocks = monthBlocks
+        self.games = games
     }
+
+    /// The games' marks this answer holds, when the store said them.
+    public var gamesMarks: GroupGamesMarks? { games.map { GroupGamesMarks(marks: marks, games: $0) } }
 }
 
 extension GroupStore {

@@ -6,9 +6,9 @@ import Synchronization
 /// 2 s, changes included, instead of two whenever something changed.
 ///
 /// Each signal is followed by the group link's look, which asks what changed after the mark it
-/// last saw (`readChanges`, one `group_changes_after`). So the store remembers, per group, what
+/// last saw (`readChanges`, one `group_changes_and_games_after`). So the store remembers, per group, what
 /// that look will ask next — after the mark its last read reached, for the same days — and the
-/// feed's question at each beat is that read itself: `group_changes_after` answers the marks
+/// feed's question at each beat is that read itself: `group_changes_and_games_after` answers the marks
 /// first, and nothing more when nothing moved. When the mark moved, its rows are kept for the
 /// look, which takes them instead of asking the server again: once, and only when it asks exactly
 /// that question — or, when the reader has read on meanwhile, a later one the answer covers
@@ -22,7 +22,7 @@ import Synchronization
 /// Until a group's first read of changes (at first the look reads the group whole) there is
 /// nothing to read ahead, and the feed asks for the change number alone.
 final class ChangesReadAhead<Rows: Sendable>: Sendable {
-    /// A `group_changes_after` question: after which mark, and the days of the sums.
+    /// A `group_changes_and_games_after` question: after which mark, and the days of the sums.
     struct Question: Hashable, Sendable {
         var after: Int64
         var weekFirst: Int64?

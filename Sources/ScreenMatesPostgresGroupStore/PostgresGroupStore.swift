@@ -437,9 +437,9 @@ public final class PostgresGroupStore: GroupStore {
         return marks
     }
 
-    /// One call (`group_changes_after`; none when the feed's last beat read it ahead, see
-    /// `ChangesReadAhead`): the marks, then what changed, checked row by row as `members` and
-    /// `blockSums` check theirs.
+    /// One call (`group_changes_and_games_after`; none when the feed's last beat read it ahead,
+    /// see `ChangesReadAhead`): the marks, then what changed, checked row by row as `members` and
+    /// `blockSums` check theirs, then the games' change number.
     public func readChanges(
         code: GroupCode, after: Int64, weekDays: ClosedRange<LocalDate>?, monthDays: ClosedRange<LocalDate>?
     ) async throws(GroupStoreError) -> GroupChanges {
@@ -501,6 +501,9 @@ public final class PostgresGroupStore: GroupStore {
                                 userID: user, date: date ?? .min, viceBlocks: vice ?? .min, goalBlocks: goal ?? .min,
                                 version: version ?? 0))
                     }
+                case "games":
+                    guard let blocks else { throw UnreadableValue(what: "the games' change number") }
+                    changes?.games = blocks
                 default:
                     throw UnreadableValue(what: "a change of a kind this version does not know")
                 }
@@ -513,7 +516,8 @@ public final class PostgresGroupStore: GroupStore {
         return changes
     }
 
-    /// The rows of one `group_changes_after`: the marks first, then what changed.
+    /// The rows of one `group_changes_and_games_after`: the marks first, then what changed, then
+    /// the games' change number.
     private func changesRows(
         code: GroupCode, question: ReadAhead.Question, as me: Caller
     ) async throws(GroupStoreError) -> [PostgresRow] {
@@ -523,7 +527,7 @@ public final class PostgresGroupStore: GroupStore {
                 """
                 SELECT kind, user_id, display_name, blocks_today, day, streak, last_active, last_updated, version,
                     blocks, date, vice_blocks, goal_blocks
-                FROM screenmates.group_changes_after(\(me.id), \(me.secret), \(code.value), \(q.after),
+                FROM screenmates.group_changes_and_games_after(\(me.id), \(me.secret), \(code.value), \(q.after),
                     \(q.weekFirst), \(q.weekLast), \(q.monthFirst), \(q.monthLast))
                 """
             )

@@ -86,6 +86,12 @@ struct GroupGamesMarkTests {
         #expect(afterBlock.rules.keptDayCoins == 99, "nothing but the number was read")
         #expect(try #require(afterBlock.mark) > firstMark, "complete up to the group's new number")
 
+        // Marks the look said with the group's changes stand for asking: these say nothing changed.
+        let said = GroupGamesMarks(
+            marks: GroupChangeMarks(mark: try #require(afterBlock.mark), lastRemoval: 0), games: firstMark)
+        let trusted = try await games.fetch(from: store, previous: read, known: said)
+        #expect(trusted.rules.keptDayCoins == 99, "the marks said were taken")
+
         // bo shares a challenge: the games' number moves, and what changed is read.
         try await boStore.createGroupChallenge(
             Challenge(id: "bochal", rule: .streak, firstDay: clock.today, days: 3, reward: 10, penalty: 10),

@@ -31,6 +31,20 @@ struct PostgresGamesMarkTests {
         #expect(after.gamesUnchanged(since: before.marks.mark))
     }
 
+    /// What changed, as a look reads it, says the games' number too (read after the marks).
+    @Test func theChangesSayTheGamesNumber() async throws {
+        let group = try await HostileGroup.make()
+        let before = try await marks(group)
+        try await group.ana.store.createGroupChallenge(
+            Challenge(id: "third", rule: .streak, firstDay: group.today, days: 3, reward: 10, penalty: 10),
+            code: group.code, creatorID: group.ana.userID, now: group.now)
+        let changes = try await group.bo.store.readChanges(
+            code: group.code, after: before.marks.mark, weekDays: nil, monthDays: nil)
+        let said = try #require(changes.gamesMarks)
+        #expect(said == (try await marks(group)))
+        #expect(!said.gamesUnchanged(since: before.marks.mark))
+    }
+
     @Test func everyChangeOfTheGamesMovesTheirNumber() async throws {
         let group = try await HostileGroup.make()
         let (ana, bo, mal, code, now) = (group.ana, group.bo, group.mal, group.code, group.now)

@@ -46,12 +46,14 @@ public struct GroupGames: Sendable {
     /// A write the store cannot take now (`.busy`: a group someone's open transaction holds) does
     /// not keep the games from being read: the writes after it are left for the next exchange
     /// (each would wait out the same lock), and it comes back as `waiting`. With `settling`
-    /// false the weeks are left as they are (someone else's change: see `GroupLink.settles`).
+    /// false the weeks are left as they are (someone else's change: see `GroupLink.settles`), and
+    /// `known`, the games' marks the store just said (`GroupLook.games`), stands for asking it.
     public func exchange(
-        with store: any GroupStore, previous: GroupGamesSnapshot? = nil, settling: Bool = true
+        with store: any GroupStore, previous: GroupGamesSnapshot? = nil, settling: Bool = true,
+        known: GroupGamesMarks? = nil
     ) async throws(GroupStoreError) -> (snapshot: GroupGamesSnapshot, notices: [Notice], waiting: GroupStoreError?) {
         let (outcome, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
-            try await exchangeReading(store, previous: previous, settling: settling)
+            try await exchangeReading(store, previous: previous, settling: settling, known: settling ? nil : known)
         }
         var snapshot = outcome.snapshot
         snapshot.leftOut = leftOut
@@ -59,7 +61,9 @@ public struct GroupGames: Sendable {
         return (snapshot, outcome.notices, outcome.waiting)
     }
 
-    private func exchangeReading(_ store: any GroupStore, previous: GroupGamesSnapshot?, settling: Bool)
+    private func exchangeReading(
+        _ store: any GroupStore, previous: GroupGamesSnapshot?, settling: Bool, known: GroupGamesMarks?
+    )
         async throws(GroupStoreError) -> (snapshot: GroupGamesSnapshot, notices: [Notice], waiting: GroupStoreError?)
     {
         let now = clock.now()
@@ -71,7 +75,7 @@ public struct GroupGames: Sendable {
             guard case .busy = error else { throw error }
             waiting = error
         }
-        var snapshot = try await fetch(from: store, previous: previous)
+        var snapshot = try await fetch(from: store, previous: previous, known: known)
         var notices = try here(local.bookWeeks(snapshot.weeks, group: code, userID: userID, now: now))
         // Whatever this member takes part in here, their home decides: a copy made now if the
         // one here went missing (created or joined elsewhere, a home cleared).
@@ -133,17 +137,17 @@ public struct GroupGames: Sendable {
     /// `previous` (read from this store), only what changed since is read and merged into it,
     /// unless a row was taken away since, the weeks shown moved, the rules changed or a row could
     /// not be right: then all of it. When the store says none of the games changed since
-    /// `previous` was read (`GroupGamesMarks`), that one call is all: `previous` is complete up
-    /// to the group's change number as it is.
-    public func fetch(from store: any GroupStore, previous: GroupGamesSnapshot? = nil) async throws(GroupStoreError)
-        -> GroupGamesSnapshot
-    {
+    /// `previous` was read (`GroupGamesMarks`: `known` when it was just said, else asked), that
+    /// is all: `previous` is complete up to the group's change number as it is.
+    public func fetch(
+        from store: any GroupStore, previous: GroupGamesSnapshot? = nil, known marksSaid: GroupGamesMarks? = nil
+    ) async throws(GroupStoreError) -> GroupGamesSnapshot {
         let now = clock.now()
         let today = calendar.day(containing: now)
         var known: GroupChangeMarks?
         if let previous, let mark = previous.mark, previous.leftOut.isEmpty,
             previous.firstWeek == Self.weeks(of: previous.rules, today: today).lowerBound,
-            let games = try await store.gamesMarks(code: code)
+            let games = try await Self.gamesMarks(said: marksSaid, asking: store, code: code)
         {
             if games.gamesUnchanged(since: mark) {
                 var same = previous
@@ -185,6 +189,14 @@ public struct GroupGames: Sendable {
         snapshot.leftOut = leftOut
         save(snapshot)
         return snapshot
+    }
+
+    /// The games' marks: as the store just said them, else asked of it.
+    private static func gamesMarks(said: GroupGamesMarks?, asking store: any GroupStore, code: GroupCode)
+        async throws(GroupStoreError) -> GroupGamesMarks?
+    {
+        if let said { return said }
+        return try await store.gamesMarks(code: code)
     }
 
     /// The weeks the games show on `today` under `rules`: the current one and the twelve before.

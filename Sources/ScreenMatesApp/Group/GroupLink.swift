@@ -272,7 +272,7 @@ public actor GroupLink {
                     poked: next == .poke, sentDays: daysSent, settledOn: settledOn, today: day)
                 do {
                     let exchanged = try await exchangeGames(
-                        with: store, writing: waiting == nil, settling: settling)
+                        with: store, writing: waiting == nil, settling: settling, known: look.games)
                     games = exchanged.snapshot
                     if settling, waiting == nil, exchanged.waiting == nil { settledOn = day }
                     exchangedMark = mark
@@ -334,20 +334,20 @@ public actor GroupLink {
     /// logged (the group itself was read: it stays on screen), a store out of reach ends the
     /// look as offline. `waiting`: a write the store could not take now (the games were still
     /// read).
-    private func exchangeGames(with store: any GroupStore, writing: Bool, settling: Bool) async throws(GroupStoreError)
-        -> (
-            snapshot: GroupGamesSnapshot?, waiting: GroupStoreError?
-        )
-    {
+    /// `known`: the games' marks the look just read with the group's changes, if the store said them.
+    private func exchangeGames(
+        with store: any GroupStore, writing: Bool, settling: Bool, known: GroupGamesMarks?
+    ) async throws(GroupStoreError) -> (snapshot: GroupGamesSnapshot?, waiting: GroupStoreError?) {
         do {
             // Only what changed since the last exchange with this store.
             let previous = exchangedMark == nil ? nil : status.games
             guard writing else {
-                let snapshot = try await games.fetch(from: store, previous: previous)
+                let snapshot = try await games.fetch(from: store, previous: previous, known: known)
                 logger.leftOut(snapshot.leftOut, previously: status.games?.leftOut)
                 return (snapshot, nil)
             }
-            let exchange = try await games.exchange(with: store, previous: previous, settling: settling)
+            let exchange = try await games.exchange(
+                with: store, previous: previous, settling: settling, known: known)
             logger.leftOut(exchange.snapshot.leftOut, previously: status.games?.leftOut)
             return (exchange.snapshot, exchange.waiting)
         } catch let error where !error.isTransient {

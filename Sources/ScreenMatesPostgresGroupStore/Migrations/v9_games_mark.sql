@@ -138,3 +138,32 @@ REVOKE ALL ON FUNCTION screenmates.games_marks FROM PUBLIC
 
 GRANT EXECUTE ON FUNCTION screenmates.games_marks TO PUBLIC
 ;
+
+-- What a reader that has seen change number `p_after` needs, as `group_changes_after` answers it,
+-- then the games' change number, read after the change marks: one more row, of kind 'games', with
+-- `games_seq` as its `blocks`. A member's look at each change learns with it whether the games
+-- changed, so their games cost no call of their own when they did not. Nothing for a caller
+-- `group_changes_after` refuses or a code that names no group.
+CREATE FUNCTION screenmates.group_changes_and_games_after(
+    p_user text, p_secret text, p_code text, p_after bigint, p_week_first bigint, p_week_last bigint,
+    p_month_first bigint, p_month_last bigint
+) RETURNS TABLE (kind text, user_id text, display_name text, blocks_today bigint, day bigint, streak bigint,
+    last_active bigint, last_updated bigint, version bigint, blocks bigint, date bigint, vice_blocks bigint,
+    goal_blocks bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
+BEGIN
+    RETURN QUERY SELECT * FROM screenmates.group_changes_after(
+        p_user, p_secret, p_code, p_after, p_week_first, p_week_last, p_month_first, p_month_last);
+    IF FOUND THEN
+        RETURN QUERY SELECT 'games'::text, NULL::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+            NULL::bigint, NULL::bigint, NULL::bigint, g.games_seq, NULL::bigint, NULL::bigint, NULL::bigint
+            FROM screenmates.group_info g WHERE g.code = p_code;
+    END IF;
+END $$
+;
+
+REVOKE ALL ON FUNCTION screenmates.group_changes_and_games_after FROM PUBLIC
+;
+
+GRANT EXECUTE ON FUNCTION screenmates.group_changes_and_games_after TO PUBLIC
+;
