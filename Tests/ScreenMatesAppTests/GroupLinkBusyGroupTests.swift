@@ -37,6 +37,8 @@ struct GroupLinkBusyGroupTests {
         try local.updateSettings(settings)
         let location = try GroupStoreLocation.postgres(
             url: url, keyring: MemberIdentityFile(path: path + "/member-identity").keyring)
+        // The new database's schema first, with the time a migration is given.
+        try await location.prepare()
         let group = try await GroupActions(local: local, location: location, clock: clock, timeZone: .fixed(utc))
             .create(goal: 8)
         let membership = try #require(try local.settings()?.group)
@@ -100,6 +102,7 @@ struct GroupLinkBusyGroupTests {
         let location = try GroupStoreLocation.postgres(
             url: url, keyring: MemberIdentityFile(path: path + "/member-identity").keyring)
         let actions = GroupActions(local: local, location: location, clock: clock, timeZone: .fixed(utc))
+        try await location.prepare()
         let group = try await actions.create(goal: 8)
         let membership = try #require(try local.settings()?.group)
         let games = GroupGames(
