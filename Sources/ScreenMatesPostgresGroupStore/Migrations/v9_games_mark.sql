@@ -115,12 +115,9 @@ DECLARE
     v_removed bigint;
     v_games bigint;
 BEGIN
-    SELECT g.change_seq, g.removed_seq, g.games_seq INTO v_mark, v_removed, v_games
-        FROM screenmates.identity d
-        JOIN screenmates.member m ON m.user_id = d.user_id AND m.code = p_code
-        JOIN screenmates.group_info g ON g.code = p_code
-        WHERE d.user_id = p_user AND d.role_name = session_user
-            AND d.secret_hash = sha256(convert_to(p_secret, 'UTF8'));
+    SELECT v.change_seq, v.removed_seq, g.games_seq INTO v_mark, v_removed, v_games
+        FROM screenmates.verified_marks(p_user, p_secret, p_code) v
+        JOIN screenmates.group_info g ON g.code = p_code;
     IF FOUND THEN
         RETURN QUERY SELECT v_mark, v_removed, v_games;
         RETURN;
