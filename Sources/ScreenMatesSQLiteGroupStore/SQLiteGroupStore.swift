@@ -27,17 +27,24 @@ import Synchronization
 public final class SQLiteGroupStore: GroupStore {
     /// The database file.
     public let path: String
-    let pool: DatabasePool
+    /// The pool, and whether it was opened only for reading because another program held the
+    /// file's write lock at `open` (the first write then opens the writing one).
+    private let pools: Mutex<(pool: DatabasePool, opensForWriting: Bool)>
+    private let busyTimeout: TimeInterval
     /// The change watches whose threads have not been joined yet; nil once closed.
     private let watches = Mutex<[ObjectIdentifier: GroupChangeWatch]?>([:])
+
+    /// The pool reads go through.
+    var pool: DatabasePool { pools.withLock { $0.pool } }
 
     /// How long a write waits for other processes' writes before the store counts as
     /// unavailable, unless `open` is told otherwise.
     public static let defaultBusyTimeout: TimeInterval = 5
 
-    private init(path: String, pool: DatabasePool) {
+    private init(path: String, pool: DatabasePool, opensForWriting: Bool, busyTimeout: TimeInterval) {
         self.path = path
-        self.pool = pool
+        self.pools = Mutex((pool, opensForWriting))
+        self.busyTimeout = busyTimeout
     }
 
     /// A store dropped without `close`: its watches are told to end (their streams finish),
@@ -81,27 +88,58 @@ public final class SQLiteGroupStore: GroupStore {
         do {
             let needsMigration = try SQLiteGroupSchema.needsMigration(path: path, busyTimeout: busyTimeout)
             let pool: DatabasePool
+            var opensForWriting = false
             do {
-                pool = try DatabasePool(
-                    path: path, configuration: configuration(busyTimeout: busyTimeout, readonly: false))
+                pool = try writingPool(at: path, busyTimeout: busyTimeout, migrating: needsMigration)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
                 pool = try DatabasePool(
                     path: path, configuration: configuration(busyTimeout: busyTimeout, readonly: true))
-            }
-            if needsMigration { try SQLiteGroupSchema.migrate(pool, location: path) }
-            if !pool.configuration.readonly {
-                // Committed means durable: a day marked synced must not vanish in a power cut.
-                // (The pool sets `synchronous = NORMAL` on its writer when it turns WAL on.)
-                try pool.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA synchronous = FULL")
-                    try SQLiteChangeStamps.install(db)
-                }
+                if needsMigration { try SQLiteGroupSchema.migrate(pool, location: path) }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && !needsMigration {
+                // Opening a pool for writing writes to an empty WAL once (GRDB makes sure it is
+                // not empty), which waits for the write lock; readers wait for no writer. A file
+                // another program holds is read now and written once it lets go.
+                pool = try DatabasePool(
+                    path: path, configuration: configuration(busyTimeout: busyTimeout, readonly: true))
+                opensForWriting = true
             }
             // Once more now that SQLite has opened the file and its companions.
             try SharedFileDefences.refuseSymbolicLinks(path)
-            return SQLiteGroupStore(path: path, pool: pool)
+            return SQLiteGroupStore(
+                path: path, pool: pool, opensForWriting: opensForWriting, busyTimeout: busyTimeout)
         } catch {
             throw .sqlite(error, location: path)
+        }
+    }
+
+    /// A pool that writes: the schema migrated when `migrating`, durable commits, and the
+    /// change stamps in place.
+    private static func writingPool(at path: String, busyTimeout: TimeInterval, migrating: Bool) throws
+        -> DatabasePool
+    {
+        let pool = try DatabasePool(
+            path: path, configuration: configuration(busyTimeout: busyTimeout, readonly: false))
+        if migrating { try SQLiteGroupSchema.migrate(pool, location: path) }
+        // Committed means durable: a day marked synced must not vanish in a power cut.
+        // (The pool sets `synchronous = NORMAL` on its writer when it turns WAL on.)
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try SQLiteChangeStamps.install(db)
+        }
+        return pool
+    }
+
+    /// The pool writes go through: the one opened, or, when that one could only read (`open`),
+    /// a writing one opened now, which fails as busy while the other program holds the lock.
+    func writingPool() throws -> DatabasePool {
+        let (current, opensForWriting) = pools.withLock { $0 }
+        guard opensForWriting else { return current }
+        let writing = try Self.writingPool(at: path, busyTimeout: busyTimeout, migrating: false)
+        try SharedFileDefences.refuseSymbolicLinks(path)
+        // Another write may have opened one meanwhile: the first kept is used by all.
+        return pools.withLock { pools in
+            if pools.opensForWriting { pools = (writing, false) }
+            return pools.pool
         }
     }
 

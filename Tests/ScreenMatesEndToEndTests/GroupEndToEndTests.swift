@@ -250,8 +250,9 @@ import Testing
         // The group is still read (WAL readers wait for no writer); only the report waits.
         _ = try await screen.waitFor("store busy", timeout: 30)
         let working = try await screen.waitFor("\(blocks) / 8 blocks", timeout: 30)
-        #expect(working.contains("store busy"), "the dashboard keeps working from its own numbers:\n\(working)")
-        #expect(!working.contains("offline"), "the group was read all along:\n\(working)")
+        let log = (try? String(contentsOfFile: host.home("bo") + "/screenmates.log", encoding: .utf8)) ?? ""
+        #expect(working.contains("store busy"), "the dashboard keeps working from its own numbers:\n\(working)\n\(log)")
+        #expect(!working.contains("offline"), "the group was read all along:\n\(working)\n\(log)")
         try await holder.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
         let back = try await screen.waitFor(timeout: 60) { $0.contains("synced") && !$0.contains("store busy") }
         #expect(back.contains("synced") && !back.contains("store busy"), "\(back)")

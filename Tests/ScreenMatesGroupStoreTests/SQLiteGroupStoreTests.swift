@@ -397,4 +397,40 @@ import Testing
         await holder.wait()
         #expect(try await store.upsertProfile(update))
     }
+
+    /// A member starting while another program holds the file's write lock: every connection
+    /// was closed before (so the WAL is empty), and opening a pool for writing would write to it.
+    /// The store opens and reads at once; its writes are busy until the lock is let go.
+    @Test(.enabled(if: hasShell)) func aFileHeldByAnotherProgramOpensReadsAndWritesOnceLetGo() async throws {
+        let scratch = Scratch()
+        let path = scratch.newStorePath()
+        let code: GroupCode
+        do {
+            let first = try SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
+            code = try await Contract.newGroup(in: first).code
+            await first.close()
+        }
+        let flag = scratch.path + "/holding"
+        #expect(FileManager.default.createFile(atPath: flag, contents: nil))
+        let holder = try await startShell(
+            path, ["BEGIN IMMEDIATE", ".shell while [ -e '\(flag)' ]; do sleep 0.05; done", "COMMIT"])
+        try await waitUntilWriteLocked(path)
+        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(wal == 0, "every connection closed, the WAL is empty")
+
+        let store = try SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
+        #expect(try await store.members(code: code) == [Contract.ana])
+        var update = Contract.ana
+        update.version = 2
+        do {
+            try await store.upsertProfile(update)
+            Issue.record("a write went through another program's write lock")
+        } catch {
+            guard case .busy = error else { throw error }
+        }
+        try FileManager.default.removeItem(atPath: flag)
+        await holder.wait()
+        #expect(try await store.upsertProfile(update))
+        #expect(try await store.members(code: code) == [update])
+    }
 }

@@ -304,7 +304,20 @@ public actor GroupLink {
                 retryDelay = 1
             }
         } catch {
-            if error.isTransient {
+            if case .busy = error {
+                // The store answered but could not be read now (a migration waiting for a file
+                // another program keeps locked): it is busy, not out of reach. The screen keeps
+                // the group it has, and the look is tried again.
+                logger.warning("group store could not be read now, trying again: \(error.message)")
+                update {
+                    if let synced { $0.lastSyncedAt = synced }
+                    if daysSent { $0.unsyncedDays = 0 }
+                    $0.offline = false
+                    $0.busy = true
+                }
+                await scheduleRetry(after: retryDelay)
+                retryDelay = min(retryDelay * 2, Self.maximumRetryDelay)
+            } else if error.isTransient {
                 if !status.offline { logger.warning("group store unreachable: \(error.message)") }
                 await dropStore()
                 update {
