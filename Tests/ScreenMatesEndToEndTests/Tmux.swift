@@ -148,6 +148,19 @@ final class Tmux {
         try await run(["send-keys"] + names)
     }
 
+    /// Keeps everything the pane's program writes from now on in `path` (`pipe-pane`): what was
+    /// on screen only between two captures is there too.
+    func record(to path: String) async throws {
+        try await run(["pipe-pane", "-o", "cat >> '\(path)'"])
+    }
+
+    /// What `record(to:)` kept, as text: escape sequences (colours, cursor moves) taken out.
+    static func recorded(_ path: String) -> String {
+        let bytes = FileManager.default.contents(atPath: path) ?? Data()
+        return String(decoding: bytes, as: UTF8.self).replacing(
+            /\u{1B}(\[[0-9;?]*[ -\/]*[@-~]|[()][0-9A-Za-z]|[=>78])/, with: "")
+    }
+
     func resize(width: Int, height: Int) async throws {
         try await run(["resize-window", "-x", "\(width)", "-y", "\(height)"])
     }

@@ -316,7 +316,7 @@ import Testing
         var configuration = Configuration()
         configuration.busyMode = .immediateError
         let probe = try DatabaseQueue(path: path, configuration: configuration)
-        for _ in 0..<400 {
+        for _ in 0..<1200 {
             do {
                 try probe.inTransaction(.immediate) { _ in .rollback }
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
@@ -413,7 +413,8 @@ import Testing
         let flag = scratch.path + "/holding"
         #expect(FileManager.default.createFile(atPath: flag, contents: nil))
         let holder = try await startShell(
-            path, ["BEGIN IMMEDIATE", ".shell while [ -e '\(flag)' ]; do sleep 0.05; done", "COMMIT"])
+            path,
+            [".timeout 30000", "BEGIN IMMEDIATE", ".shell while [ -e '\(flag)' ]; do sleep 0.05; done", "COMMIT"])
         try await waitUntilWriteLocked(path)
         let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
         #expect(wal == 0, "every connection closed, the WAL is empty")
