@@ -23,7 +23,7 @@ extension SQLiteGroupStore {
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(GroupStoreError) -> T {
         let location = path
         do {
-            return try await writingPool().write { db in
+            return try await (try await writingPool()).write { db in
                 try ForeignSchemaObjects.refuse(db, location: location)
                 return try body(db)
             }

@@ -131,11 +131,22 @@ public final class SQLiteGroupStore: GroupStore {
 
     /// The pool writes go through: the one opened, or, when that one could only read (`open`),
     /// a writing one opened now, which fails as busy while the other program holds the lock.
-    func writingPool() throws -> DatabasePool {
+    func writingPool() async throws -> DatabasePool {
         let (current, opensForWriting) = pools.withLock { $0 }
         guard opensForWriting else { return current }
-        let writing = try Self.writingPool(at: path, busyTimeout: busyTimeout, migrating: false)
-        try SharedFileDefences.refuseSymbolicLinks(path)
+        // Opening waits for the lock up to the busy timeout: on a thread of its own, not one of
+        // the few that run every task.
+        let (path, busyTimeout) = (self.path, self.busyTimeout)
+        let writing = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    with: Result {
+                        let pool = try Self.writingPool(at: path, busyTimeout: busyTimeout, migrating: false)
+                        try SharedFileDefences.refuseSymbolicLinks(path)
+                        return pool
+                    })
+            }
+        }
         // Another write may have opened one meanwhile: the first kept is used by all.
         return pools.withLock { pools in
             if pools.opensForWriting { pools = (writing, false) }
