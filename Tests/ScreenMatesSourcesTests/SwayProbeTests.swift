@@ -64,6 +64,37 @@ struct SwayProbeTests {
         }
     }
 
+    /// A monitor started with the session, before the compositor's Wayland socket was there:
+    /// the display is asked for again a minute later, and idle comes from then on.
+    @Test func aWaylandDisplayThatComesLateGivesIdleOnceItIsThere() async throws {
+        try await SwaySession.with { sway in
+            try await sway.window(appID: "alpha")
+            var environment = sway.environment
+            let late = "wayland-late-" + UUID().uuidString.prefix(8)
+            environment["WAYLAND_DISPLAY"] = String(late)
+            let start = Date()
+            var probe = try SwayProbe(idleTimeout: 1, environment: environment)
+            #expect(!probe.knowsIdle)
+            #expect(probe.following.contains("cannot be reached yet"), "\(probe.following)")
+            #expect(try probe.sample(wallClock: start).idleSeconds == nil)
+            let display = try #require(sway.environment["WAYLAND_DISPLAY"])
+            try FileManager.default.createSymbolicLink(
+                atPath: sway.runtime + "/" + late, withDestinationPath: sway.runtime + "/" + display)
+            // Not before the minute is up; then once, and from then on.
+            #expect(try probe.sample(wallClock: start.addingTimeInterval(30)).idleSeconds == nil)
+            #expect(!probe.knowsIdle)
+            var idle = try probe.sample(wallClock: start.addingTimeInterval(61)).idleSeconds
+            #expect(probe.knowsIdle)
+            #expect(probe.following.contains("idle from org_kde_kwin_idle"), "\(probe.following)")
+            // Told after one second without input.
+            for _ in 0..<200 where (idle ?? 0) < 1 {
+                try await Task.sleep(for: .milliseconds(25))
+                idle = try probe.sample(wallClock: Date().addingTimeInterval(61)).idleSeconds
+            }
+            #expect((idle ?? 0) >= 1, "sway said the user went idle")
+        }
+    }
+
     @Test func idleComesFromTheCompositorAndInputEndsIt() async throws {
         try await SwaySession.with { sway in
             try await sway.window(appID: "alpha")

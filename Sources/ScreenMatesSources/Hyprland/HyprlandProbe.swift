@@ -7,19 +7,20 @@ import ScreenMatesMonitor
 /// `.socket.sock`, then the `activewindow>>CLASS,TITLE` lines of the event socket
 /// `.socket2.sock`, which Hyprland sends on every focus change and whenever the active window's
 /// title or class changes. The title is read only to match a site, never stored. Idle comes
-/// from the compositor's Wayland idle protocol (`WaylandIdle`), or the focus only (said once).
+/// from the compositor's Wayland idle protocol (`WaylandIdle`, asked for again while its display
+/// cannot be reached: `WaylandIdleSignal`), or the focus only (said in `following`).
 public struct HyprlandProbe: FocusProbe {
     public let sourceName = "hyprland"
-    public let following: String
     private let events: UnixSocket
     /// The request socket (`.socket.sock`).
     private let requests: String
     private var pending: [UInt8] = []
-    private let idle: WaylandIdle?
+    private var idle: WaylandIdleSignal
     private var active: HyprlandEvents.ActiveWindow?
 
+    public var following: String { "the active window on Hyprland" + idle.description }
     /// Whether the compositor offers an idle signal: without one, focused time counts as active.
-    public var knowsIdle: Bool { idle != nil }
+    public var knowsIdle: Bool { idle.idle != nil }
 
     /// Connects to the Hyprland instance `signature` (default `$HYPRLAND_INSTANCE_SIGNATURE`)
     /// and, for idle, to its Wayland display, asking to be told after `idleTimeout`.
@@ -35,15 +36,7 @@ public struct HyprlandProbe: FocusProbe {
         requests = directory + "/.socket.sock"
         active = try HyprlandEvents.activeWindow(
             reply: Self.request("j/activewindow", socket: directory + "/.socket.sock"))
-        if environment["WAYLAND_DISPLAY"] != nil {
-            idle = try? WaylandIdle.connect(environment: environment, timeout: idleTimeout)
-        } else {
-            idle = nil
-        }
-        following =
-            "the active window on Hyprland"
-            + (idle.map { " (idle from \($0.protocolName))" }
-                ?? " (it offers no idle signal here: focused time counts as active)")
+        idle = WaylandIdleSignal(environment: environment, timeout: idleTimeout)
     }
 
     public mutating func sample(wallClock: Date) throws(FocusProbeError) -> FocusSample {
@@ -51,7 +44,7 @@ public struct HyprlandProbe: FocusProbe {
         for line in HyprlandEvents.lines(&pending) {
             if let window = HyprlandEvents.activeWindow(event: line) { active = window }
         }
-        let idleSeconds = try idle?.idleSeconds(at: wallClock)
+        let idleSeconds = try idle.idleSeconds(at: wallClock)
         guard let active else { return FocusSample(app: nil, idleSeconds: idleSeconds) }
         return FocusSample(app: active.windowClass, title: active.title, idleSeconds: idleSeconds)
     }

@@ -4,7 +4,8 @@ import ScreenMatesMonitor
 /// `--source sway`: the focused window's application on sway, from its IPC (`$SWAYSOCK`) — the
 /// Wayland `app_id` (`foot`, `firefox`) or, for an X11 client under Xwayland, its class — and
 /// its title, only to match a site; the idle signal from the compositor's Wayland idle protocol
-/// (`WaylandIdle`), or the focus only where it offers none (said once, in `following`).
+/// (`WaylandIdle`, asked for again while its display cannot be reached: `WaylandIdleSignal`), or
+/// the focus only where it offers none (said in `following`).
 ///
 /// It subscribes to window and workspace events rather than asking: a focus or title change
 /// carries the window itself; anything else (a window closed, an empty workspace focused) is
@@ -12,15 +13,16 @@ import ScreenMatesMonitor
 /// change costs a `recv` that finds nothing.
 public struct SwayProbe: FocusProbe {
     public let sourceName = "sway"
-    public let following: String
+    private let name: String
     private var ipc: SwayIPC
-    private let idle: WaylandIdle?
+    private var idle: WaylandIdleSignal
     private var focus: SwayNode?
 
+    public var following: String { "the focused window on \(name)" + idle.description }
     /// Whether the compositor offers an idle signal: without one, focused time counts as active.
-    public var knowsIdle: Bool { idle != nil }
+    public var knowsIdle: Bool { idle.idle != nil }
     /// The idle protocol in use (`ext-idle-notify`, `org_kde_kwin_idle`), or `nil`.
-    public var idleProtocol: String? { idle?.protocolName }
+    public var idleProtocol: String? { idle.idle?.protocolName }
 
     /// Connects to sway at `socket` (default `$SWAYSOCK`) and, for idle, to its Wayland display
     /// (`$WAYLAND_DISPLAY` in `$XDG_RUNTIME_DIR`) asking to be told after `idleTimeout`.
@@ -33,16 +35,8 @@ public struct SwayProbe: FocusProbe {
         }
         ipc = try SwayIPC(path: path)
         let version = try? SwayNode.decodeVersion(try ipc.request(.getVersion))
-        if environment["WAYLAND_DISPLAY"] != nil {
-            idle = try? WaylandIdle.connect(environment: environment, timeout: idleTimeout)
-        } else {
-            idle = nil
-        }
-        let name = version.map { "sway \($0)" } ?? "sway"
-        following =
-            "the focused window on \(name)"
-            + (idle.map { " (idle from \($0.protocolName))" }
-                ?? " (it offers no idle signal here: focused time counts as active)")
+        idle = WaylandIdleSignal(environment: environment, timeout: idleTimeout)
+        name = version.map { "sway \($0)" } ?? "sway"
         focus = try Self.focusedNode(ipc)
     }
 
@@ -75,7 +69,7 @@ public struct SwayProbe: FocusProbe {
             }
         }
         if readTree { focus = try Self.focusedNode(ipc) }
-        let idleSeconds = try idle?.idleSeconds(at: wallClock)
+        let idleSeconds = try idle.idleSeconds(at: wallClock)
         guard let focus, let app = focus.application else {
             return FocusSample(app: nil, idleSeconds: idleSeconds)
         }
