@@ -136,14 +136,45 @@ import Testing
     private func readButNotWrite(_ path: String, group: Group, how: String) async throws {
         let store = try SQLiteGroupStore.open(at: path)
         #expect(try await store.members(code: group.code) == [Contract.ana])
+        let (_, refusal) = await sendVersionTwo(to: store)
+        guard case .unavailable(let location, _) = refusal else {
+            Issue.record("a read-only file (\(how)) was written or refused otherwise: \(String(describing: refusal))")
+            return
+        }
+        #expect(location == path)
+    }
+
+    /// ana's profile at version 2, sent to `store`, and what the store refused it with (nil when
+    /// it took it).
+    private func sendVersionTwo(to store: SQLiteGroupStore) async -> (update: MemberProfile, refusal: GroupStoreError?)
+    {
         var update = Contract.ana
         update.version = 2
         do {
             try await store.upsertProfile(update)
-            Issue.record("a read-only file (\(how)) was written")
+            return (update, nil)
         } catch {
-            guard case .unavailable(let location, _) = error else { throw error }
-            #expect(location == path)
+            return (update, error)
+        }
+    }
+
+    /// Another program (the sqlite3 shell) takes the file's write lock (`BEGIN IMMEDIATE`, then
+    /// `commands`) and holds it until the returned `release` is called; this returns once it holds
+    /// it.
+    private func holdWriteLock(_ path: String, scratch: Scratch, then commands: [String] = []) async throws
+        -> () async throws -> Void
+    {
+        let flag = scratch.path + "/holding"
+        #expect(FileManager.default.createFile(atPath: flag, contents: nil))
+        let holder = try await startShell(
+            path,
+            [".timeout 30000", "BEGIN IMMEDIATE"] + commands + [
+                ".shell while [ -e '\(flag)' ]; do sleep 0.05; done", "COMMIT",
+            ])
+        try await waitUntilWriteLocked(path)
+        return {
+            try FileManager.default.removeItem(atPath: flag)
+            await holder.wait()
         }
     }
 
@@ -370,31 +401,19 @@ import Testing
         let path = scratch.newStorePath()
         let store = try SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
         let group = try await Contract.newGroup(in: store)
-        // The other program holds the lock until the flag file is gone.
-        let flag = scratch.path + "/holding"
-        #expect(FileManager.default.createFile(atPath: flag, contents: nil))
-        let holder = try await startShell(
-            path,
-            [
-                "BEGIN IMMEDIATE", "UPDATE group_info SET change_seq = change_seq",
-                ".shell while [ -e '\(flag)' ]; do sleep 0.05; done", "COMMIT",
-            ])
-        try await waitUntilWriteLocked(path)
-        var update = Contract.ana
-        update.version = 2
-        do {
-            try await store.upsertProfile(update)
-            Issue.record("a write went through another program's write lock")
-        } catch {
-            guard case .busy(let location, let detail) = error else { throw error }
+        let release = try await holdWriteLock(
+            path, scratch: scratch, then: ["UPDATE group_info SET change_seq = change_seq"])
+        let (update, refusal) = await sendVersionTwo(to: store)
+        if case .busy(let location, let detail) = refusal {
             #expect(location == path)
             #expect(detail.contains("another program holds its lock"), "\(detail)")
-            #expect(error.isTransient)
+            #expect(refusal?.isTransient == true)
+        } else {
+            Issue.record("a write went through another program's write lock: \(String(describing: refusal))")
         }
         // Reading goes on meanwhile (WAL); once the lock is gone, the write goes through.
         #expect(try await store.members(code: group.code) == [Contract.ana])
-        try FileManager.default.removeItem(atPath: flag)
-        await holder.wait()
+        try await release()
         #expect(try await store.upsertProfile(update))
     }
 
@@ -410,27 +429,18 @@ import Testing
             code = try await Contract.newGroup(in: first).code
             await first.close()
         }
-        let flag = scratch.path + "/holding"
-        #expect(FileManager.default.createFile(atPath: flag, contents: nil))
-        let holder = try await startShell(
-            path,
-            [".timeout 30000", "BEGIN IMMEDIATE", ".shell while [ -e '\(flag)' ]; do sleep 0.05; done", "COMMIT"])
-        try await waitUntilWriteLocked(path)
+        let release = try await holdWriteLock(path, scratch: scratch)
         let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
         #expect(wal == 0, "every connection closed, the WAL is empty")
 
         let store = try SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
         #expect(try await store.members(code: code) == [Contract.ana])
-        var update = Contract.ana
-        update.version = 2
-        do {
-            try await store.upsertProfile(update)
-            Issue.record("a write went through another program's write lock")
-        } catch {
-            guard case .busy = error else { throw error }
+        let (update, refusal) = await sendVersionTwo(to: store)
+        try await release()
+        guard case .busy = refusal else {
+            Issue.record("a write went through another program's write lock: \(String(describing: refusal))")
+            return
         }
-        try FileManager.default.removeItem(atPath: flag)
-        await holder.wait()
         #expect(try await store.upsertProfile(update))
         #expect(try await store.members(code: code) == [update])
     }
