@@ -110,7 +110,7 @@ let package = Package(
                 .embedInCode("Migrations/v5_lock_timeouts.sql"), .embedInCode("Migrations/v6_fast_reads.sql"),
                 .embedInCode("Migrations/v7_open_challenges.sql"),
                 .embedInCode("Migrations/v8_retention.sql"), .embedInCode("Migrations/v9_games_mark.sql"),
-                .embedInCode("Migrations/v10_settled_days.sql"),
+                .embedInCode("Migrations/v10_settled_days.sql"), .embedInCode("Migrations/v11_one_call_poll.sql"),
             ]
         ),
 

@@ -100,6 +100,11 @@ enum PostgresGroupSchema {
             version: 10,
             summary: "a group settled for a day is not settled again that day until something that counts changed",
             compatibleFrom: 3, statements: statements(of: PackageResources.v10_settled_days_sql)),
+        // Replaces two functions with the same arguments and answers: the third version's
+        // clients keep working.
+        Migration(
+            version: 11, summary: "a member's question every 2 s is one function, planned once per connection",
+            compatibleFrom: 3, statements: statements(of: PackageResources.v11_one_call_poll_sql)),
     ]
 
     /// The statements of a migration file (`Migrations/*.sql`): separated by a line holding only
