@@ -45,6 +45,38 @@ struct PostgresGamesMarkTests {
         #expect(!said.gamesUnchanged(since: before.marks.mark))
     }
 
+    /// A client of an older schema asks `group_changes_after` (the eleventh schema answers it from
+    /// `group_changes_and_games_after`): the same rows in the same order, without the games' row.
+    @Test func anOlderClientsQuestionGetsTheSameChangesWithoutTheGamesRow() async throws {
+        let group = try await HostileGroup.make()
+        let before = try await marks(group)
+        let bo = group.bo
+        try await bo.store.upsertDayTotals(
+            [DayTotal(userID: bo.userID, date: group.today.adding(days: -1), viceBlocks: 3, goalBlocks: 8, version: 2)],
+            code: group.code)
+        var profile = bo.profile
+        (profile.blocksToday, profile.version) = (3, 2)
+        #expect(try await bo.store.upsertProfile(profile))
+        let days = "\(group.day(-6)), \(group.day(0))"
+        let arguments = "\(group.ana.proof()), '\(group.code.value)', \(before.marks.mark), \(days), \(days)"
+        let rows = { (function: String) in
+            try await PostgresTestServer.withConnection(to: group.ana.login) { connection in
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "SELECT kind, user_id FROM screenmates.\(function)(\(arguments))"),
+                    logger: HostileGroup.logger
+                ).collect().map { row in
+                    let (kind, user) = try row.decode((String, String?).self)
+                    return "\(kind) \(user ?? "-")"
+                }
+            }
+        }
+        let newer = try await rows("group_changes_and_games_after")
+        let older = try await rows("group_changes_after")
+        #expect(newer.first == "marks -" && newer.last == "games -", "\(newer)")
+        #expect(newer.contains("member \(bo.id)") && newer.contains("week \(bo.id)"), "\(newer)")
+        #expect(older == Array(newer.dropLast()))
+    }
+
     @Test func everyChangeOfTheGamesMovesTheirNumber() async throws {
         let group = try await HostileGroup.make()
         let (ana, bo, mal, code, now) = (group.ana, group.bo, group.mal, group.code, group.now)
