@@ -111,6 +111,7 @@ let package = Package(
                 .embedInCode("Migrations/v7_open_challenges.sql"),
                 .embedInCode("Migrations/v8_retention.sql"), .embedInCode("Migrations/v9_games_mark.sql"),
                 .embedInCode("Migrations/v10_settled_days.sql"), .embedInCode("Migrations/v11_one_call_poll.sql"),
+                .embedInCode("Migrations/v12_open_week_days.sql"),
             ]
         ),
 

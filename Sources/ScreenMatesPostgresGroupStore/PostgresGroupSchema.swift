@@ -105,6 +105,11 @@ enum PostgresGroupSchema {
         Migration(
             version: 11, summary: "a member's question every 2 s is one function, planned once per connection",
             compatibleFrom: 3, statements: statements(of: PackageResources.v11_one_call_poll_sql)),
+        // Replaces a trigger: the third version's clients keep working (their day totals are
+        // stamped by it too).
+        Migration(
+            version: 12, summary: "a day total in a week no settlement has closed calls for no settlement",
+            compatibleFrom: 3, statements: statements(of: PackageResources.v12_open_week_days_sql)),
     ]
 
     /// The statements of a migration file (`Migrations/*.sql`): separated by a line holding only

@@ -14,13 +14,13 @@ import Testing
 struct PostgresSettledDayTests {
     /// Runs `body` while another connection holds the group's row (as an open transaction would).
     private func whileTheGroupIsHeld<T: Sendable>(
-        _ group: HostileGroup, _ body: () async throws -> T
+        _ group: HostileGroup, code: GroupCode, _ body: () async throws -> T
     ) async throws -> T {
         try await PostgresTestServer.withConnection(to: group.owner) { connection in
             let logger = Logger(label: "tests")
             _ = try await connection.query("BEGIN", logger: logger).collect()
             _ = try await connection.query(
-                "SELECT 1 FROM screenmates.group_info WHERE code = \(group.code.value) FOR UPDATE", logger: logger
+                "SELECT 1 FROM screenmates.group_info WHERE code = \(code.value) FOR UPDATE", logger: logger
             ).collect()
             let result = try await body()
             _ = try await connection.query("COMMIT", logger: logger).collect()
@@ -33,31 +33,46 @@ struct PostgresSettledDayTests {
         return false
     }
 
+    /// A group of ana's that bo joins, whose weeks start today, whatever day it is: yesterday is
+    /// then in a closed week (and within the two days before joining that a strict store takes).
+    private func groupWhoseWeeksStartToday(_ group: HostileGroup) async throws -> GroupCode {
+        let (ana, bo) = (group.ana, group.bo)
+        let code = try await ana.store.createGroup(dailyGoalBlocks: 8, creator: ana.profile, now: group.now).code
+        _ = try await bo.store.join(code: code, member: bo.profile, now: group.now)
+        try await ana.store.setSettlementRules(
+            SettlementRules(
+                weekStart: group.today.isoWeekday, keptDayCoins: 5, overDayCoins: 10, missingDays: .pending),
+            code: code, userID: ana.userID)
+        return code
+    }
+
     @Test func aDaySettledIsAnsweredWithoutTheLockUntilADayTotalCounts() async throws {
         let group = try await HostileGroup.make()
-        let (ana, bo, code, today) = (group.ana, group.bo, group.code, group.today)
+        let (ana, bo, today) = (group.ana, group.bo, group.today)
+        let code = try await groupWhoseWeeksStartToday(group)
         try await ana.store.settleWeeks(code: code, today: today, now: group.now)
 
         // Settled for today, nothing written since: bo's settlement goes through while the row is held.
-        let again = try await whileTheGroupIsHeld(group) {
+        let again = try await whileTheGroupIsHeld(group, code: code) {
             try await bo.store.settleWeeks(code: code, today: today, now: group.now)
         }
         #expect(again == 0)
         // So does one for an earlier day.
-        _ = try await whileTheGroupIsHeld(group) {
+        _ = try await whileTheGroupIsHeld(group, code: code) {
             try await bo.store.settleWeeks(code: code, today: today.adding(days: -1), now: group.now)
         }
 
-        // A finished day of bo's counts: the next settlement settles, and waits for the row.
+        // A finished day of bo's in a closed week counts: the next settlement settles, and waits
+        // for the row.
         try await bo.store.upsertDayTotals(
             [DayTotal(userID: bo.userID, date: today.adding(days: -1), viceBlocks: 1, goalBlocks: 8, version: 3)],
             code: code)
         #expect(
-            try await waitsForTheRow(group) {
+            try await waitsForTheRow(group, code: code) {
                 try await ana.store.settleWeeks(code: code, today: today, now: group.now)
             })
         try await ana.store.settleWeeks(code: code, today: today, now: group.now)
-        _ = try await whileTheGroupIsHeld(group) {
+        _ = try await whileTheGroupIsHeld(group, code: code) {
             try await bo.store.settleWeeks(code: code, today: today, now: group.now)
         }
 
@@ -66,12 +81,45 @@ struct PostgresSettledDayTests {
             SettlementRules(weekStart: 1, keptDayCoins: 6, overDayCoins: 10, missingDays: .pending), code: code,
             userID: ana.userID)
         #expect(
-            try await waitsForTheRow(group) { try await bo.store.settleWeeks(code: code, today: today, now: group.now) }
+            try await waitsForTheRow(group, code: code) {
+                try await bo.store.settleWeeks(code: code, today: today, now: group.now)
+            }
         )
         try await bo.store.settleWeeks(code: code, today: today, now: group.now)
-        _ = try await whileTheGroupIsHeld(group) {
+        _ = try await whileTheGroupIsHeld(group, code: code) {
             try await ana.store.settleWeeks(code: code, today: today, now: group.now)
         }
+    }
+
+    /// A day total in the week still open — the one holding the day settled for, which no
+    /// settlement for that day counts — leaves the settled day as it is (the twelfth schema);
+    /// one a day earlier than that week's first day does not.
+    @Test func aDayOfTheOpenWeekCallsForNoSettlement() async throws {
+        let group = try await HostileGroup.make()
+        let (ana, bo, today) = (group.ana, group.bo, group.today)
+        let code = try await groupWhoseWeeksStartToday(group)
+        try await ana.store.settleWeeks(code: code, today: today, now: group.now)
+
+        // Today is the open week's first day: a total of today's, and one of tomorrow's (today
+        // somewhere on Earth), call for no settlement.
+        try await bo.store.upsertDayTotals(
+            [
+                DayTotal(userID: bo.userID, date: today, viceBlocks: 3, goalBlocks: 8, version: 3),
+                DayTotal(userID: bo.userID, date: today.adding(days: 1), viceBlocks: 4, goalBlocks: 8, version: 3),
+            ], code: code)
+        #expect(
+            try await !waitsForTheRow(group, code: code) {
+                try await bo.store.settleWeeks(code: code, today: today, now: group.now)
+            })
+
+        // Yesterday is in a closed week.
+        try await ana.store.upsertDayTotals(
+            [DayTotal(userID: ana.userID, date: today.adding(days: -1), viceBlocks: 9, goalBlocks: 8, version: 3)],
+            code: code)
+        #expect(
+            try await waitsForTheRow(group, code: code) {
+                try await bo.store.settleWeeks(code: code, today: today, now: group.now)
+            })
     }
 
     /// Someone not in the group is refused as before, settled day or not.
@@ -89,8 +137,10 @@ struct PostgresSettledDayTests {
     }
 
     /// Whether `settle` gave up as busy while the group's row was held (it waited for the lock).
-    private func waitsForTheRow(_ group: HostileGroup, _ settle: () async throws -> Int) async throws -> Bool {
-        try await whileTheGroupIsHeld(group) { () async throws -> Bool in
+    private func waitsForTheRow(
+        _ group: HostileGroup, code: GroupCode, _ settle: () async throws -> Int
+    ) async throws -> Bool {
+        try await whileTheGroupIsHeld(group, code: code) { () async throws -> Bool in
             do {
                 _ = try await settle()
                 return false
