@@ -11,7 +11,8 @@ import Synchronization
 /// that was away, so each time a channel's LISTEN is in place — first and after every
 /// reconnect — its watchers are told to read again. A lost connection is noticed at once when
 /// the server closes it (a restart, `pg_terminate_backend`) and within `keepAliveInterval` when
-/// it goes silent; it is made again after a back-off of 50 ms doubling up to 5 s. Idle, the
+/// it goes silent; it is made again after a back-off of 50 ms doubling up to 5 s (`reconnect`,
+/// half of each wait drawn at random). Idle, the
 /// connection costs one tiny query every `keepAliveInterval`.
 ///
 /// Channel names come from the server (`group_channel`), which generated them; one that does
@@ -73,8 +74,9 @@ final class PostgresChangeFeed: Sendable {
     private let connectionIDs = Atomic<Int>(0)
 
     static let keepAliveInterval: Duration = .seconds(15)
-    static let firstRetryDelay: Duration = .milliseconds(50)
-    static let longestRetryDelay: Duration = .seconds(5)
+    /// 50 ms doubling up to 5 s, half of each wait drawn at random (members who lost the server
+    /// together come back spread).
+    static let reconnect = RetryBackoff(first: .milliseconds(50), longest: .seconds(5))
     /// What `pg_stat_activity` shows for the listening connection.
     static let applicationName = "screenmates-listener"
     /// How long the store's own NOTIFY may take to come back before LISTEN counts as unheard.
@@ -232,8 +234,7 @@ final class PostgresChangeFeed: Sendable {
             guard ended.current, !Task.isCancelled else { break }
             let listened = ended.listened
             failures = listened ? 1 : failures + 1
-            let delay = min(Self.firstRetryDelay * (1 << min(failures - 1, 10)), Self.longestRetryDelay)
-            try? await Task.sleep(for: delay)
+            try? await Task.sleep(for: Self.reconnect.delay(afterFailures: failures))
         }
     }
 

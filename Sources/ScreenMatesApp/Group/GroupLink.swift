@@ -108,10 +108,12 @@ public actor GroupLink {
     /// current store; nil before the first.
     private var settledOn: LocalDate?
     private var reported: ProfileDraft?
-    private var retryDelay = 1.0
+    /// Failed tries in a row (of a report or a look), for the next one's wait.
+    private var failures = 0
 
-    /// How long to wait before trying an unreachable store again, at most.
-    static let maximumRetryDelay = 30.0
+    /// How long to wait before trying a store again: 1 s doubling up to 30 s, half of each wait
+    /// drawn at random, so that the members of a store that went away come back spread.
+    static let retryBackoff = RetryBackoff(first: .seconds(1), longest: .seconds(30))
 
     /// `onChange` is told each new status (from the link's own task). The games are kept on
     /// the user's calendar as the local store's settings have it now.
@@ -298,10 +300,9 @@ public actor GroupLink {
             if let fresh { gate.pass { reporter.cache(fresh) } }
             if let waiting {
                 logger.warning("group store took no report now, trying again: \(waiting.message)")
-                await scheduleRetry(after: retryDelay)
-                retryDelay = min(retryDelay * 2, Self.maximumRetryDelay)
+                await scheduleRetry()
             } else {
-                retryDelay = 1
+                failures = 0
             }
         } catch {
             if case .busy = error {
@@ -315,8 +316,7 @@ public actor GroupLink {
                     $0.offline = false
                     $0.busy = true
                 }
-                await scheduleRetry(after: retryDelay)
-                retryDelay = min(retryDelay * 2, Self.maximumRetryDelay)
+                await scheduleRetry()
             } else if error.isTransient {
                 if !status.offline { logger.warning("group store unreachable: \(error.message)") }
                 await dropStore()
@@ -327,8 +327,7 @@ public actor GroupLink {
                     // Waiting for the store's owner is not the network: the screen says so.
                     if case .awaitingApproval = error { $0.problem = error.message }
                 }
-                await scheduleRetry(after: retryDelay)
-                retryDelay = min(retryDelay * 2, Self.maximumRetryDelay)
+                await scheduleRetry()
             } else {
                 // Not "offline": the store answered, and someone must act (a name taken, a login
                 // refused…). The update stays; the next change tries again.
@@ -408,12 +407,14 @@ public actor GroupLink {
 
     /// Asks again after `seconds`; a retry asked for before is cancelled and waited for first, so
     /// no task of the link outlives it unawaited.
-    private func scheduleRetry(after seconds: Double) async {
+    private func scheduleRetry() async {
+        failures += 1
+        let wait = Self.retryBackoff.delay(afterFailures: failures)
         let trigger = self.trigger
         retry?.cancel()
         await retry?.value
         retry = Task {
-            guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
+            guard (try? await Task.sleep(for: wait)) != nil else { return }
             trigger.yield(.retry)
         }
     }
