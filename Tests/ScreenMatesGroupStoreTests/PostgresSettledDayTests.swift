@@ -67,10 +67,7 @@ struct PostgresSettledDayTests {
         try await bo.store.upsertDayTotals(
             [DayTotal(userID: bo.userID, date: today.adding(days: -1), viceBlocks: 1, goalBlocks: 8, version: 3)],
             code: code)
-        #expect(
-            try await waitsForTheRow(group, code: code) {
-                try await ana.store.settleWeeks(code: code, today: today, now: group.now)
-            })
+        #expect(try await nextSettlementWaits(by: ana, group, code: code))
         try await ana.store.settleWeeks(code: code, today: today, now: group.now)
         _ = try await whileTheGroupIsHeld(group, code: code) {
             try await bo.store.settleWeeks(code: code, today: today, now: group.now)
@@ -80,11 +77,7 @@ struct PostgresSettledDayTests {
         try await ana.store.setSettlementRules(
             SettlementRules(weekStart: 1, keptDayCoins: 6, overDayCoins: 10, missingDays: .pending), code: code,
             userID: ana.userID)
-        #expect(
-            try await waitsForTheRow(group, code: code) {
-                try await bo.store.settleWeeks(code: code, today: today, now: group.now)
-            }
-        )
+        #expect(try await nextSettlementWaits(by: bo, group, code: code))
         try await bo.store.settleWeeks(code: code, today: today, now: group.now)
         _ = try await whileTheGroupIsHeld(group, code: code) {
             try await ana.store.settleWeeks(code: code, today: today, now: group.now)
@@ -107,19 +100,13 @@ struct PostgresSettledDayTests {
                 DayTotal(userID: bo.userID, date: today, viceBlocks: 3, goalBlocks: 8, version: 3),
                 DayTotal(userID: bo.userID, date: today.adding(days: 1), viceBlocks: 4, goalBlocks: 8, version: 3),
             ], code: code)
-        #expect(
-            try await !waitsForTheRow(group, code: code) {
-                try await bo.store.settleWeeks(code: code, today: today, now: group.now)
-            })
+        #expect(try await !nextSettlementWaits(by: bo, group, code: code))
 
         // Yesterday is in a closed week.
         try await ana.store.upsertDayTotals(
             [DayTotal(userID: ana.userID, date: today.adding(days: -1), viceBlocks: 9, goalBlocks: 8, version: 3)],
             code: code)
-        #expect(
-            try await waitsForTheRow(group, code: code) {
-                try await bo.store.settleWeeks(code: code, today: today, now: group.now)
-            })
+        #expect(try await nextSettlementWaits(by: bo, group, code: code))
     }
 
     /// Someone not in the group is refused as before, settled day or not.
@@ -134,6 +121,16 @@ struct PostgresSettledDayTests {
             "SELECT * FROM screenmates.settle_weeks('\(group.ana.id)', '\(madeUp.hex)', '\(group.code.value)', "
             + "\(group.day(0)), \(group.nowMilliseconds))"
         #expect(try await HostileGroup.sqlState(of: PostgresQuery(unsafeSQL: asAna), as: group.eve.login) == "SMWHO")
+    }
+
+    /// Whether `member`'s settlement for today waits for the group's row (it settles) rather than
+    /// answering at once.
+    private func nextSettlementWaits(
+        by member: HostileGroup.Member, _ group: HostileGroup, code: GroupCode
+    ) async throws -> Bool {
+        try await waitsForTheRow(group, code: code) {
+            try await member.store.settleWeeks(code: code, today: group.today, now: group.now)
+        }
     }
 
     /// Whether `settle` gave up as busy while the group's row was held (it waited for the lock).

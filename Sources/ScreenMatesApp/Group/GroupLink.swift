@@ -405,8 +405,9 @@ public actor GroupLink {
         }
     }
 
-    /// Asks again after `seconds`; a retry asked for before is cancelled and waited for first, so
-    /// no task of the link outlives it unawaited.
+    /// Asks again after the back-off for one more failure in a row (`retryBackoff`); a retry
+    /// asked for before is cancelled and waited for first, so no task of the link outlives it
+    /// unawaited.
     private func scheduleRetry() async {
         failures += 1
         let wait = Self.retryBackoff.delay(afterFailures: failures)
