@@ -9,8 +9,9 @@ import ScreenMatesGroupStore
 /// so a member whose role may not create anything still gets in; so is a newer schema that
 /// declares itself compatible with this version, which it then uses; only a newer schema that
 /// is not compatible is refused. Else, in one transaction holding an advisory lock, it applies
-/// each missing migration and records it; a second process migrating at the same moment waits
-/// for the lock, then finds nothing to do. A newer schema is never touched.
+/// each missing level and records it, then drops every function and makes them again from their
+/// files (`PostgresGroupSchema`); a second process migrating at the same moment waits for the
+/// lock, then finds nothing to do. A newer schema is never touched.
 enum PostgresSchemaMigrator {
     /// A schema's version, and the oldest client schema version that may still use it.
     struct Level: Equatable {
@@ -29,25 +30,21 @@ enum PostgresSchemaMigrator {
 
     /// Whether the schema serves a client at `latest` as it is: the one question asked on
     /// every start, answered in one query (a migration takes far longer, and only then).
-    static func isCurrent(
-        _ connection: PostgresConnection, upTo latest: Int64 = Int64(PostgresGroupSchema.latestVersion)
-    ) async throws -> Bool {
+    static func isCurrent(_ connection: PostgresConnection) async throws -> Bool {
         try await installedLevel(connection, logger: logger).admits(clientAt: latest)
     }
 
-    /// - Parameter latest: the version to bring the schema to (tests stop earlier, to stand for
-    ///   an older client).
-    static func migrate(
-        connection: PostgresConnection, location: String, user: String,
-        upTo latest: Int64 = Int64(PostgresGroupSchema.latestVersion)
-    ) async throws {
+    /// The level this version brings a schema to.
+    private static var latest: Int64 { Int64(PostgresGroupSchema.latestVersion) }
+
+    static func migrate(connection: PostgresConnection, location: String, user: String) async throws {
         let current = try await installedLevel(connection, logger: logger)
         if current.admits(clientAt: latest) { return }
         if current.version > latest { throw newer(location) }
         do {
             try await run("BEGIN", on: connection)
             do {
-                try await applyMigrations(connection, latest: latest, location: location, logger: logger)
+                try await applyMigrations(connection, location: location, logger: logger)
                 try await run("COMMIT", on: connection)
             } catch {
                 try? await run("ROLLBACK", on: connection)
@@ -62,9 +59,9 @@ enum PostgresSchemaMigrator {
         }
     }
 
-    private static func applyMigrations(
-        _ connection: PostgresConnection, latest: Int64, location: String, logger: Logger
-    ) async throws {
+    private static func applyMigrations(_ connection: PostgresConnection, location: String, logger: Logger)
+        async throws
+    {
         try await run("SELECT pg_advisory_xact_lock(\(PostgresGroupSchema.migrationLockKey))", on: connection)
         try await run(PostgresQuery(unsafeSQL: batch(PostgresGroupSchema.bootstrap)), on: connection)
         // The table's newest row, whether or not it has the column the compatibility rule added.
@@ -82,7 +79,6 @@ enum PostgresSchemaMigrator {
         if applied.admits(clientAt: latest) { return }
         if applied.version > latest { throw newer(location) }
         for migration in PostgresGroupSchema.migrations where migration.version > applied.version {
-            guard migration.version <= latest else { break }
             try await run(PostgresQuery(unsafeSQL: batch(migration.statements)), on: connection)
             // The first migration predates the `compatible_from` column (the second adds it,
             // with 1 for the rows before it).
@@ -100,11 +96,13 @@ enum PostgresSchemaMigrator {
                     """, on: connection)
             }
         }
+        // The functions, as their files hold them, whatever level the schema came from.
+        try await run(PostgresQuery(unsafeSQL: batch(PostgresGroupSchema.functionStatements)), on: connection)
     }
 
     /// `statements` as one: a `DO` block that `EXECUTE`s each in turn, in the transaction it runs
     /// in. The extended protocol postgres-nio speaks takes one statement per query, and a
-    /// migration has dozens (230 from none to the eighth schema): one round trip each made a
+    /// migration has dozens (the functions alone are over a hundred statements): one round trip each made a
     /// first migration take as many round trips as statements — over 60 s in a test run that
     /// migrates dozens of databases at once on two cores, and 11 s for a server 50 ms away.
     /// Each statement is quoted with a dollar tag it does not contain.

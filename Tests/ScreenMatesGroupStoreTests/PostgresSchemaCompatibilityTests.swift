@@ -54,13 +54,10 @@ struct PostgresSchemaCompatibilityTests {
             ])
     }
 
-    /// A database an older client set up: the first migration only.
+    /// A database an older client set up: the first release's level only.
     private static func firstVersionDatabase() async throws -> PostgresAddress {
         let address = try await Server.newDatabase()
-        try await Server.withConnection(to: address) { connection in
-            try await PostgresSchemaMigrator.migrate(
-                connection: connection, location: "test", user: address.user, upTo: 1)
-        }
+        try await ReleasedSchema.install(upTo: 1, in: address)
         return address
     }
 
@@ -192,10 +189,7 @@ struct PostgresSchemaCompatibilityTests {
         // Its many calls, some right after the upgrade's locks are let go, run beside the whole
         // suite: each may wait longer for its answer than a member's default five seconds.
         address.timeout = .seconds(30)
-        try await Server.withConnection(to: address) { connection in
-            try await PostgresSchemaMigrator.migrate(
-                connection: connection, location: "test", user: address.user, upTo: 2)
-        }
+        try await ReleasedSchema.install(upTo: 2, in: address)
         let (anaRole, boRole, cyRole) = (
             try await Server.newMemberRole(in: address), try await Server.newMemberRole(in: address),
             try await Server.newMemberRole(in: address)

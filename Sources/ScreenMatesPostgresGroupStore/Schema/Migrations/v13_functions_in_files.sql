@@ -1,0 +1,17 @@
+-- The group store's thirteenth schema on PostgreSQL: each function as it is, in a file of its own.
+--
+-- Twelve levels had stacked their functions: 133 definitions of 96 functions, 32 of them defined
+-- two or more times, `settle_weeks` through two renamed layers, and a thousand lines of bodies that
+-- a later level dropped run again at every fresh install. From this level on, a level's file
+-- (this folder) changes only what cannot be made again (tables, columns, indexes, rows); every
+-- function, with its triggers and its grant, lives in one file of ../Functions holding its
+-- current definition, and every upgrade drops them all (../reset_functions.sql) and makes them
+-- again from those files. ../structure.sql is the whole schema as a fresh install and every
+-- upgrade leave it.
+--
+-- What this level changed in the functions: `settle_weeks` settles, keeps the day totals still
+-- asked for and records the day it settled for in one function, where three layers did (the
+-- eighth and tenth levels had renamed the one before to `settle_closed_weeks` and
+-- `settle_and_retain`, both gone); a settled week's coins come from one function, `week_coins`.
+-- Same arguments, answers and refusals: clients of the third schema on keep working
+-- (compatible_from stays 3).

@@ -1,0 +1,25 @@
+-- The group store's sixth schema on PostgreSQL: the calls a following member makes most often,
+-- verified in one statement. Applied once, in one transaction, by the program itself. Statements
+-- are separated by a line holding only `;`.
+--
+-- A member who follows a group behind a connection pooler asks for its change number every 2 s
+-- (`change_mark`) and reads what changed at each change (`group_changes_after`; `change_marks`
+-- before a whole read): at 5,000 members, most of what the server does. Each call verified its
+-- caller as every call does, through `caller` (the secret's format, its hash, the identity) and
+-- `group_access` (membership, else the wrong-code limit): two more plpgsql functions, half a
+-- dozen statements, most of a call's time on a server busy enough that its caches are cold.
+-- These three now first try the usual case in one statement — an identity bound to this login
+-- and this secret's hash, a member of the group — and take the full path, unchanged, for
+-- anything else (a new id to bind, a claim, a wrong secret, someone not in the group, an unknown
+-- code), which says what is wrong as before. `group_changes_after` also adds up the week's and the
+-- month's sums in one pass over their days, where it called `block_sums_after` once for each. Same
+-- answers, same refusals, same grants; clients of the third schema on keep working
+-- (compatible_from stays 3).
+
+-- The usual caller, in one statement: an identity bound to this login and to this secret's hash,
+-- a member of the group `p_code`; the group's change marks, or no row for anything else (which the
+-- full path, `caller` and `group_access`, then explains). What those two would let through, and
+-- nothing more. Called only by the API's functions below, as their owner; granted to no one. A
+-- plain SQL function, so the planner folds it into the caller's query.
+--
+-- It changed functions only: their definitions as they are today are in ../Functions.

@@ -1,0 +1,3849 @@
+-- The group store's schema on PostgreSQL at level 13, as a fresh install and every
+-- upgrade leave it: `pg_dump --schema-only --schema=screenmates --no-owner`, without the lines
+-- naming versions and psql's restrict key. Generated, never edited: the functions live in
+-- Functions/, the tables in Migrations/. PostgresSchemaStructureTests compares it with a fresh
+-- install; SCREENMATES_UPDATE_SCHEMA=1 swift test --filter PostgresSchemaStructureTests
+-- writes it again.
+--
+-- PostgreSQL database dump
+--
+
+
+
+SET statement_timeout = 0;
+SET lock_timeout = 0;
+SET idle_in_transaction_session_timeout = 0;
+SET client_encoding = 'UTF8';
+SET standard_conforming_strings = on;
+SELECT pg_catalog.set_config('search_path', '', false);
+SET check_function_bodies = false;
+SET xmloption = content;
+SET client_min_messages = warning;
+SET row_security = off;
+
+--
+-- Name: screenmates; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA screenmates;
+
+
+--
+-- Name: apply_profile(text[], text, text, text, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.apply_profile(p_codes text[], p_user text, p_name text, p_key text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_key text := p_key;
+    v_code text;
+    v_count bigint := 0;
+BEGIN
+    IF EXISTS (
+        SELECT 1 FROM screenmates.member m
+        JOIN screenmates.member o ON o.code = m.code AND o.name_key = v_key AND o.user_id <> p_user
+        WHERE m.user_id = p_user AND m.code = ANY (p_codes) AND m.version < p_version
+    ) THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMNAM', MESSAGE = 'The display name is taken in the group.';
+    END IF;
+    FOR v_code IN
+        UPDATE screenmates.member m SET display_name = p_name, name_key = v_key, blocks_today = p_blocks,
+            day = p_day, streak = p_streak, last_active = p_last_active, last_updated = p_last_updated,
+            version = p_version
+        WHERE m.user_id = p_user AND m.code = ANY (p_codes) AND m.version < p_version
+        RETURNING m.code
+    LOOP
+        PERFORM screenmates.touch(v_code);
+        v_count := v_count + 1;
+    END LOOP;
+    RETURN v_count;
+END $$;
+
+
+--
+-- Name: approve_claim(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.approve_claim(p_user text, p_role text, p_fingerprint text DEFAULT NULL::text) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_hashes bytea[];
+BEGIN
+    SELECT coalesce(array_agg(c.secret_hash), '{}') INTO v_hashes FROM screenmates.identity_claim c
+        WHERE c.user_id = p_user AND c.role_name = p_role
+            AND (p_fingerprint IS NULL OR encode(substr(c.secret_hash, 1, 4), 'hex') = lower(p_fingerprint));
+    IF cardinality(v_hashes) = 0 THEN
+        RETURN 'no-claim';
+    END IF;
+    IF cardinality(v_hashes) > 1 THEN
+        RETURN 'ambiguous';
+    END IF;
+    INSERT INTO screenmates.identity (user_id, role_name, secret_hash) VALUES (p_user, p_role, v_hashes[1]);
+    DELETE FROM screenmates.legacy_user l WHERE l.user_id = p_user;
+    RETURN 'approved';
+END $$;
+
+
+--
+-- Name: block_sums_after(text, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.block_sums_after(p_code text, p_first bigint, p_last bigint, p_after bigint) RETURNS TABLE(user_id text, blocks bigint, date bigint, vice_blocks bigint, goal_blocks bigint, version bigint)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $_$
+#variable_conflict use_column
+DECLARE
+    v_users text[];
+BEGIN
+    IF p_after IS NOT NULL THEN
+        -- Most looks follow a profile, not a day: the index on (code, seq) answers at once.
+        SELECT array_agg(DISTINCT c.user_id) INTO v_users FROM screenmates.day_total c
+            WHERE c.code = p_code AND c.seq > p_after AND c.date BETWEEN p_first AND p_last;
+        IF v_users IS NULL THEN
+            RETURN;
+        END IF;
+    END IF;
+    RETURN QUERY
+    WITH rows AS (
+        SELECT d.*, (length(d.user_id) BETWEEN 1 AND 64 AND d.user_id ~ '^[A-Za-z0-9_-]+$'
+            AND d.vice_blocks BETWEEN 0 AND 1440 AND d.goal_blocks BETWEEN 0 AND 96) AS accepted
+        FROM screenmates.day_total d
+        WHERE d.code = p_code AND d.date BETWEEN p_first AND p_last
+            AND (v_users IS NULL OR d.user_id = ANY (v_users))
+    )
+    SELECT r.user_id::text, least(sum(r.vice_blocks), 9007199254740992)::bigint, NULL::bigint, NULL::bigint,
+        NULL::bigint, NULL::bigint
+        FROM rows r WHERE r.accepted GROUP BY r.user_id
+    UNION ALL
+    SELECT r.user_id::text, NULL::bigint, r.date, r.vice_blocks, r.goal_blocks, r.version
+        FROM rows r WHERE NOT r.accepted;
+END $_$;
+
+
+--
+-- Name: call_ms(bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.call_ms(p_now bigint) RETURNS bigint
+    LANGUAGE sql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT CASE WHEN screenmates.members_choose_clock() AND screenmates.is_instant(p_now) THEN p_now
+        ELSE screenmates.server_ms() END
+$$;
+
+
+--
+-- Name: caller(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.caller(p_user text, p_secret text) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $_$
+DECLARE
+    v_hash bytea;
+    v_identity screenmates.identity%ROWTYPE;
+BEGIN
+    IF p_user IS NULL OR length(p_user) NOT BETWEEN 1 AND 64 OR p_user !~ '^[A-Za-z0-9_-]+$' THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMVAL',
+            MESSAGE = 'A user id has 1–64 letters, digits, ''-'' or ''_''.';
+    END IF;
+    IF p_secret IS NULL OR length(p_secret) NOT BETWEEN 32 AND 128 OR p_secret !~ '^[0-9a-f]+$' THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMKEY',
+            MESSAGE = 'A member''s secret is 32 to 128 hexadecimal digits (128 to 512 bits).';
+    END IF;
+    v_hash := sha256(convert_to(p_secret, 'UTF8'));
+    FOR i IN 1..2 LOOP
+        SELECT * INTO v_identity FROM screenmates.identity d WHERE d.user_id = p_user;
+        IF FOUND THEN
+            IF v_identity.role_name <> session_user OR v_identity.secret_hash <> v_hash THEN
+                RAISE EXCEPTION USING ERRCODE = 'SMWHO',
+                    MESSAGE = 'This user id belongs to another member (another login, or another secret).';
+            END IF;
+            RETURN p_user;
+        END IF;
+        IF EXISTS (SELECT 1 FROM screenmates.legacy_user l WHERE l.user_id = p_user) THEN
+            IF NOT screenmates.caller_owns_store() THEN
+                RAISE EXCEPTION USING ERRCODE = 'SMCLM',
+                    MESSAGE = 'This user id is from before members had identities: its claim waits for the store''s owner.';
+            END IF;
+            DELETE FROM screenmates.legacy_user l WHERE l.user_id = p_user;
+        ELSIF NOT screenmates.caller_owns_store() AND (
+            SELECT count(*) FROM screenmates.identity d
+            WHERE d.role_name = session_user AND d.bound_at > clock_timestamp() - interval '1 day')
+            >= (screenmates.policy()).new_members_per_login_per_day
+        THEN
+            PERFORM screenmates.quota('This login has made as many new members today as the store allows; try again tomorrow.');
+        END IF;
+        INSERT INTO screenmates.identity (user_id, role_name, secret_hash) VALUES (p_user, session_user, v_hash)
+            ON CONFLICT DO NOTHING;
+        IF FOUND THEN
+            RETURN p_user;
+        END IF;
+        -- Bound by another call at the same moment: check against that binding.
+    END LOOP;
+    RAISE EXCEPTION USING ERRCODE = 'SMWHO', MESSAGE = 'This user id belongs to another member.';
+END $_$;
+
+
+--
+-- Name: caller_owns_store(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.caller_owns_store() RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT coalesce((SELECT pg_has_role(session_user, n.nspowner, 'MEMBER')
+        FROM pg_namespace n WHERE n.nspname = 'screenmates'), false)
+$$;
+
+
+--
+-- Name: challenge_participants(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.challenge_participants(p_user text, p_secret text, p_code text) RETURNS TABLE(known boolean, challenge_id text, user_id text, display_name text, state text, days_kept bigint, joined_at bigint, decided_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::text, NULL::text, NULL::text, NULL::bigint, NULL::bigint,
+            NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, p.challenge_id::text, p.user_id::text, m.display_name, p.state::text, p.days_kept,
+        p.joined_at, p.decided_at
+        FROM screenmates.challenge_participant p
+        JOIN screenmates.member m ON m.code = p.code AND m.user_id = p.user_id
+        WHERE p.code = p_code ORDER BY p.challenge_id, p.joined_at, p.user_id;
+END $$;
+
+
+--
+-- Name: challenge_participants_after(text, text, text, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.challenge_participants_after(p_user text, p_secret text, p_code text, p_after bigint) RETURNS TABLE(known boolean, challenge_id text, user_id text, display_name text, state text, days_kept bigint, joined_at bigint, decided_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::text, NULL::text, NULL::text, NULL::bigint, NULL::bigint,
+            NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY
+    WITH changed AS (
+        SELECT c.id FROM screenmates.group_challenge c WHERE c.code = p_code AND c.seq > coalesce(p_after, -1)
+        UNION
+        SELECT q.challenge_id FROM screenmates.challenge_participant q
+        WHERE q.code = p_code AND q.seq > coalesce(p_after, -1)
+    )
+    SELECT true, p.challenge_id::text, p.user_id::text, m.display_name, p.state::text, p.days_kept,
+        p.joined_at, p.decided_at
+        FROM screenmates.challenge_participant p
+        JOIN screenmates.member m ON m.code = p.code AND m.user_id = p.user_id
+        WHERE p.code = p_code AND p.challenge_id IN (SELECT id FROM changed)
+        ORDER BY p.challenge_id, p.joined_at, p.user_id;
+END $$;
+
+
+--
+-- Name: change_mark(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.change_mark(p_user text, p_secret text, p_code text) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text;
+    v_mark bigint;
+BEGIN
+    -- The usual call: a member known by this login and this secret, asking about a group of
+    -- theirs. What `caller` and `group_access` would let through, in one statement.
+    SELECT v.change_seq INTO v_mark FROM screenmates.verified_marks(p_user, p_secret, p_code) v;
+    IF FOUND THEN
+        RETURN v_mark;
+    END IF;
+    v_user := screenmates.caller(p_user, p_secret);
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN NULL;
+    END IF;
+    RETURN (SELECT g.change_seq FROM screenmates.group_info g WHERE g.code = p_code);
+END $$;
+
+
+--
+-- Name: change_marks(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.change_marks(p_user text, p_secret text, p_code text) RETURNS TABLE(change_seq bigint, removed_seq bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text;
+    v_mark bigint;
+    v_removed bigint;
+BEGIN
+    -- The usual call in one statement (see change_mark).
+    SELECT v.change_seq, v.removed_seq INTO v_mark, v_removed
+        FROM screenmates.verified_marks(p_user, p_secret, p_code) v;
+    IF FOUND THEN
+        RETURN QUERY SELECT v_mark, v_removed;
+        RETURN;
+    END IF;
+    v_user := screenmates.caller(p_user, p_secret);
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT g.change_seq, g.removed_seq FROM screenmates.group_info g WHERE g.code = p_code;
+END $$;
+
+
+--
+-- Name: check_challenge(text, text, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.check_challenge(p_id text, p_rule text, p_first_day bigint, p_days bigint, p_reward bigint, p_penalty bigint, p_starts_at bigint) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_id IS NULL OR p_id !~ '^[a-z0-9]{4,16}$' THEN
+        PERFORM screenmates.refuse('A challenge id has 4–16 lower-case letters and digits.');
+    END IF;
+    PERFORM screenmates.check_rule(p_rule);
+    IF p_days IS NULL OR p_days NOT BETWEEN 1 AND 365 THEN
+        PERFORM screenmates.refuse('A challenge lasts 1 to 365 days.');
+    END IF;
+    IF p_reward IS NULL OR p_penalty IS NULL OR p_reward NOT BETWEEN 0 AND 10000 OR p_penalty NOT BETWEEN 0 AND 10000 THEN
+        PERFORM screenmates.refuse('A reward or penalty is 0 to 10000 coins.');
+    END IF;
+    IF p_first_day IS NULL OR p_first_day NOT BETWEEN -719162 AND 2932896 - 365
+        OR p_first_day < screenmates.first_possible_today() OR p_first_day > screenmates.last_possible_today() + 366
+    THEN
+        PERFORM screenmates.refuse('A challenge begins today or within a year.');
+    END IF;
+    IF p_starts_at IS NOT NULL AND NOT screenmates.is_instant(p_starts_at) THEN
+        PERFORM screenmates.refuse('A challenge''s start must be a real instant.');
+    END IF;
+END $_$;
+
+
+--
+-- Name: check_profile(bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.check_profile(p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_blocks IS NULL OR p_blocks NOT BETWEEN 0 AND 1440 THEN
+        PERFORM screenmates.refuse('A day holds 0 to 1440 blocks.');
+    END IF;
+    IF p_streak IS NULL OR p_streak NOT BETWEEN 0 AND 36525 THEN
+        PERFORM screenmates.refuse('A streak is 0 to 36525 days.');
+    END IF;
+    IF NOT screenmates.is_instant(p_last_updated) OR (p_last_active IS NOT NULL AND NOT screenmates.is_instant(p_last_active))
+    THEN
+        PERFORM screenmates.refuse('A member''s last-active and last-updated times must be real instants.');
+    END IF;
+    PERFORM screenmates.check_version(p_version);
+    PERFORM screenmates.check_today(p_day);
+END $$;
+
+
+--
+-- Name: check_rule(text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.check_rule(p_rule text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_rule jsonb;
+    v_body jsonb;
+    v_from integer;
+    v_until integer;
+    v_ok boolean := false;
+BEGIN
+    IF p_rule IS NULL OR char_length(p_rule) NOT BETWEEN 1 AND 2000 THEN
+        PERFORM screenmates.refuse('A challenge''s rule is missing or too long to share.');
+    END IF;
+    BEGIN
+        v_rule := p_rule::jsonb;
+        IF NOT screenmates.json_keys_unique(p_rule::json) THEN
+            v_rule := NULL;
+        END IF;
+    EXCEPTION WHEN others THEN
+        PERFORM screenmates.refuse('A challenge''s rule is not one ScreenMates writes.');
+    END;
+    IF screenmates.json_keys(v_rule) = ARRAY['streak'] THEN
+        v_ok := v_rule -> 'streak' = '{}'::jsonb;
+    ELSIF screenmates.json_keys(v_rule) = ARRAY['dailyBlocks'] THEN
+        v_body := v_rule -> 'dailyBlocks';
+        v_ok := screenmates.json_keys(v_body) = ARRAY['max', 'target']
+            AND screenmates.json_count(v_body -> 'max', 96) IS NOT NULL
+            AND screenmates.check_target(v_body -> 'target');
+    ELSIF screenmates.json_keys(v_rule) = ARRAY['quietHours'] THEN
+        v_body := v_rule -> 'quietHours';
+        IF screenmates.json_keys(v_body) = ARRAY['from', 'target', 'until']
+            AND screenmates.json_keys(v_body -> 'from') = ARRAY['minutes']
+            AND screenmates.json_keys(v_body -> 'until') = ARRAY['minutes']
+        THEN
+            v_from := screenmates.json_count(v_body -> 'from' -> 'minutes', 1439);
+            v_until := screenmates.json_count(v_body -> 'until' -> 'minutes', 1439);
+            v_ok := v_from IS NOT NULL AND v_until IS NOT NULL AND v_from <> v_until
+                AND screenmates.check_target(v_body -> 'target');
+        END IF;
+    END IF;
+    IF NOT coalesce(v_ok, false) THEN
+        PERFORM screenmates.refuse('A challenge''s rule is not one ScreenMates can judge.');
+    END IF;
+END $$;
+
+
+--
+-- Name: check_target(jsonb); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.check_target(p_target jsonb) RETURNS boolean
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_app text;
+BEGIN
+    IF p_target = '{"allVice": {}}'::jsonb THEN
+        RETURN true;
+    END IF;
+    IF screenmates.json_keys(p_target) IS DISTINCT FROM ARRAY['app']
+        OR screenmates.json_keys(p_target -> 'app') IS DISTINCT FROM ARRAY['_0']
+        OR jsonb_typeof(p_target -> 'app' -> '_0') <> 'string'
+    THEN
+        RETURN false;
+    END IF;
+    v_app := p_target -> 'app' ->> '_0';
+    RETURN char_length(v_app) BETWEEN 1 AND 64 AND v_app !~ '[[:cntrl:]]'
+        AND v_app !~ '[\u00AD\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]';
+END $$;
+
+
+--
+-- Name: check_today(bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.check_today(p_day bigint) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_today bigint;
+BEGIN
+    IF p_day IS NULL OR p_day NOT BETWEEN -719162 AND 2932896 THEN
+        PERFORM screenmates.refuse('A date is in the years 1 to 9999.');
+    END IF;
+    IF NOT screenmates.members_choose_clock() THEN
+        v_today := floor(extract(epoch FROM clock_timestamp()) / 86400)::bigint;
+        IF p_day NOT BETWEEN v_today - 2 AND v_today + 1 THEN
+            PERFORM screenmates.refuse(
+                'That day is not today anywhere by the group store''s clock; check this machine''s clock.');
+        END IF;
+    END IF;
+END $$;
+
+
+--
+-- Name: check_user_id(text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.check_user_id(p_user text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_user IS NULL OR p_user !~ '^[A-Za-z0-9_-]{1,64}$' THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMVAL',
+            MESSAGE = 'A user id has 1–64 letters, digits, ''-'' or ''_''.';
+    END IF;
+END $_$;
+
+
+--
+-- Name: check_version(bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.check_version(p_version bigint) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_version IS NULL OR p_version NOT BETWEEN 1 AND 9007199254740992 THEN
+        PERFORM screenmates.refuse('A version is 1 to 2^53.');
+    END IF;
+END $$;
+
+
+--
+-- Name: claim_identity(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.claim_identity(p_user text, p_secret text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $_$
+DECLARE
+    v_hash bytea;
+BEGIN
+    PERFORM screenmates.check_user_id(p_user);
+    IF p_secret IS NULL OR p_secret !~ '^[0-9a-f]{32,128}$' THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMKEY',
+            MESSAGE = 'A member''s secret is 32 to 128 hexadecimal digits (128 to 512 bits).';
+    END IF;
+    v_hash := sha256(convert_to(p_secret, 'UTF8'));
+    IF NOT EXISTS (SELECT 1 FROM screenmates.legacy_user l WHERE l.user_id = p_user) THEN
+        PERFORM screenmates.caller(p_user, p_secret);
+        RETURN 'bound';
+    END IF;
+    IF screenmates.caller_owns_store() THEN
+        PERFORM screenmates.caller(p_user, p_secret);
+        RETURN 'bound';
+    END IF;
+    IF (SELECT count(*) FROM screenmates.identity_claim c WHERE c.user_id = p_user) >= 20 THEN
+        PERFORM screenmates.quota('This user id has 20 claims waiting; the store''s owner must decide first.');
+    END IF;
+    INSERT INTO screenmates.identity_claim (user_id, role_name, secret_hash) VALUES (p_user, session_user, v_hash)
+        ON CONFLICT DO NOTHING;
+    RETURN 'waiting';
+END $_$;
+
+
+--
+-- Name: create_group(text, text, bigint, text, bigint, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.create_group(p_user text, p_secret text, p_goal bigint, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint, p_now bigint) RETURNS TABLE(code text, created_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_key text := screenmates.name_key(p_name);
+    v_at bigint := screenmates.call_ms(p_now);
+    v_alphabet constant text := '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+    v_bytes bytea;
+    v_code text;
+BEGIN
+    IF p_goal IS NULL OR p_goal NOT BETWEEN 1 AND 96 THEN
+        PERFORM screenmates.refuse('A group''s daily goal is 1–96 blocks.');
+    END IF;
+    PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
+    IF (SELECT count(*) FROM screenmates.group_info g
+        WHERE g.created_by = v_user AND g.created_on > clock_timestamp() - interval '1 day')
+        >= (screenmates.policy()).groups_created_per_day
+    THEN
+        PERFORM screenmates.quota('You have created as many groups today as the store allows; join one or try again tomorrow.');
+    END IF;
+    IF (SELECT count(*) FROM screenmates.member m WHERE m.user_id = v_user) >= (screenmates.policy()).groups_per_member THEN
+        PERFORM screenmates.quota('You are in as many groups as the store allows; leave one first.');
+    END IF;
+    -- The code is drawn here, from the server's strong random source: a client cannot choose
+    -- one, nor learn from a refused one which codes exist.
+    LOOP
+        v_bytes := uuid_send(gen_random_uuid());
+        v_code := '';
+        FOR i IN 0..5 LOOP
+            v_code := v_code || substr(v_alphabet, get_byte(v_bytes, i) % 32 + 1, 1);
+        END LOOP;
+        INSERT INTO screenmates.group_info (code, daily_goal_blocks, created_at, created_by)
+            VALUES (v_code, p_goal, v_at, v_user) ON CONFLICT DO NOTHING;
+        EXIT WHEN FOUND;
+    END LOOP;
+    INSERT INTO screenmates.member (
+        code, user_id, display_name, name_key, blocks_today, day, streak, last_active, last_updated,
+        version, joined_at)
+    VALUES (v_code, v_user, p_name, v_key, p_blocks, p_day, p_streak, p_last_active, p_last_updated,
+        p_version, v_at);
+    INSERT INTO screenmates.last_group (user_id, code) VALUES (v_user, v_code)
+        ON CONFLICT (user_id) DO UPDATE SET code = excluded.code;
+    RETURN QUERY SELECT v_code, v_at;
+END $$;
+
+
+--
+-- Name: create_group_challenge(text, text, text, text, text, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.create_group_challenge(p_user text, p_secret text, p_code text, p_id text, p_rule text, p_first_day bigint, p_days bigint, p_reward bigint, p_penalty bigint, p_starts_at bigint, p_now bigint) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $_$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_at bigint := screenmates.call_ms(p_now);
+BEGIN
+    IF p_id IS NULL OR p_id !~ '^[a-z0-9]{4,16}$' THEN
+        PERFORM screenmates.refuse('A challenge id has 4–16 lower-case letters and digits.');
+    END IF;
+    PERFORM screenmates.check_rule(p_rule);
+    IF p_days IS NULL OR p_days NOT BETWEEN 1 AND 365 THEN
+        PERFORM screenmates.refuse('A challenge lasts 1 to 365 days.');
+    END IF;
+    IF p_reward IS NULL OR p_penalty IS NULL OR p_reward NOT BETWEEN 0 AND 10000 OR p_penalty NOT BETWEEN 0 AND 10000 THEN
+        PERFORM screenmates.refuse('A reward or penalty is 0 to 10000 coins.');
+    END IF;
+    IF p_first_day IS NULL OR p_first_day NOT BETWEEN -719162 AND 2932896 - 365
+        OR p_first_day < screenmates.first_possible_today() OR p_first_day > screenmates.last_possible_today() + 366
+    THEN
+        PERFORM screenmates.refuse('A challenge begins today or within a year.');
+    END IF;
+    IF p_starts_at IS NOT NULL AND NOT screenmates.is_instant(p_starts_at) THEN
+        PERFORM screenmates.refuse('A challenge''s start must be a real instant.');
+    END IF;
+    IF NOT screenmates.lock_group(v_user, p_code) THEN
+        RETURN 'unknown';
+    END IF;
+    IF (SELECT count(*) FROM screenmates.group_challenge c
+        WHERE c.code = p_code AND c.first_day + c.days > screenmates.day_of(v_at))
+        >= (screenmates.policy()).running_challenges_per_group
+    THEN
+        PERFORM screenmates.quota('The group has as many challenges running as the store allows; let one end first.');
+    END IF;
+    IF (SELECT count(*) FROM screenmates.group_challenge c
+        WHERE c.code = p_code AND c.creator_id = v_user AND c.created_on > clock_timestamp() - interval '1 day')
+        >= (screenmates.policy()).challenges_shared_per_day
+    THEN
+        PERFORM screenmates.quota('You have shared as many challenges today as the store allows; try again tomorrow.');
+    END IF;
+    INSERT INTO screenmates.group_challenge (
+        code, id, creator_id, rule, first_day, days, reward, penalty, starts_at, created_at)
+    VALUES (p_code, p_id, v_user, p_rule, p_first_day, p_days, p_reward, p_penalty, p_starts_at, v_at)
+    ON CONFLICT DO NOTHING;
+    IF NOT FOUND THEN
+        RETURN 'exists';
+    END IF;
+    INSERT INTO screenmates.challenge_participant (code, challenge_id, user_id, state, days_kept, joined_at)
+        VALUES (p_code, p_id, v_user, 'in', 0, v_at);
+    PERFORM screenmates.touch(p_code);
+    RETURN 'created';
+END $_$;
+
+
+--
+-- Name: day_of(bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.day_of(p_ms bigint) RETURNS bigint
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT floor(p_ms / 86400000.0)::bigint
+$$;
+
+
+--
+-- Name: delete_account(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.delete_account(p_user text, p_secret text) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_codes text[];
+    v_code text;
+BEGIN
+    SELECT coalesce(array_agg(g.code ORDER BY g.code), '{}') INTO v_codes FROM screenmates.group_info g
+        WHERE g.code IN (SELECT m.code FROM screenmates.member m WHERE m.user_id = v_user);
+    PERFORM 1 FROM screenmates.group_info g WHERE g.code = ANY (v_codes) ORDER BY g.code FOR UPDATE;
+    DELETE FROM screenmates.member m WHERE m.user_id = v_user;
+    FOREACH v_code IN ARRAY v_codes LOOP
+        PERFORM screenmates.touch(v_code);
+        PERFORM screenmates.drop_if_empty(v_code);
+    END LOOP;
+    UPDATE screenmates.group_challenge c SET creator_id = '-' WHERE c.creator_id = v_user;
+    UPDATE screenmates.group_info g SET created_by = NULL WHERE g.created_by = v_user;
+    DELETE FROM screenmates.coin_standing s WHERE s.user_id = v_user;
+    DELETE FROM screenmates.last_group l WHERE l.user_id = v_user;
+    DELETE FROM screenmates.failed_attempt f WHERE f.user_id = v_user;
+    DELETE FROM screenmates.identity d WHERE d.user_id = v_user;
+    RETURN cardinality(v_codes);
+END $$;
+
+
+--
+-- Name: drop_if_empty(text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.drop_if_empty(p_code text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code) THEN
+        DELETE FROM screenmates.group_challenge c WHERE c.code = p_code;
+        DELETE FROM screenmates.group_info g WHERE g.code = p_code;
+    END IF;
+END $$;
+
+
+--
+-- Name: find_group(text, text, text, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.find_group(p_user text, p_secret text, p_code text, p_now bigint) RETURNS TABLE(outcome text, retry_after bigint, daily_goal_blocks bigint, member_count bigint, created_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_at bigint := screenmates.call_ms(p_now);
+    v_wait bigint;
+BEGIN
+    v_wait := screenmates.retry_after(v_user, v_at);
+    IF v_wait IS NOT NULL THEN
+        RETURN QUERY SELECT 'limited'::text, v_wait, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT 'found'::text, NULL::bigint, g.daily_goal_blocks,
+        (SELECT count(*) FROM screenmates.member m WHERE m.code = g.code), g.created_at
+        FROM screenmates.group_info g WHERE g.code = p_code;
+    IF NOT FOUND THEN
+        PERFORM screenmates.record_failed_attempt(v_user, v_at);
+        RETURN QUERY SELECT 'unknown'::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
+    END IF;
+END $$;
+
+
+--
+-- Name: first_possible_today(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.first_possible_today() RETURNS bigint
+    LANGUAGE sql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT CASE WHEN screenmates.members_choose_clock() THEN NULL
+        ELSE floor(extract(epoch FROM clock_timestamp()) / 86400)::bigint - 2 END
+$$;
+
+
+--
+-- Name: games_marks(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.games_marks(p_user text, p_secret text, p_code text) RETURNS TABLE(change_seq bigint, removed_seq bigint, games_seq bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text;
+    v_mark bigint;
+    v_removed bigint;
+    v_games bigint;
+BEGIN
+    SELECT v.change_seq, v.removed_seq, g.games_seq INTO v_mark, v_removed, v_games
+        FROM screenmates.verified_marks(p_user, p_secret, p_code) v
+        JOIN screenmates.group_info g ON g.code = p_code;
+    IF FOUND THEN
+        RETURN QUERY SELECT v_mark, v_removed, v_games;
+        RETURN;
+    END IF;
+    v_user := screenmates.caller(p_user, p_secret);
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT g.change_seq, g.removed_seq, g.games_seq FROM screenmates.group_info g WHERE g.code = p_code;
+END $$;
+
+
+--
+-- Name: group_access(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.group_access(p_user text, p_code text) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_now bigint := screenmates.server_ms();
+    v_wait bigint;
+BEGIN
+    IF EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code AND m.user_id = p_user) THEN
+        RETURN true;
+    END IF;
+    v_wait := screenmates.retry_after(p_user, v_now);
+    IF v_wait IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMLIM', MESSAGE = 'Too many wrong group codes.', DETAIL = v_wait::text;
+    END IF;
+    IF EXISTS (SELECT 1 FROM screenmates.group_info g WHERE g.code = p_code) THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMNOT', MESSAGE = 'Not a member of the group.', DETAIL = p_code;
+    END IF;
+    PERFORM screenmates.record_failed_attempt(p_user, v_now);
+    RETURN false;
+END $$;
+
+
+--
+-- Name: group_block_sums(text, text, text, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.group_block_sums(p_user text, p_secret text, p_code text, p_first bigint, p_last bigint) RETURNS TABLE(known boolean, user_id text, blocks bigint, date bigint, vice_blocks bigint, goal_blocks bigint, version bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $_$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY
+    WITH rows AS (
+        SELECT d.*, (d.user_id ~ '^[A-Za-z0-9_-]{1,64}$' AND d.vice_blocks BETWEEN 0 AND 1440
+            AND d.goal_blocks BETWEEN 0 AND 96) AS accepted
+        FROM screenmates.day_total d WHERE d.code = p_code AND d.date BETWEEN p_first AND p_last
+    )
+    SELECT true, r.user_id::text, least(sum(r.vice_blocks), 9007199254740992)::bigint, NULL::bigint, NULL::bigint,
+        NULL::bigint, NULL::bigint
+        FROM rows r WHERE r.accepted GROUP BY r.user_id
+    UNION ALL
+    SELECT true, r.user_id::text, NULL::bigint, r.date, r.vice_blocks, r.goal_blocks, r.version
+        FROM rows r WHERE NOT r.accepted;
+END $_$;
+
+
+--
+-- Name: group_block_sums_after(text, text, text, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.group_block_sums_after(p_user text, p_secret text, p_code text, p_first bigint, p_last bigint, p_after bigint) RETURNS TABLE(known boolean, user_id text, blocks bigint, date bigint, vice_blocks bigint, goal_blocks bigint, version bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, s.user_id, s.blocks, s.date, s.vice_blocks, s.goal_blocks, s.version
+        FROM screenmates.block_sums_after(p_code, p_first, p_last, p_after) s;
+END $$;
+
+
+--
+-- Name: group_challenges(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.group_challenges(p_user text, p_secret text, p_code text) RETURNS TABLE(known boolean, id text, creator_id text, rule text, first_day bigint, days bigint, reward bigint, penalty bigint, starts_at bigint, created_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+            NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, c.id::text, c.creator_id::text, c.rule, c.first_day, c.days, c.reward, c.penalty,
+        c.starts_at, c.created_at
+        FROM screenmates.group_challenge c WHERE c.code = p_code ORDER BY c.created_at DESC, c.id;
+END $$;
+
+
+--
+-- Name: group_challenges_after(text, text, text, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.group_challenges_after(p_user text, p_secret text, p_code text, p_after bigint) RETURNS TABLE(known boolean, id text, creator_id text, rule text, first_day bigint, days bigint, reward bigint, penalty bigint, starts_at bigint, created_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+            NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, c.id::text, c.creator_id::text, c.rule, c.first_day, c.days, c.reward, c.penalty,
+        c.starts_at, c.created_at
+        FROM screenmates.group_challenge c
+        WHERE c.code = p_code AND (c.seq > coalesce(p_after, -1) OR c.id IN (
+            SELECT p.challenge_id FROM screenmates.challenge_participant p
+            WHERE p.code = p_code AND p.seq > coalesce(p_after, -1)))
+        ORDER BY c.created_at DESC, c.id;
+END $$;
+
+
+--
+-- Name: group_changes_after(text, text, text, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.group_changes_after(p_user text, p_secret text, p_code text, p_after bigint, p_week_first bigint, p_week_last bigint, p_month_first bigint, p_month_last bigint) RETURNS TABLE(kind text, user_id text, display_name text, blocks_today bigint, day bigint, streak bigint, last_active bigint, last_updated bigint, version bigint, blocks bigint, date bigint, vice_blocks bigint, goal_blocks bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY SELECT * FROM screenmates.group_changes_and_games_after(
+        p_user, p_secret, p_code, p_after, p_week_first, p_week_last, p_month_first, p_month_last) r
+        WHERE r.kind <> 'games';
+END $$;
+
+
+--
+-- Name: group_changes_and_games_after(text, text, text, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.group_changes_and_games_after(p_user text, p_secret text, p_code text, p_after bigint, p_week_first bigint, p_week_last bigint, p_month_first bigint, p_month_last bigint) RETURNS TABLE(kind text, user_id text, display_name text, blocks_today bigint, day bigint, streak bigint, last_active bigint, last_updated bigint, version bigint, blocks bigint, date bigint, vice_blocks bigint, goal_blocks bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    SET plan_cache_mode TO 'force_generic_plan'
+    AS $_$
+#variable_conflict use_column
+DECLARE
+    v_user text;
+    v_mark bigint;
+    v_removed bigint;
+    v_games bigint;
+    v_first bigint;
+    v_last bigint;
+    v_users text[];
+BEGIN
+    IF p_after IS NULL THEN
+        PERFORM screenmates.refuse('A reader catching up names the change number it has seen.');
+    END IF;
+    -- The usual call, in one statement (see change_mark); anything else takes the full path.
+    SELECT v.change_seq, v.removed_seq, g.games_seq INTO v_mark, v_removed, v_games
+        FROM screenmates.verified_marks(p_user, p_secret, p_code) v
+        JOIN screenmates.group_info g ON g.code = p_code;
+    IF NOT FOUND THEN
+        v_user := screenmates.caller(p_user, p_secret);
+        IF NOT screenmates.group_access(v_user, p_code) THEN
+            RETURN;
+        END IF;
+        SELECT g.change_seq, g.removed_seq, g.games_seq INTO v_mark, v_removed, v_games
+            FROM screenmates.group_info g WHERE g.code = p_code;
+    END IF;
+    RETURN QUERY SELECT 'marks'::text, NULL::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+        NULL::bigint, NULL::bigint, v_removed, v_mark, NULL::bigint, NULL::bigint, NULL::bigint;
+    -- What changed after p_after (nothing when nothing did, or when a row was taken away since: the
+    -- reader then reads the group whole).
+    IF NOT (v_removed > p_after OR p_after > v_mark OR p_after = v_mark) THEN
+        RETURN QUERY SELECT 'member'::text, m.user_id::text, m.display_name, m.blocks_today, m.day, m.streak,
+            m.last_active, m.last_updated, m.version, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint
+            FROM screenmates.member m WHERE m.code = p_code AND m.seq > p_after ORDER BY m.joined_at, m.user_id;
+        -- The week's and the month's sums of the members with a day total changed among their
+        -- days (most changes are a profile: none).
+        IF p_week_first IS NULL OR p_week_last IS NULL THEN
+            p_week_first := NULL;
+            p_week_last := NULL;
+        END IF;
+        IF p_month_first IS NULL OR p_month_last IS NULL THEN
+            p_month_first := NULL;
+            p_month_last := NULL;
+        END IF;
+        v_first := least(p_week_first, p_month_first);
+        v_last := greatest(p_week_last, p_month_last);
+        IF v_first IS NOT NULL THEN
+            -- (`date + 0`: the days are a filter, not an index's range. A generic plan takes any
+            -- range for a narrow one and would read every day of the group from the primary key.)
+            SELECT array_agg(DISTINCT c.user_id) INTO v_users FROM screenmates.day_total c
+                WHERE c.code = p_code AND c.seq > p_after AND c.date + 0 BETWEEN v_first AND v_last;
+        END IF;
+        IF v_users IS NOT NULL THEN
+            RETURN QUERY
+            WITH rows AS (
+                SELECT d.user_id AS who, d.date AS on_day, d.vice_blocks AS vice, d.goal_blocks AS goal,
+                    d.version AS stamp,
+                    (length(d.user_id) BETWEEN 1 AND 64 AND d.user_id ~ '^[A-Za-z0-9_-]+$'
+                        AND d.vice_blocks BETWEEN 0 AND 1440 AND d.goal_blocks BETWEEN 0 AND 96) AS accepted,
+                    coalesce(d.date BETWEEN p_week_first AND p_week_last, false) AS in_week,
+                    coalesce(d.date BETWEEN p_month_first AND p_month_last, false) AS in_month
+                FROM screenmates.day_total d
+                WHERE d.code = p_code AND d.user_id = ANY (v_users) AND d.date + 0 BETWEEN v_first AND v_last
+            ),
+            periods AS (
+                SELECT 'week'::text AS period, r.* FROM rows r WHERE r.in_week
+                UNION ALL
+                SELECT 'month'::text, r.* FROM rows r WHERE r.in_month
+            )
+            SELECT p.period, p.who::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint,
+                NULL::bigint, NULL::bigint, least(sum(p.vice), 9007199254740992)::bigint, NULL::bigint,
+                NULL::bigint, NULL::bigint
+                FROM periods p WHERE p.accepted GROUP BY p.period, p.who
+            UNION ALL
+            SELECT p.period, p.who::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint,
+                NULL::bigint, p.stamp, NULL::bigint, p.on_day, p.vice, p.goal
+                FROM periods p WHERE NOT p.accepted;
+        END IF;
+    END IF;
+    RETURN QUERY SELECT 'games'::text, NULL::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+        NULL::bigint, NULL::bigint, NULL::bigint, v_games, NULL::bigint, NULL::bigint, NULL::bigint;
+END $_$;
+
+
+--
+-- Name: group_channel(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.group_channel(p_user text, p_secret text, p_code text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN NULL;
+    END IF;
+    RETURN (SELECT g.channel FROM screenmates.group_info g WHERE g.code = p_code);
+END $$;
+
+
+--
+-- Name: group_day_totals(text, text, text, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.group_day_totals(p_user text, p_secret text, p_code text, p_first bigint, p_last bigint) RETURNS TABLE(known boolean, user_id text, date bigint, vice_blocks bigint, goal_blocks bigint, version bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, d.user_id::text, d.date, d.vice_blocks, d.goal_blocks, d.version
+        FROM screenmates.day_total d
+        WHERE d.code = p_code AND d.date BETWEEN p_first AND p_last ORDER BY d.date, d.user_id;
+END $$;
+
+
+--
+-- Name: group_members(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.group_members(p_user text, p_secret text, p_code text) RETURNS TABLE(known boolean, user_id text, display_name text, blocks_today bigint, day bigint, streak bigint, last_active bigint, last_updated bigint, version bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+            NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, m.user_id::text, m.display_name, m.blocks_today, m.day, m.streak, m.last_active,
+        m.last_updated, m.version
+        FROM screenmates.member m WHERE m.code = p_code ORDER BY m.joined_at, m.user_id;
+END $$;
+
+
+--
+-- Name: group_members_after(text, text, text, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.group_members_after(p_user text, p_secret text, p_code text, p_after bigint) RETURNS TABLE(known boolean, user_id text, display_name text, blocks_today bigint, day bigint, streak bigint, last_active bigint, last_updated bigint, version bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+            NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, m.* FROM screenmates.members_after(p_code, p_after) m;
+END $$;
+
+
+--
+-- Name: is_instant(bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.is_instant(p_ms bigint) RETURNS boolean
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT p_ms IS NOT NULL AND p_ms BETWEEN -2999999999999999 AND 2999999999999999
+$$;
+
+
+--
+-- Name: join_group(text, text, text, text, bigint, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.join_group(p_user text, p_secret text, p_code text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint, p_now bigint) RETURNS TABLE(outcome text, retry_after bigint, daily_goal_blocks bigint, member_count bigint, created_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_key text := screenmates.name_key(p_name);
+    v_at bigint := screenmates.call_ms(p_now);
+    v_wait bigint;
+BEGIN
+    PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
+    v_wait := screenmates.retry_after(v_user, v_at);
+    IF v_wait IS NOT NULL THEN
+        RETURN QUERY SELECT 'limited'::text, v_wait, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    PERFORM 1 FROM screenmates.group_info g WHERE g.code = p_code FOR UPDATE;
+    IF NOT FOUND THEN
+        PERFORM screenmates.record_failed_attempt(v_user, v_at);
+        RETURN QUERY SELECT 'unknown'::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    IF EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code AND m.user_id = v_user) THEN
+        PERFORM screenmates.apply_profile(ARRAY[p_code], v_user, p_name, v_key, p_blocks, p_day, p_streak,
+            p_last_active, p_last_updated, p_version);
+    ELSE
+        IF EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code AND m.name_key = v_key) THEN
+            RAISE EXCEPTION USING ERRCODE = 'SMNAM', MESSAGE = 'The display name is taken in the group.';
+        END IF;
+        IF (SELECT count(*) FROM screenmates.member m WHERE m.code = p_code) >= (screenmates.policy()).members_per_group THEN
+            PERFORM screenmates.quota('The group is full: it has as many members as the store allows.');
+        END IF;
+        IF (SELECT count(*) FROM screenmates.member m WHERE m.user_id = v_user) >= (screenmates.policy()).groups_per_member THEN
+            PERFORM screenmates.quota('You are in as many groups as the store allows; leave one first.');
+        END IF;
+        INSERT INTO screenmates.member (
+            code, user_id, display_name, name_key, blocks_today, day, streak, last_active, last_updated,
+            version, joined_at)
+        VALUES (p_code, v_user, p_name, v_key, p_blocks, p_day, p_streak, p_last_active,
+            p_last_updated, p_version, v_at);
+        INSERT INTO screenmates.last_group (user_id, code) VALUES (v_user, p_code)
+            ON CONFLICT (user_id) DO UPDATE SET code = excluded.code;
+        PERFORM screenmates.touch(p_code);
+    END IF;
+    RETURN QUERY SELECT 'found'::text, NULL::bigint, g.daily_goal_blocks,
+        (SELECT count(*) FROM screenmates.member m WHERE m.code = g.code), g.created_at
+        FROM screenmates.group_info g WHERE g.code = p_code;
+END $$;
+
+
+--
+-- Name: join_group_challenge(text, text, text, text, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.join_group_challenge(p_user text, p_secret text, p_code text, p_id text, p_today bigint, p_now bigint) RETURNS TABLE(outcome text, creator_id text, rule text, first_day bigint, days bigint, reward bigint, penalty bigint, starts_at bigint, created_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_at bigint := screenmates.call_ms(p_now);
+    v_challenge screenmates.group_challenge%ROWTYPE;
+    v_outcome text := 'joined';
+BEGIN
+    PERFORM screenmates.check_today(p_today);
+    IF NOT screenmates.lock_group(v_user, p_code) THEN
+        v_outcome := 'unknown';
+    ELSE
+        SELECT * INTO v_challenge FROM screenmates.group_challenge c WHERE c.code = p_code AND c.id = p_id;
+        IF NOT FOUND THEN
+            v_outcome := 'no-challenge';
+        ELSIF NOT EXISTS (
+            SELECT 1 FROM screenmates.challenge_participant p
+            WHERE p.code = p_code AND p.challenge_id = p_id AND p.user_id = v_user
+        ) THEN
+            IF p_today > v_challenge.first_day THEN
+                v_outcome := 'closed';
+            ELSE
+                INSERT INTO screenmates.challenge_participant (code, challenge_id, user_id, state, days_kept, joined_at)
+                    VALUES (p_code, p_id, v_user, 'in', 0, v_at);
+                PERFORM screenmates.touch(p_code);
+            END IF;
+        END IF;
+    END IF;
+    RETURN QUERY SELECT v_outcome, v_challenge.creator_id::text, v_challenge.rule, v_challenge.first_day,
+        v_challenge.days, v_challenge.reward, v_challenge.penalty, v_challenge.starts_at, v_challenge.created_at;
+END $$;
+
+
+--
+-- Name: join_open_challenge(text, text, text, text, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.join_open_challenge(p_user text, p_secret text, p_id text, p_name text, p_today bigint, p_now bigint) RETURNS TABLE(outcome text, rule text, first_day bigint, days bigint, reward bigint, penalty bigint, starts_at bigint, published_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_at bigint := screenmates.call_ms(p_now);
+    v_key text := screenmates.name_key(p_name);
+    v_challenge screenmates.open_challenge%ROWTYPE;
+    v_outcome text := 'joined';
+BEGIN
+    PERFORM screenmates.check_today(p_today);
+    -- The challenge's row locked: joins to one board take turns, so a name is checked and taken
+    -- at once.
+    SELECT * INTO v_challenge FROM screenmates.open_challenge c WHERE c.id = p_id FOR UPDATE;
+    IF NOT FOUND THEN
+        v_outcome := 'no-challenge';
+    ELSIF NOT EXISTS (
+        SELECT 1 FROM screenmates.open_participant p WHERE p.challenge_id = p_id AND p.user_id = v_user
+    ) THEN
+        IF p_today > v_challenge.first_day THEN
+            v_outcome := 'closed';
+        ELSIF EXISTS (
+            SELECT 1 FROM screenmates.open_participant p WHERE p.challenge_id = p_id AND p.name_key = v_key
+        ) THEN
+            v_outcome := 'name-taken';
+        ELSE
+            IF (SELECT count(*) FROM screenmates.open_participant p
+                WHERE p.user_id = v_user AND p.joined_on > clock_timestamp() - interval '1 day')
+                >= (screenmates.policy()).open_joins_per_member_per_day
+            THEN
+                PERFORM screenmates.quota(
+                    'You have joined as many open challenges today as the store allows; try again tomorrow.');
+            END IF;
+            INSERT INTO screenmates.open_participant (
+                challenge_id, user_id, display_name, name_key, state, days_kept, joined_at)
+            VALUES (p_id, v_user, p_name, v_key, 'in', 0, v_at);
+            PERFORM nextval('screenmates.open_change_seq');
+        END IF;
+    END IF;
+    RETURN QUERY SELECT v_outcome, v_challenge.rule, v_challenge.first_day, v_challenge.days, v_challenge.reward,
+        v_challenge.penalty, v_challenge.starts_at, v_challenge.published_at;
+END $$;
+
+
+--
+-- Name: json_count(jsonb, integer); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.json_count(p_value jsonb, p_max integer) RETURNS integer
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_value IS NULL OR jsonb_typeof(p_value) <> 'number' OR p_value::text !~ '^[0-9]{1,6}$'
+        OR p_value::text::integer > p_max
+    THEN
+        RETURN NULL;
+    END IF;
+    RETURN p_value::text::integer;
+END $_$;
+
+
+--
+-- Name: json_keys(jsonb); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.json_keys(p_value jsonb) RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_value IS NULL OR jsonb_typeof(p_value) <> 'object' THEN
+        RETURN NULL;
+    END IF;
+    RETURN ARRAY(SELECT k FROM jsonb_object_keys(p_value) k ORDER BY k);
+END $$;
+
+
+--
+-- Name: json_keys_unique(json); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.json_keys_unique(p_value json) RETURNS boolean
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_item json;
+BEGIN
+    IF json_typeof(p_value) = 'object' THEN
+        IF (SELECT count(*) <> count(DISTINCT k) FROM json_object_keys(p_value) k) THEN
+            RETURN false;
+        END IF;
+        FOR v_item IN SELECT e.value FROM json_each(p_value) e LOOP
+            IF NOT screenmates.json_keys_unique(v_item) THEN
+                RETURN false;
+            END IF;
+        END LOOP;
+    ELSIF json_typeof(p_value) = 'array' THEN
+        FOR v_item IN SELECT e FROM json_array_elements(p_value) e LOOP
+            IF NOT screenmates.json_keys_unique(v_item) THEN
+                RETURN false;
+            END IF;
+        END LOOP;
+    END IF;
+    RETURN true;
+END $$;
+
+
+--
+-- Name: last_possible_today(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.last_possible_today() RETURNS bigint
+    LANGUAGE sql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT CASE WHEN screenmates.members_choose_clock() THEN NULL
+        ELSE floor(extract(epoch FROM clock_timestamp()) / 86400)::bigint + 1 END
+$$;
+
+
+--
+-- Name: leave_group(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.leave_group(p_user text, p_secret text, p_code text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_wait bigint;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code AND m.user_id = v_user) THEN
+        v_wait := screenmates.retry_after(v_user, screenmates.server_ms());
+        IF v_wait IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'SMLIM', MESSAGE = 'Too many wrong group codes.', DETAIL = v_wait::text;
+        END IF;
+        IF EXISTS (SELECT 1 FROM screenmates.group_info g WHERE g.code = p_code) THEN
+            RETURN true;
+        END IF;
+        RETURN screenmates.group_access(v_user, p_code);
+    END IF;
+    PERFORM 1 FROM screenmates.group_info g WHERE g.code = p_code FOR UPDATE;
+    DELETE FROM screenmates.member m WHERE m.code = p_code AND m.user_id = v_user;
+    PERFORM screenmates.touch(p_code);
+    PERFORM screenmates.drop_if_empty(p_code);
+    RETURN true;
+END $$;
+
+
+--
+-- Name: lock_group(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.lock_group(p_user text, p_code text) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    IF NOT screenmates.group_access(p_user, p_code) THEN
+        RETURN false;
+    END IF;
+    PERFORM 1 FROM screenmates.group_info g WHERE g.code = p_code FOR UPDATE;
+    RETURN true;
+END $$;
+
+
+--
+-- Name: lock_my_groups(text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.lock_my_groups(p_user text) RETURNS text[]
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_codes text[] := '{}';
+    v_code text;
+    v_last text;
+BEGIN
+    FOR v_code IN
+        SELECT g.code FROM screenmates.group_info g
+        WHERE g.code IN (SELECT m.code FROM screenmates.member m WHERE m.user_id = p_user)
+        ORDER BY g.code FOR UPDATE
+    LOOP
+        v_codes := v_codes || v_code;
+    END LOOP;
+    IF cardinality(v_codes) = 0 THEN
+        SELECT l.code INTO v_last FROM screenmates.last_group l WHERE l.user_id = p_user;
+        IF FOUND THEN
+            RAISE EXCEPTION USING ERRCODE = 'SMNOT', MESSAGE = 'Not a member of the group.', DETAIL = v_last;
+        END IF;
+        RAISE EXCEPTION USING ERRCODE = 'SMNEW', MESSAGE = 'Not a member of any group.';
+    END IF;
+    RETURN v_codes;
+END $$;
+
+
+--
+-- Name: member_coins(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.member_coins(p_user text, p_secret text, p_code text) RETURNS TABLE(known boolean, user_id text, coins bigint, badges bigint, updated_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, s.user_id::text, s.coins, s.badges, s.updated_at
+        FROM screenmates.coin_standing s JOIN screenmates.member m ON m.user_id = s.user_id
+        WHERE m.code = p_code ORDER BY s.user_id;
+END $$;
+
+
+--
+-- Name: member_coins_after(text, text, text, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.member_coins_after(p_user text, p_secret text, p_code text, p_after bigint) RETURNS TABLE(known boolean, user_id text, coins bigint, badges bigint, updated_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, s.user_id::text, s.coins, s.badges, s.updated_at
+        FROM screenmates.coin_standing s JOIN screenmates.member m ON m.user_id = s.user_id
+        WHERE m.code = p_code AND m.seq > coalesce(p_after, -1) ORDER BY s.user_id;
+END $$;
+
+
+--
+-- Name: members_after(text, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.members_after(p_code text, p_after bigint) RETURNS TABLE(user_id text, display_name text, blocks_today bigint, day bigint, streak bigint, last_active bigint, last_updated bigint, version bigint)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+#variable_conflict use_column
+BEGIN
+    IF p_after IS NULL THEN
+        RETURN QUERY SELECT m.user_id::text, m.display_name, m.blocks_today, m.day, m.streak, m.last_active,
+            m.last_updated, m.version
+            FROM screenmates.member m WHERE m.code = p_code ORDER BY m.joined_at, m.user_id;
+    ELSE
+        RETURN QUERY SELECT m.user_id::text, m.display_name, m.blocks_today, m.day, m.streak, m.last_active,
+            m.last_updated, m.version
+            FROM screenmates.member m WHERE m.code = p_code AND m.seq > p_after ORDER BY m.joined_at, m.user_id;
+    END IF;
+END $$;
+
+
+--
+-- Name: members_choose_clock(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.members_choose_clock() RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT coalesce((SELECT p.members_choose_clock FROM screenmates.store_policy p), false)
+$$;
+
+
+--
+-- Name: my_day_totals(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.my_day_totals(p_user text, p_secret text, p_code text) RETURNS TABLE(date bigint, vice_blocks bigint, goal_blocks bigint, version bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    RETURN QUERY SELECT d.date, d.vice_blocks, d.goal_blocks, d.version FROM screenmates.day_total d
+        WHERE d.code = p_code AND d.user_id = v_user ORDER BY d.date;
+END $$;
+
+
+--
+-- Name: my_memberships(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.my_memberships(p_user text, p_secret text) RETURNS TABLE(code text, daily_goal_blocks bigint, member_count bigint, created_at bigint, display_name text, blocks_today bigint, day bigint, streak bigint, last_active bigint, last_updated bigint, version bigint, joined_at bigint, standing_version bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    RETURN QUERY SELECT m.code::text, g.daily_goal_blocks,
+        (SELECT count(*) FROM screenmates.member x WHERE x.code = m.code), g.created_at, m.display_name,
+        m.blocks_today, m.day, m.streak, m.last_active, m.last_updated, m.version, m.joined_at,
+        (SELECT s.version FROM screenmates.coin_standing s WHERE s.user_id = v_user)
+        FROM screenmates.member m JOIN screenmates.group_info g ON g.code = m.code
+        WHERE m.user_id = v_user ORDER BY m.joined_at DESC, m.code;
+END $$;
+
+
+--
+-- Name: name_key(text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.name_key(p_name text) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $_$
+DECLARE
+    v_marks constant text := '\u0300-\u036F\u0483-\u0489\u0591-\u05C7\u0610-\u061A\u064B-\u065F\u0670'
+        || '\u06D6-\u06ED\u0900-\u0903\u093A-\u094F\u0951-\u0957\u0962\u0963\u0981-\u0983\u09BC-\u09D7'
+        || '\u09E2\u09E3\u0A01-\u0A03\u0A3C-\u0A51\u0A70\u0A71\u0A75\u0A81-\u0A83\u0ABC-\u0ACD\u0AE2\u0AE3'
+        || '\u0B01-\u0B03\u0B3C-\u0B57\u0B82\u0BBE-\u0BCD\u0BD7\u0C00-\u0C04\u0C3E-\u0C56\u0C81-\u0C83'
+        || '\u0CBC-\u0CD6\u0D00-\u0D03\u0D3B-\u0D57\u0E31\u0E34-\u0E3A\u0E47-\u0E4E\u1AB0-\u1AFF'
+        || '\u1DC0-\u1DFF\u20D0-\u20FF\uFE20-\uFE2F';
+BEGIN
+    IF p_name IS NULL OR char_length(p_name) NOT BETWEEN 1 AND 20
+        OR p_name !~ ('^[[:alnum:]_][[:alnum:]_' || v_marks || ']*$')
+        OR p_name ~ ('^[' || v_marks || ']')
+        OR NOT p_name IS NFC NORMALIZED OR NOT p_name IS NFKC NORMALIZED
+        OR p_name ~ '[\u2160-\u2188\u3007\u3021-\u3029\u3038-\u303A\u16EE-\u16F0]'
+    THEN
+        PERFORM screenmates.refuse('A display name is 1–20 letters, digits and underscores.');
+    END IF;
+    RETURN lower(p_name);
+END $_$;
+
+
+--
+-- Name: open_challenges(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.open_challenges(p_user text, p_secret text) RETURNS TABLE(id text, rule text, first_day bigint, days bigint, reward bigint, penalty bigint, starts_at bigint, published_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    RETURN QUERY SELECT c.id::text, c.rule, c.first_day, c.days, c.reward, c.penalty, c.starts_at, c.published_at
+        FROM screenmates.open_challenge c ORDER BY c.published_at DESC, c.id;
+END $$;
+
+
+--
+-- Name: open_changes_mark(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.open_changes_mark(p_user text, p_secret text) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_mark bigint;
+BEGIN
+    SELECT CASE WHEN s.is_called THEN s.last_value ELSE 0 END INTO v_mark FROM screenmates.open_change_seq s;
+    RETURN v_mark;
+END $$;
+
+
+--
+-- Name: open_participants(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.open_participants(p_user text, p_secret text) RETURNS TABLE(challenge_id text, display_name text, state text, days_kept bigint, joined_at bigint, decided_at bigint, is_me boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    RETURN QUERY SELECT p.challenge_id::text, p.display_name, p.state, p.days_kept, p.joined_at, p.decided_at,
+        p.user_id = v_user
+        FROM screenmates.open_participant p ORDER BY p.challenge_id, p.joined_at, p.name_key;
+END $$;
+
+
+--
+-- Name: pending_claims(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.pending_claims() RETURNS TABLE(user_id text, names text, role_name text, fingerprint text, claimed_at timestamp with time zone, claimants bigint)
+    LANGUAGE sql STABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT c.user_id::text,
+        (SELECT string_agg(m.display_name || ' in ' || m.code, ', ' ORDER BY m.code)
+            FROM screenmates.member m WHERE m.user_id = c.user_id),
+        c.role_name::text, encode(substr(c.secret_hash, 1, 4), 'hex'), c.claimed_at,
+        (SELECT count(*) FROM screenmates.identity_claim x WHERE x.user_id = c.user_id)
+    FROM screenmates.identity_claim c ORDER BY c.user_id, c.claimed_at
+$$;
+
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: store_policy; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.store_policy (
+    only_row boolean DEFAULT true NOT NULL,
+    members_choose_clock boolean DEFAULT false NOT NULL,
+    members_per_group integer DEFAULT 10000 NOT NULL,
+    groups_per_member integer DEFAULT 10 NOT NULL,
+    groups_created_per_day integer DEFAULT 10 NOT NULL,
+    running_challenges_per_group integer DEFAULT 50 NOT NULL,
+    challenges_shared_per_day integer DEFAULT 10 NOT NULL,
+    new_members_per_login_per_day integer DEFAULT 200 NOT NULL,
+    open_challenges_running integer DEFAULT 100 NOT NULL,
+    open_joins_per_member_per_day integer DEFAULT 20 NOT NULL,
+    CONSTRAINT store_policy_challenges_shared_per_day_check CHECK ((challenges_shared_per_day >= 1)),
+    CONSTRAINT store_policy_groups_created_per_day_check CHECK ((groups_created_per_day >= 1)),
+    CONSTRAINT store_policy_groups_per_member_check CHECK ((groups_per_member >= 1)),
+    CONSTRAINT store_policy_members_per_group_check CHECK ((members_per_group >= 1)),
+    CONSTRAINT store_policy_new_members_per_login_per_day_check CHECK ((new_members_per_login_per_day >= 1)),
+    CONSTRAINT store_policy_only_row_check CHECK (only_row),
+    CONSTRAINT store_policy_open_challenges_running_check CHECK ((open_challenges_running >= 1)),
+    CONSTRAINT store_policy_open_joins_per_member_per_day_check CHECK ((open_joins_per_member_per_day >= 1)),
+    CONSTRAINT store_policy_running_challenges_per_group_check CHECK ((running_challenges_per_group >= 1))
+);
+
+
+--
+-- Name: policy(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.policy() RETURNS screenmates.store_policy
+    LANGUAGE sql STABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT p FROM screenmates.store_policy p
+$$;
+
+
+--
+-- Name: public_ranking(text, text, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.public_ranking(p_user text, p_secret text, p_limit bigint) RETURNS TABLE(display_name text, coins bigint, badges bigint, is_me boolean, total bigint, my_rank bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    RETURN QUERY
+    WITH ranked AS (
+        SELECT s.user_id, s.display_name, s.coins, s.badges,
+            rank() OVER (ORDER BY s.coins DESC, s.badges DESC) AS place,
+            row_number() OVER (ORDER BY s.coins DESC, s.badges DESC, lower(s.display_name) COLLATE "C",
+                s.display_name COLLATE "C", s.user_id) AS position
+        FROM screenmates.coin_standing s
+        WHERE s.is_public AND EXISTS (SELECT 1 FROM screenmates.member m WHERE m.user_id = s.user_id)
+    )
+    SELECT r.display_name, r.coins, r.badges, r.user_id = v_user, (SELECT count(*) FROM ranked),
+        (SELECT x.place FROM ranked x WHERE x.user_id = v_user)
+    FROM ranked r WHERE r.position <= greatest(least(coalesce(p_limit, 1), 1000), 1) ORDER BY r.position;
+END $$;
+
+
+--
+-- Name: publish_open_challenge(text, text, text, text, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.publish_open_challenge(p_user text, p_secret text, p_id text, p_rule text, p_first_day bigint, p_days bigint, p_reward bigint, p_penalty bigint, p_starts_at bigint, p_now bigint) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_at bigint := screenmates.call_ms(p_now);
+BEGIN
+    IF NOT screenmates.caller_owns_store() THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMOWN',
+            MESSAGE = 'Only the group store''s owner may publish a challenge open to all.';
+    END IF;
+    PERFORM screenmates.check_challenge(p_id, p_rule, p_first_day, p_days, p_reward, p_penalty, p_starts_at);
+    LOCK TABLE screenmates.open_challenge IN SHARE ROW EXCLUSIVE MODE;
+    IF (SELECT count(*) FROM screenmates.open_challenge c WHERE c.first_day + c.days > screenmates.day_of(v_at))
+        >= (screenmates.policy()).open_challenges_running
+    THEN
+        PERFORM screenmates.quota('The store has as many open challenges running as it allows; let one end first.');
+    END IF;
+    INSERT INTO screenmates.open_challenge (
+        id, published_by, rule, first_day, days, reward, penalty, starts_at, published_at)
+    VALUES (p_id, v_user, p_rule, p_first_day, p_days, p_reward, p_penalty, p_starts_at, v_at)
+    ON CONFLICT DO NOTHING;
+    IF NOT FOUND THEN
+        RETURN 'exists';
+    END IF;
+    PERFORM nextval('screenmates.open_change_seq');
+    RETURN 'published';
+END $$;
+
+
+--
+-- Name: quota(text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.quota(p_message text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    RAISE EXCEPTION USING ERRCODE = 'SMQTA', MESSAGE = p_message;
+END $$;
+
+
+--
+-- Name: record_failed_attempt(text, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.record_failed_attempt(p_user text, p_now bigint) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    DELETE FROM screenmates.failed_attempt f WHERE f.logged_at < clock_timestamp() - interval '1 day';
+    INSERT INTO screenmates.failed_attempt (user_id, at) VALUES (p_user, p_now);
+END $$;
+
+
+--
+-- Name: refuse(text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.refuse(p_message text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    RAISE EXCEPTION USING ERRCODE = 'SMVAL', MESSAGE = p_message;
+END $$;
+
+
+--
+-- Name: report_open_participant(text, text, text, text, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.report_open_participant(p_user text, p_secret text, p_id text, p_state text, p_days bigint, p_decided_at bigint) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_state text;
+    v_days bigint;
+    v_challenge screenmates.open_challenge%ROWTYPE;
+    v_last bigint := screenmates.last_possible_today();
+BEGIN
+    IF p_state IS NULL OR p_state NOT IN ('in', 'finished', 'failed', 'forfeited') THEN
+        PERFORM screenmates.refuse('A participant is in, finished, failed or forfeited.');
+    END IF;
+    IF p_days IS NULL OR p_days NOT BETWEEN 0 AND 365 THEN
+        PERFORM screenmates.refuse('Days kept are 0 to 365.');
+    END IF;
+    IF p_decided_at IS NOT NULL AND NOT screenmates.is_instant(p_decided_at) THEN
+        PERFORM screenmates.refuse('A participant''s decision time must be a real instant.');
+    END IF;
+    SELECT * INTO v_challenge FROM screenmates.open_challenge c WHERE c.id = p_id;
+    IF NOT FOUND THEN
+        RETURN 'no-challenge';
+    END IF;
+    SELECT p.state, p.days_kept INTO v_state, v_days FROM screenmates.open_participant p
+        WHERE p.challenge_id = p_id AND p.user_id = v_user FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN 'not-participant';
+    END IF;
+    IF p_days > v_challenge.days OR (v_last IS NOT NULL AND p_days > greatest(v_last - v_challenge.first_day + 1, 0)) THEN
+        PERFORM screenmates.refuse('More days kept than the challenge has run.');
+    END IF;
+    IF p_state = 'finished' AND v_last IS NOT NULL AND v_last < v_challenge.first_day + v_challenge.days - 1 THEN
+        PERFORM screenmates.refuse('A challenge is finished only once its last day has come.');
+    END IF;
+    IF v_state <> 'in' OR (p_state = 'in' AND p_days <= v_days) THEN
+        RETURN 'unchanged';
+    END IF;
+    IF p_state = 'in' THEN
+        UPDATE screenmates.open_participant p SET days_kept = p_days
+            WHERE p.challenge_id = p_id AND p.user_id = v_user;
+    ELSE
+        UPDATE screenmates.open_participant p SET state = p_state, days_kept = p_days, decided_at = p_decided_at
+            WHERE p.challenge_id = p_id AND p.user_id = v_user;
+    END IF;
+    PERFORM nextval('screenmates.open_change_seq');
+    RETURN 'stored';
+END $$;
+
+
+--
+-- Name: report_participant(text, text, text, text, text, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.report_participant(p_user text, p_secret text, p_code text, p_id text, p_state text, p_days bigint, p_decided_at bigint) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_state text;
+    v_days bigint;
+    v_challenge screenmates.group_challenge%ROWTYPE;
+    v_last bigint := screenmates.last_possible_today();
+BEGIN
+    IF p_state IS NULL OR p_state NOT IN ('in', 'finished', 'failed', 'forfeited') THEN
+        PERFORM screenmates.refuse('A participant is in, finished, failed or forfeited.');
+    END IF;
+    IF p_days IS NULL OR p_days NOT BETWEEN 0 AND 365 THEN
+        PERFORM screenmates.refuse('Days kept are 0 to 365.');
+    END IF;
+    IF p_decided_at IS NOT NULL AND NOT screenmates.is_instant(p_decided_at) THEN
+        PERFORM screenmates.refuse('A participant''s decision time must be a real instant.');
+    END IF;
+    IF NOT screenmates.lock_group(v_user, p_code) THEN
+        RETURN 'unknown';
+    END IF;
+    SELECT * INTO v_challenge FROM screenmates.group_challenge c WHERE c.code = p_code AND c.id = p_id;
+    IF NOT FOUND THEN
+        RETURN 'no-challenge';
+    END IF;
+    SELECT p.state, p.days_kept INTO v_state, v_days FROM screenmates.challenge_participant p
+        WHERE p.code = p_code AND p.challenge_id = p_id AND p.user_id = v_user;
+    IF NOT FOUND THEN
+        RETURN 'not-participant';
+    END IF;
+    IF p_days > v_challenge.days OR (v_last IS NOT NULL AND p_days > greatest(v_last - v_challenge.first_day + 1, 0)) THEN
+        PERFORM screenmates.refuse('More days kept than the challenge has run.');
+    END IF;
+    IF p_state = 'finished' AND v_last IS NOT NULL AND v_last < v_challenge.first_day + v_challenge.days - 1 THEN
+        PERFORM screenmates.refuse('A challenge is finished only once its last day has come.');
+    END IF;
+    IF v_state <> 'in' OR (p_state = 'in' AND p_days <= v_days) THEN
+        RETURN 'unchanged';
+    END IF;
+    IF p_state = 'in' THEN
+        UPDATE screenmates.challenge_participant p SET days_kept = p_days
+            WHERE p.code = p_code AND p.challenge_id = p_id AND p.user_id = v_user;
+    ELSE
+        UPDATE screenmates.challenge_participant p
+            SET state = p_state, days_kept = p_days, decided_at = p_decided_at
+            WHERE p.code = p_code AND p.challenge_id = p_id AND p.user_id = v_user;
+    END IF;
+    PERFORM screenmates.touch(p_code);
+    RETURN 'stored';
+END $$;
+
+
+--
+-- Name: report_standing(text, text, text, bigint, bigint, boolean, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.report_standing(p_user text, p_secret text, p_name text, p_coins bigint, p_badges bigint, p_public boolean, p_version bigint, p_now bigint) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_codes text[];
+    v_code text;
+BEGIN
+    PERFORM screenmates.name_key(p_name);
+    IF p_coins IS NULL OR p_badges IS NULL OR p_coins NOT BETWEEN 0 AND 1000000000 OR p_badges NOT BETWEEN 0 AND 1000 THEN
+        PERFORM screenmates.refuse('Coins are 0 to 10^9 and badges 0 to 1000.');
+    END IF;
+    IF p_public IS NULL OR NOT screenmates.is_instant(p_now) THEN
+        PERFORM screenmates.refuse('A standing says whether it is public and when it was made.');
+    END IF;
+    PERFORM screenmates.check_version(p_version);
+    v_codes := screenmates.lock_my_groups(v_user);
+    INSERT INTO screenmates.coin_standing AS s (user_id, display_name, coins, badges, is_public, version, updated_at)
+        VALUES (v_user, p_name, p_coins, p_badges, p_public, p_version, screenmates.call_ms(p_now))
+        ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, coins = excluded.coins,
+            badges = excluded.badges, is_public = excluded.is_public, version = excluded.version,
+            updated_at = excluded.updated_at
+        WHERE excluded.version > s.version;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    FOREACH v_code IN ARRAY v_codes LOOP
+        PERFORM screenmates.touch(v_code);
+    END LOOP;
+    RETURN true;
+END $$;
+
+
+--
+-- Name: retain_day_totals(text, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.retain_day_totals(p_code text, p_today bigint) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_from bigint := (date_trunc('month', date '1970-01-01' + p_today::integer) - interval '1 month')::date
+        - date '1970-01-01';
+BEGIN
+    UPDATE screenmates.group_info g SET retained_on = p_today
+        WHERE g.code = p_code AND (g.retained_on IS NULL OR g.retained_on < p_today);
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    DELETE FROM screenmates.day_total d
+        WHERE d.code = p_code AND d.date < v_from AND NOT EXISTS (
+            SELECT 1 FROM screenmates.week_result r
+            WHERE r.code = p_code AND r.user_id = d.user_id AND r.status = 'pending'
+                AND d.date BETWEEN r.week AND r.week + 6);
+END $$;
+
+
+--
+-- Name: retry_after(text, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.retry_after(p_user text, p_now bigint) RETURNS bigint
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_recent bigint[];
+    v_logged timestamptz[];
+    v_count integer;
+BEGIN
+    SELECT coalesce(array_agg(f.at ORDER BY f.at), '{}') INTO v_recent FROM screenmates.failed_attempt f
+        WHERE f.user_id = p_user AND f.at > p_now - 600000 AND f.at <= p_now;
+    v_count := cardinality(v_recent);
+    IF v_count >= 5 THEN
+        RETURN least(greatest(ceil((v_recent[v_count - 4] + 600000 - p_now) / 1000.0), 1), 600)::bigint;
+    END IF;
+    SELECT coalesce(array_agg(f.logged_at ORDER BY f.logged_at), '{}') INTO v_logged FROM screenmates.failed_attempt f
+        WHERE f.user_id = p_user AND f.logged_at > clock_timestamp() - interval '1 hour';
+    v_count := cardinality(v_logged);
+    IF v_count >= 20 THEN
+        RETURN least(greatest(ceil(extract(epoch FROM
+            v_logged[v_count - 19] + interval '1 hour' - clock_timestamp())), 1), 3600)::bigint;
+    END IF;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: schema_level(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.schema_level() RETURNS TABLE(version integer, compatible_from integer)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+    SELECT m.version, m.compatible_from FROM screenmates.schema_migration m ORDER BY m.version DESC LIMIT 1
+$$;
+
+
+--
+-- Name: schema_version(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.schema_version() RETURNS integer
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+    SELECT coalesce(
+        (SELECT m.compatible_from FROM screenmates.schema_migration m ORDER BY m.version DESC LIMIT 1), 0)
+$$;
+
+
+--
+-- Name: server_ms(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.server_ms() RETURNS bigint
+    LANGUAGE sql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint
+$$;
+
+
+--
+-- Name: set_settlement_rules(text, text, text, integer, bigint, bigint, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.set_settlement_rules(p_user text, p_secret text, p_code text, p_week_start integer, p_kept bigint, p_over bigint, p_missing text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF p_week_start IS NULL OR p_week_start NOT BETWEEN 1 AND 7 OR p_kept IS NULL OR p_kept NOT BETWEEN 0 AND 1000
+        OR p_over IS NULL OR p_over NOT BETWEEN 0 AND 1000 OR p_missing IS NULL
+        OR p_missing NOT IN ('pending', 'worst-case')
+    THEN
+        PERFORM screenmates.refuse('Settlement rules: a week start 1–7, 0–1000 coins a day, pending or worst-case.');
+    END IF;
+    IF NOT screenmates.lock_group(v_user, p_code) THEN
+        RETURN 'unknown';
+    END IF;
+    IF EXISTS (SELECT 1 FROM screenmates.group_info g WHERE g.code = p_code AND g.week_start <> p_week_start)
+        AND EXISTS (SELECT 1 FROM screenmates.week_result r WHERE r.code = p_code)
+    THEN
+        RETURN 'week-fixed';
+    END IF;
+    UPDATE screenmates.group_info g SET week_start = p_week_start, kept_day_coins = p_kept,
+        over_day_coins = p_over, missing_days = p_missing WHERE g.code = p_code;
+    PERFORM screenmates.touch(p_code);
+    RETURN 'set';
+END $$;
+
+
+--
+-- Name: settle_weeks(text, text, text, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.settle_weeks(p_user text, p_secret text, p_code text, p_today bigint, p_now bigint) RETURNS TABLE(known boolean, settled bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_today bigint := least(p_today, floor((extract(epoch FROM clock_timestamp()) + 50400) / 86400)::bigint);
+    v_user text;
+    v_at bigint;
+    v_group screenmates.group_info%ROWTYPE;
+    v_from bigint;
+    v_first bigint;
+    v_weeks bigint;
+    v_new bigint;
+    v_new_final bigint;
+    v_changed bigint;
+    v_changed_final bigint;
+BEGIN
+    -- The usual call: a member, verified in one statement, on a day already settled for with
+    -- nothing that counts written since.
+    IF p_today BETWEEN -719162 AND 2932896 AND EXISTS (
+        SELECT 1 FROM screenmates.verified_marks(p_user, p_secret, p_code) v
+        JOIN screenmates.group_info g ON g.code = p_code
+        WHERE g.settled_on >= v_today AND g.settle_seq = g.settled_seq)
+    THEN
+        RETURN QUERY SELECT true, 0::bigint;
+        RETURN;
+    END IF;
+    v_user := screenmates.caller(p_user, p_secret);
+    v_at := screenmates.call_ms(p_now);
+    IF p_today IS NULL OR p_today NOT BETWEEN -719162 AND 2932896 THEN
+        PERFORM screenmates.refuse('A date is in the years 1 to 9999.');
+    END IF;
+    IF NOT screenmates.lock_group(v_user, p_code) THEN
+        RETURN QUERY SELECT false, 0::bigint;
+        RETURN;
+    END IF;
+    SELECT * INTO v_group FROM screenmates.group_info g WHERE g.code = p_code;
+    v_from := coalesce(v_group.settle_from, screenmates.day_of(v_group.created_at));
+    v_first := screenmates.week_first_day(v_from, v_group.week_start);
+    v_weeks := greatest((screenmates.week_first_day(v_today, v_group.week_start) - v_first) / 7, 0);
+
+    -- 1. Closed weeks without a result.
+    WITH counted AS (
+        SELECT w.week, m.user_id, t.kept, t.over, (w.week + 7 - f.first) - t.kept - t.over AS missing
+        FROM generate_series(greatest(v_weeks - 520, 0), v_weeks - 1) AS i
+        CROSS JOIN LATERAL (SELECT v_first + 7 * i AS week) w
+        JOIN screenmates.member m ON m.code = p_code
+        CROSS JOIN LATERAL (SELECT greatest(w.week, v_from, screenmates.day_of(m.joined_at)) AS first) f
+        CROSS JOIN LATERAL (
+            SELECT count(*) FILTER (WHERE d.vice_blocks <= d.goal_blocks) AS kept,
+                count(*) FILTER (WHERE d.vice_blocks > d.goal_blocks) AS over
+            FROM screenmates.day_total d
+            WHERE d.code = p_code AND d.user_id = m.user_id AND d.date BETWEEN f.first AND w.week + 6
+        ) t
+        WHERE f.first <= w.week + 6 AND NOT EXISTS (
+            SELECT 1 FROM screenmates.week_result x
+            WHERE x.code = p_code AND x.user_id = m.user_id AND x.week = w.week)
+    ), inserted AS (
+        INSERT INTO screenmates.week_result (code, user_id, week, status, kept_days, over_days, missing_days, coins,
+            rule, kept_day_coins, over_day_coins, settled_at)
+        SELECT p_code, c.user_id, c.week,
+            CASE WHEN c.missing > 0 AND v_group.missing_days = 'pending' THEN 'pending' ELSE 'settled' END,
+            c.kept, c.over, c.missing,
+            CASE WHEN c.missing > 0 AND v_group.missing_days = 'pending' THEN 0
+                ELSE screenmates.week_coins(c.kept, c.over, c.missing, v_group.kept_day_coins, v_group.over_day_coins)
+            END,
+            v_group.missing_days, v_group.kept_day_coins, v_group.over_day_coins,
+            CASE WHEN c.missing > 0 AND v_group.missing_days = 'pending' THEN NULL ELSE v_at END
+        FROM counted c
+        ON CONFLICT DO NOTHING
+        RETURNING status
+    )
+    SELECT count(*), count(*) FILTER (WHERE status = 'settled') INTO v_new, v_new_final FROM inserted;
+
+    -- 2. Pending weeks, counted again.
+    WITH recounted AS (
+        SELECT r.user_id, r.week, t.kept, t.over, (r.week + 7 - f.first) - t.kept - t.over AS missing
+        FROM screenmates.week_result r
+        JOIN screenmates.member m ON m.code = r.code AND m.user_id = r.user_id
+        CROSS JOIN LATERAL (SELECT greatest(r.week, v_from, screenmates.day_of(m.joined_at)) AS first) f
+        CROSS JOIN LATERAL (
+            SELECT count(*) FILTER (WHERE d.vice_blocks <= d.goal_blocks) AS kept,
+                count(*) FILTER (WHERE d.vice_blocks > d.goal_blocks) AS over
+            FROM screenmates.day_total d
+            WHERE d.code = p_code AND d.user_id = r.user_id AND d.date BETWEEN f.first AND r.week + 6
+        ) t
+        WHERE r.code = p_code AND r.status = 'pending'
+    ), updated AS (
+        UPDATE screenmates.week_result r SET
+            status = CASE WHEN c.missing = 0 THEN 'settled' ELSE 'pending' END,
+            kept_days = c.kept, over_days = c.over, missing_days = c.missing,
+            coins = CASE WHEN c.missing = 0
+                THEN screenmates.week_coins(c.kept, c.over, c.missing, r.kept_day_coins, r.over_day_coins) ELSE 0 END,
+            settled_at = CASE WHEN c.missing = 0 THEN v_at ELSE NULL END
+        FROM recounted c
+        WHERE r.code = p_code AND r.user_id = c.user_id AND r.week = c.week
+            AND (c.missing = 0 OR r.kept_days <> c.kept OR r.over_days <> c.over OR r.missing_days <> c.missing)
+        RETURNING r.status
+    )
+    SELECT count(*), count(*) FILTER (WHERE status = 'settled') INTO v_changed, v_changed_final FROM updated;
+    IF v_new + v_changed > 0 THEN
+        PERFORM screenmates.touch(p_code);
+    END IF;
+
+    -- 3. What the group keeps.
+    PERFORM screenmates.retain_day_totals(p_code, v_today);
+
+    -- 4. The group's row is still locked: nothing that counts was written since it was counted.
+    UPDATE screenmates.group_info g SET settled_on = v_today, settled_seq = g.settle_seq WHERE g.code = p_code;
+    RETURN QUERY SELECT true, v_new_final + v_changed_final;
+END $$;
+
+
+--
+-- Name: settlement_rules(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.settlement_rules(p_user text, p_secret text, p_code text) RETURNS TABLE(known boolean, week_start integer, kept_day_coins bigint, over_day_coins bigint, missing_days text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::integer, NULL::bigint, NULL::bigint, NULL::text;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, g.week_start, g.kept_day_coins, g.over_day_coins, g.missing_days::text
+        FROM screenmates.group_info g WHERE g.code = p_code;
+END $$;
+
+
+--
+-- Name: stamp_change(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.stamp_change() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    SELECT g.change_seq + 1 INTO NEW.seq FROM screenmates.group_info g WHERE g.code = NEW.code FOR UPDATE;
+    NEW.seq := coalesce(NEW.seq, 0);
+    RETURN NEW;
+END $$;
+
+
+--
+-- Name: stamp_day_total_settlement(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.stamp_day_total_settlement() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_date bigint := NEW.date;
+BEGIN
+    IF TG_OP = 'UPDATE' THEN
+        v_date := least(OLD.date, NEW.date);
+    END IF;
+    UPDATE screenmates.group_info g SET settle_seq = g.change_seq + 1
+        WHERE g.code = NEW.code AND g.settle_seq <> g.change_seq + 1
+            AND (g.settled_on IS NULL OR v_date < screenmates.week_first_day(g.settled_on, g.week_start));
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: stamp_games(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.stamp_games() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_code text;
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        v_code := OLD.code;
+    ELSE
+        v_code := NEW.code;
+    END IF;
+    UPDATE screenmates.group_info g SET games_seq = g.change_seq + 1
+        WHERE g.code = v_code AND g.games_seq <> g.change_seq + 1;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: stamp_open_removal(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.stamp_open_removal() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+BEGIN
+    PERFORM nextval('screenmates.open_change_seq');
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: stamp_removal(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.stamp_removal() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    UPDATE screenmates.group_info g SET removed_seq = g.change_seq + 1
+        WHERE g.code = OLD.code AND g.removed_seq <> g.change_seq + 1;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: stamp_renamed_parts(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.stamp_renamed_parts() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    UPDATE screenmates.challenge_participant p SET days_kept = p.days_kept
+        WHERE p.code = NEW.code AND p.user_id = NEW.user_id;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: stamp_rules_games(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.stamp_rules_games() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    NEW.games_seq := OLD.change_seq + 1;
+    RETURN NEW;
+END $$;
+
+
+--
+-- Name: stamp_rules_settlement(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.stamp_rules_settlement() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    NEW.settle_seq := OLD.change_seq + 1;
+    RETURN NEW;
+END $$;
+
+
+--
+-- Name: stamp_settlement(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.stamp_settlement() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_code text;
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        v_code := OLD.code;
+    ELSE
+        v_code := NEW.code;
+    END IF;
+    UPDATE screenmates.group_info g SET settle_seq = g.change_seq + 1
+        WHERE g.code = v_code AND g.settle_seq <> g.change_seq + 1;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: stamp_standing(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.stamp_standing() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    UPDATE screenmates.member m SET version = m.version WHERE m.user_id = NEW.user_id;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: stamp_standing_games(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.stamp_standing_games() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    UPDATE screenmates.group_info g SET games_seq = g.change_seq + 1
+        FROM screenmates.member m
+        WHERE m.user_id = NEW.user_id AND g.code = m.code AND g.games_seq <> g.change_seq + 1;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: touch(text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.touch(p_code text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_channel text;
+    v_seq bigint;
+BEGIN
+    UPDATE screenmates.group_info SET change_seq = change_seq + 1 WHERE code = p_code
+        RETURNING channel, change_seq INTO v_channel, v_seq;
+    IF v_channel IS NOT NULL THEN
+        PERFORM pg_notify(v_channel, v_seq::text);
+    END IF;
+END $$;
+
+
+--
+-- Name: upsert_day_totals(text, text, text, bigint[], bigint[], bigint[], bigint[]); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.upsert_day_totals(p_user text, p_secret text, p_code text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_first bigint;
+    v_last bigint := screenmates.last_possible_today();
+    v_count bigint;
+BEGIN
+    IF greatest(cardinality(p_dates), cardinality(p_vice), cardinality(p_goals), cardinality(p_versions)) > 1000 THEN
+        PERFORM screenmates.refuse('At most 1000 day totals are sent at once.');
+    END IF;
+    IF NOT screenmates.lock_group(v_user, p_code) THEN
+        RETURN false;
+    END IF;
+    IF NOT screenmates.members_choose_clock() THEN
+        SELECT screenmates.day_of(m.joined_at) - 2 INTO v_first FROM screenmates.member m
+            WHERE m.code = p_code AND m.user_id = v_user;
+    END IF;
+    INSERT INTO screenmates.day_total (code, user_id, date, vice_blocks, goal_blocks, version)
+    SELECT DISTINCT ON (t.date) p_code, v_user, t.date, t.vice, t.goal, t.version
+    FROM unnest(p_dates, p_vice, p_goals, p_versions) WITH ORDINALITY AS t(date, vice, goal, version, ord)
+    WHERE t.date BETWEEN -719162 AND 2932896 AND t.date >= coalesce(v_first, t.date)
+        AND t.date <= coalesce(v_last, t.date)
+        AND t.vice BETWEEN 0 AND 1440 AND t.goal BETWEEN 0 AND 96 AND t.version BETWEEN 1 AND 9007199254740992
+    ORDER BY t.date, t.version DESC, t.ord
+    ON CONFLICT (code, user_id, date) DO UPDATE SET
+        vice_blocks = excluded.vice_blocks, goal_blocks = excluded.goal_blocks, version = excluded.version
+    WHERE excluded.version > day_total.version;
+    GET DIAGNOSTICS v_count = ROW_COUNT;
+    IF v_count > 0 THEN
+        PERFORM screenmates.touch(p_code);
+    END IF;
+    RETURN true;
+END $$;
+
+
+--
+-- Name: upsert_profile(text, text, text, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.upsert_profile(p_user text, p_secret text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_key text := screenmates.name_key(p_name);
+BEGIN
+    PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
+    RETURN screenmates.apply_profile(screenmates.lock_my_groups(v_user), v_user, p_name, v_key, p_blocks, p_day,
+        p_streak, p_last_active, p_last_updated, p_version) > 0;
+END $$;
+
+
+--
+-- Name: verified_marks(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.verified_marks(p_user text, p_secret text, p_code text) RETURNS TABLE(change_seq bigint, removed_seq bigint)
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT g.change_seq, g.removed_seq
+    FROM screenmates.identity d
+    JOIN screenmates.member m ON m.user_id = d.user_id AND m.code = p_code
+    JOIN screenmates.group_info g ON g.code = p_code
+    WHERE d.user_id = p_user AND d.role_name = session_user
+        AND d.secret_hash = sha256(convert_to(p_secret, 'UTF8'))
+$$;
+
+
+--
+-- Name: week_coins(bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.week_coins(p_kept bigint, p_over bigint, p_missing bigint, p_kept_day_coins bigint, p_over_day_coins bigint) RETURNS bigint
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    SELECT p_kept * p_kept_day_coins - (p_over + p_missing) * p_over_day_coins
+$$;
+
+
+--
+-- Name: week_first_day(bigint, integer); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.week_first_day(p_day bigint, p_start integer) RETURNS bigint
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT p_day - (((((p_day + 3) % 7) + 7) % 7 + 1 - p_start + 7) % 7)
+$$;
+
+
+--
+-- Name: week_results(text, text, text, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.week_results(p_user text, p_secret text, p_code text, p_first bigint, p_last bigint) RETURNS TABLE(known boolean, user_id text, week bigint, status text, kept_days bigint, over_days bigint, missing_days bigint, coins bigint, rule text, settled_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+            NULL::bigint, NULL::text, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, r.user_id::text, r.week, r.status::text, r.kept_days, r.over_days, r.missing_days,
+        r.coins, r.rule::text, r.settled_at
+        FROM screenmates.week_result r
+        WHERE r.code = p_code AND r.week BETWEEN p_first AND p_last ORDER BY r.week, r.user_id;
+END $$;
+
+
+--
+-- Name: week_results_after(text, text, text, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.week_results_after(p_user text, p_secret text, p_code text, p_first bigint, p_last bigint, p_after bigint) RETURNS TABLE(known boolean, user_id text, week bigint, status text, kept_days bigint, over_days bigint, missing_days bigint, coins bigint, rule text, settled_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint,
+            NULL::bigint, NULL::text, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, r.user_id::text, r.week, r.status::text, r.kept_days, r.over_days, r.missing_days,
+        r.coins, r.rule::text, r.settled_at
+        FROM screenmates.week_result r
+        WHERE r.code = p_code AND r.week BETWEEN p_first AND p_last AND r.seq > coalesce(p_after, -1)
+        ORDER BY r.week, r.user_id;
+END $$;
+
+
+--
+-- Name: challenge_participant; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.challenge_participant (
+    code text NOT NULL COLLATE pg_catalog."C",
+    challenge_id text NOT NULL COLLATE pg_catalog."C",
+    user_id text NOT NULL COLLATE pg_catalog."C",
+    state text NOT NULL COLLATE pg_catalog."C",
+    days_kept bigint NOT NULL,
+    joined_at bigint NOT NULL,
+    decided_at bigint,
+    seq bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT challenge_participant_days_kept_check CHECK (((days_kept >= 0) AND (days_kept <= 365))),
+    CONSTRAINT challenge_participant_state_check CHECK ((state = ANY (ARRAY['in'::text, 'finished'::text, 'failed'::text, 'forfeited'::text])))
+);
+
+
+--
+-- Name: coin_standing; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.coin_standing (
+    user_id text NOT NULL COLLATE pg_catalog."C",
+    display_name text NOT NULL,
+    coins bigint NOT NULL,
+    badges bigint NOT NULL,
+    is_public boolean NOT NULL,
+    version bigint NOT NULL,
+    updated_at bigint NOT NULL,
+    CONSTRAINT coin_standing_badges_check CHECK ((badges >= 0)),
+    CONSTRAINT coin_standing_coins_check CHECK ((coins >= 0)),
+    CONSTRAINT coin_standing_display_name_check CHECK ((((char_length(display_name) >= 1) AND (char_length(display_name) <= 80)) AND (display_name !~ '[[:cntrl:]]'::text))),
+    CONSTRAINT coin_standing_user_id_check CHECK ((user_id ~ '^[A-Za-z0-9_-]{1,64}$'::text))
+);
+
+
+--
+-- Name: day_total; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.day_total (
+    code text NOT NULL COLLATE pg_catalog."C",
+    user_id text NOT NULL COLLATE pg_catalog."C",
+    date bigint NOT NULL,
+    vice_blocks bigint NOT NULL,
+    goal_blocks bigint NOT NULL,
+    version bigint NOT NULL,
+    seq bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT day_total_date_check CHECK (((date >= '-719162'::integer) AND (date <= 2932896))),
+    CONSTRAINT day_total_goal_blocks_check CHECK ((goal_blocks >= 0)),
+    CONSTRAINT day_total_vice_blocks_check CHECK ((vice_blocks >= 0))
+);
+
+
+--
+-- Name: failed_attempt; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.failed_attempt (
+    user_id text NOT NULL COLLATE pg_catalog."C",
+    at bigint NOT NULL,
+    logged_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL
+);
+
+
+--
+-- Name: group_challenge; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.group_challenge (
+    code text NOT NULL COLLATE pg_catalog."C",
+    id text NOT NULL COLLATE pg_catalog."C",
+    creator_id text NOT NULL COLLATE pg_catalog."C",
+    rule text NOT NULL,
+    first_day bigint NOT NULL,
+    days bigint NOT NULL,
+    reward bigint NOT NULL,
+    penalty bigint NOT NULL,
+    starts_at bigint,
+    created_at bigint NOT NULL,
+    created_on timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    seq bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT group_challenge_days_check CHECK (((days >= 1) AND (days <= 365))),
+    CONSTRAINT group_challenge_first_day_check CHECK (((first_day >= '-719162'::integer) AND (first_day <= 2932896))),
+    CONSTRAINT group_challenge_id_check CHECK ((id ~ '^[a-z0-9]{4,16}$'::text)),
+    CONSTRAINT group_challenge_penalty_check CHECK (((penalty >= 0) AND (penalty <= 10000))),
+    CONSTRAINT group_challenge_reward_check CHECK (((reward >= 0) AND (reward <= 10000))),
+    CONSTRAINT group_challenge_rule_check CHECK (((char_length(rule) >= 1) AND (char_length(rule) <= 2000)))
+);
+
+
+--
+-- Name: group_info; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.group_info (
+    code text NOT NULL COLLATE pg_catalog."C",
+    daily_goal_blocks bigint NOT NULL,
+    created_at bigint NOT NULL,
+    change_seq bigint DEFAULT 1 NOT NULL,
+    channel text DEFAULT ('screenmates_'::text || replace((gen_random_uuid())::text, '-'::text, ''::text)) NOT NULL COLLATE pg_catalog."C",
+    week_start integer DEFAULT 1 NOT NULL,
+    kept_day_coins bigint DEFAULT 5 NOT NULL,
+    over_day_coins bigint DEFAULT 10 NOT NULL,
+    missing_days text DEFAULT 'pending'::text NOT NULL COLLATE pg_catalog."C",
+    settle_from bigint,
+    created_by text COLLATE pg_catalog."C",
+    created_on timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    removed_seq bigint DEFAULT 0 NOT NULL,
+    retained_on bigint,
+    games_seq bigint DEFAULT 0 NOT NULL,
+    settle_seq bigint DEFAULT 0 NOT NULL,
+    settled_seq bigint DEFAULT 0 NOT NULL,
+    settled_on bigint,
+    CONSTRAINT group_info_code_check CHECK ((code ~ '^[2-9A-HJ-NP-Z]{6}$'::text)),
+    CONSTRAINT group_info_daily_goal_blocks_check CHECK (((daily_goal_blocks >= 1) AND (daily_goal_blocks <= 96))),
+    CONSTRAINT group_info_kept_day_coins_check CHECK (((kept_day_coins >= 0) AND (kept_day_coins <= 1000))),
+    CONSTRAINT group_info_missing_days_check CHECK ((missing_days = ANY (ARRAY['pending'::text, 'worst-case'::text]))),
+    CONSTRAINT group_info_over_day_coins_check CHECK (((over_day_coins >= 0) AND (over_day_coins <= 1000))),
+    CONSTRAINT group_info_week_start_check CHECK (((week_start >= 1) AND (week_start <= 7)))
+);
+
+
+--
+-- Name: identity; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.identity (
+    user_id text NOT NULL COLLATE pg_catalog."C",
+    role_name text NOT NULL COLLATE pg_catalog."C",
+    secret_hash bytea NOT NULL,
+    bound_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT identity_secret_hash_check CHECK ((length(secret_hash) = 32)),
+    CONSTRAINT identity_user_id_check CHECK ((user_id ~ '^[A-Za-z0-9_-]{1,64}$'::text))
+);
+
+
+--
+-- Name: identity_claim; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.identity_claim (
+    user_id text NOT NULL COLLATE pg_catalog."C",
+    role_name text NOT NULL COLLATE pg_catalog."C",
+    secret_hash bytea NOT NULL,
+    claimed_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT identity_claim_secret_hash_check CHECK ((length(secret_hash) = 32))
+);
+
+
+--
+-- Name: last_group; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.last_group (
+    user_id text NOT NULL COLLATE pg_catalog."C",
+    code text NOT NULL COLLATE pg_catalog."C"
+);
+
+
+--
+-- Name: legacy_user; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.legacy_user (
+    user_id text NOT NULL COLLATE pg_catalog."C"
+);
+
+
+--
+-- Name: member; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.member (
+    code text NOT NULL COLLATE pg_catalog."C",
+    user_id text NOT NULL COLLATE pg_catalog."C",
+    display_name text NOT NULL,
+    name_key text NOT NULL COLLATE pg_catalog."C",
+    blocks_today bigint NOT NULL,
+    day bigint NOT NULL,
+    streak bigint NOT NULL,
+    last_active bigint,
+    last_updated bigint NOT NULL,
+    version bigint NOT NULL,
+    joined_at bigint NOT NULL,
+    seq bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT member_blocks_today_check CHECK ((blocks_today >= 0)),
+    CONSTRAINT member_day_check CHECK (((day >= '-719162'::integer) AND (day <= 2932896))),
+    CONSTRAINT member_display_name_check CHECK ((((char_length(display_name) >= 1) AND (char_length(display_name) <= 80)) AND (display_name !~ '[[:cntrl:]]'::text))),
+    CONSTRAINT member_streak_check CHECK ((streak >= 0)),
+    CONSTRAINT member_user_id_check CHECK ((user_id ~ '^[A-Za-z0-9_-]{1,64}$'::text))
+);
+
+
+--
+-- Name: open_challenge; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.open_challenge (
+    id text NOT NULL COLLATE pg_catalog."C",
+    published_by text NOT NULL COLLATE pg_catalog."C",
+    rule text NOT NULL,
+    first_day bigint NOT NULL,
+    days bigint NOT NULL,
+    reward bigint NOT NULL,
+    penalty bigint NOT NULL,
+    starts_at bigint,
+    published_at bigint NOT NULL,
+    published_on timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT open_challenge_days_check CHECK (((days >= 1) AND (days <= 365))),
+    CONSTRAINT open_challenge_first_day_check CHECK (((first_day >= '-719162'::integer) AND (first_day <= (2932896 - 365)))),
+    CONSTRAINT open_challenge_id_check CHECK ((id ~ '^[a-z0-9]{4,16}$'::text)),
+    CONSTRAINT open_challenge_penalty_check CHECK (((penalty >= 0) AND (penalty <= 10000))),
+    CONSTRAINT open_challenge_reward_check CHECK (((reward >= 0) AND (reward <= 10000))),
+    CONSTRAINT open_challenge_rule_check CHECK ((octet_length(rule) <= 2000))
+);
+
+
+--
+-- Name: open_change_seq; Type: SEQUENCE; Schema: screenmates; Owner: -
+--
+
+CREATE SEQUENCE screenmates.open_change_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+
+--
+-- Name: open_participant; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.open_participant (
+    challenge_id text NOT NULL COLLATE pg_catalog."C",
+    user_id text NOT NULL COLLATE pg_catalog."C",
+    display_name text NOT NULL,
+    name_key text NOT NULL,
+    state text NOT NULL,
+    days_kept bigint NOT NULL,
+    joined_at bigint NOT NULL,
+    joined_on timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    decided_at bigint,
+    CONSTRAINT open_participant_days_kept_check CHECK (((days_kept >= 0) AND (days_kept <= 365))),
+    CONSTRAINT open_participant_display_name_check CHECK (((char_length(display_name) >= 1) AND (char_length(display_name) <= 20))),
+    CONSTRAINT open_participant_state_check CHECK ((state = ANY (ARRAY['in'::text, 'finished'::text, 'failed'::text, 'forfeited'::text])))
+);
+
+
+--
+-- Name: schema_migration; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.schema_migration (
+    version integer NOT NULL,
+    summary text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL,
+    compatible_from integer DEFAULT 1 NOT NULL
+);
+
+
+--
+-- Name: week_result; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.week_result (
+    code text NOT NULL COLLATE pg_catalog."C",
+    user_id text NOT NULL COLLATE pg_catalog."C",
+    week bigint NOT NULL,
+    status text NOT NULL COLLATE pg_catalog."C",
+    kept_days bigint NOT NULL,
+    over_days bigint NOT NULL,
+    missing_days bigint NOT NULL,
+    coins bigint NOT NULL,
+    rule text NOT NULL COLLATE pg_catalog."C",
+    kept_day_coins bigint NOT NULL,
+    over_day_coins bigint NOT NULL,
+    settled_at bigint,
+    seq bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT week_result_kept_days_check CHECK (((kept_days >= 0) AND (kept_days <= 7))),
+    CONSTRAINT week_result_missing_days_check CHECK (((missing_days >= 0) AND (missing_days <= 7))),
+    CONSTRAINT week_result_over_days_check CHECK (((over_days >= 0) AND (over_days <= 7))),
+    CONSTRAINT week_result_rule_check CHECK ((rule = ANY (ARRAY['pending'::text, 'worst-case'::text]))),
+    CONSTRAINT week_result_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'settled'::text])))
+);
+
+
+--
+-- Name: challenge_participant challenge_participant_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.challenge_participant
+    ADD CONSTRAINT challenge_participant_pkey PRIMARY KEY (code, challenge_id, user_id);
+
+
+--
+-- Name: coin_standing coin_standing_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.coin_standing
+    ADD CONSTRAINT coin_standing_pkey PRIMARY KEY (user_id);
+
+
+--
+-- Name: coin_standing coin_standing_ranges; Type: CHECK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.coin_standing
+    ADD CONSTRAINT coin_standing_ranges CHECK ((((coins >= 0) AND (coins <= 1000000000)) AND ((badges >= 0) AND (badges <= 1000)) AND ((version >= 0) AND (version <= '9007199254740992'::bigint)) AND ((char_length(display_name) >= 1) AND (char_length(display_name) <= 20)))) NOT VALID;
+
+
+--
+-- Name: day_total day_total_goal_range; Type: CHECK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.day_total
+    ADD CONSTRAINT day_total_goal_range CHECK (((goal_blocks >= 0) AND (goal_blocks <= 96))) NOT VALID;
+
+
+--
+-- Name: day_total day_total_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.day_total
+    ADD CONSTRAINT day_total_pkey PRIMARY KEY (code, user_id, date);
+
+
+--
+-- Name: day_total day_total_version_range; Type: CHECK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.day_total
+    ADD CONSTRAINT day_total_version_range CHECK (((version >= 0) AND (version <= '9007199254740992'::bigint))) NOT VALID;
+
+
+--
+-- Name: day_total day_total_vice_range; Type: CHECK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.day_total
+    ADD CONSTRAINT day_total_vice_range CHECK (((vice_blocks >= 0) AND (vice_blocks <= 1440))) NOT VALID;
+
+
+--
+-- Name: group_challenge group_challenge_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.group_challenge
+    ADD CONSTRAINT group_challenge_pkey PRIMARY KEY (code, id);
+
+
+--
+-- Name: group_info group_info_channel_key; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.group_info
+    ADD CONSTRAINT group_info_channel_key UNIQUE (channel);
+
+
+--
+-- Name: group_info group_info_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.group_info
+    ADD CONSTRAINT group_info_pkey PRIMARY KEY (code);
+
+
+--
+-- Name: identity_claim identity_claim_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.identity_claim
+    ADD CONSTRAINT identity_claim_pkey PRIMARY KEY (user_id, role_name, secret_hash);
+
+
+--
+-- Name: identity identity_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.identity
+    ADD CONSTRAINT identity_pkey PRIMARY KEY (user_id);
+
+
+--
+-- Name: last_group last_group_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.last_group
+    ADD CONSTRAINT last_group_pkey PRIMARY KEY (user_id);
+
+
+--
+-- Name: legacy_user legacy_user_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.legacy_user
+    ADD CONSTRAINT legacy_user_pkey PRIMARY KEY (user_id);
+
+
+--
+-- Name: member member_blocks_range; Type: CHECK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.member
+    ADD CONSTRAINT member_blocks_range CHECK (((blocks_today >= 0) AND (blocks_today <= 1440))) NOT VALID;
+
+
+--
+-- Name: member member_code_name_key_key; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.member
+    ADD CONSTRAINT member_code_name_key_key UNIQUE (code, name_key);
+
+
+--
+-- Name: member member_name_length; Type: CHECK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.member
+    ADD CONSTRAINT member_name_length CHECK (((char_length(display_name) >= 1) AND (char_length(display_name) <= 20))) NOT VALID;
+
+
+--
+-- Name: member member_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.member
+    ADD CONSTRAINT member_pkey PRIMARY KEY (code, user_id);
+
+
+--
+-- Name: member member_streak_range; Type: CHECK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.member
+    ADD CONSTRAINT member_streak_range CHECK (((streak >= 0) AND (streak <= 36525))) NOT VALID;
+
+
+--
+-- Name: member member_version_range; Type: CHECK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.member
+    ADD CONSTRAINT member_version_range CHECK (((version >= 0) AND (version <= '9007199254740992'::bigint))) NOT VALID;
+
+
+--
+-- Name: open_challenge open_challenge_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.open_challenge
+    ADD CONSTRAINT open_challenge_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: open_participant open_participant_challenge_id_name_key_key; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.open_participant
+    ADD CONSTRAINT open_participant_challenge_id_name_key_key UNIQUE (challenge_id, name_key);
+
+
+--
+-- Name: open_participant open_participant_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.open_participant
+    ADD CONSTRAINT open_participant_pkey PRIMARY KEY (challenge_id, user_id);
+
+
+--
+-- Name: schema_migration schema_migration_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.schema_migration
+    ADD CONSTRAINT schema_migration_pkey PRIMARY KEY (version);
+
+
+--
+-- Name: store_policy store_policy_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.store_policy
+    ADD CONSTRAINT store_policy_pkey PRIMARY KEY (only_row);
+
+
+--
+-- Name: week_result week_result_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.week_result
+    ADD CONSTRAINT week_result_pkey PRIMARY KEY (code, user_id, week);
+
+
+--
+-- Name: challenge_participant_by_change; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX challenge_participant_by_change ON screenmates.challenge_participant USING btree (code, seq);
+
+
+--
+-- Name: coin_standing_public; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX coin_standing_public ON screenmates.coin_standing USING btree (coins DESC, badges DESC) WHERE is_public;
+
+
+--
+-- Name: day_total_by_change; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX day_total_by_change ON screenmates.day_total USING btree (code, seq);
+
+
+--
+-- Name: failed_attempt_by_log; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX failed_attempt_by_log ON screenmates.failed_attempt USING btree (logged_at);
+
+
+--
+-- Name: failed_attempt_by_user; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX failed_attempt_by_user ON screenmates.failed_attempt USING btree (user_id, at);
+
+
+--
+-- Name: group_challenge_by_change; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX group_challenge_by_change ON screenmates.group_challenge USING btree (code, seq);
+
+
+--
+-- Name: group_info_by_creator; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX group_info_by_creator ON screenmates.group_info USING btree (created_by, created_on);
+
+
+--
+-- Name: identity_by_role; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX identity_by_role ON screenmates.identity USING btree (role_name, bound_at);
+
+
+--
+-- Name: member_by_change; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX member_by_change ON screenmates.member USING btree (code, seq);
+
+
+--
+-- Name: member_by_user; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX member_by_user ON screenmates.member USING btree (user_id);
+
+
+--
+-- Name: open_participant_by_user; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX open_participant_by_user ON screenmates.open_participant USING btree (user_id, joined_on);
+
+
+--
+-- Name: week_result_by_change; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX week_result_by_change ON screenmates.week_result USING btree (code, seq);
+
+
+--
+-- Name: challenge_participant challenge_participant_games; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER challenge_participant_games AFTER INSERT OR DELETE OR UPDATE ON screenmates.challenge_participant FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_games();
+
+
+--
+-- Name: challenge_participant challenge_participant_removal; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER challenge_participant_removal AFTER DELETE ON screenmates.challenge_participant FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_removal();
+
+
+--
+-- Name: challenge_participant challenge_participant_stamp; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER challenge_participant_stamp BEFORE INSERT OR UPDATE ON screenmates.challenge_participant FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_change();
+
+
+--
+-- Name: coin_standing coin_standing_games; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER coin_standing_games AFTER INSERT OR UPDATE ON screenmates.coin_standing FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_standing_games();
+
+
+--
+-- Name: coin_standing coin_standing_stamp; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER coin_standing_stamp AFTER INSERT OR UPDATE ON screenmates.coin_standing FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_standing();
+
+
+--
+-- Name: day_total day_total_settlement; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER day_total_settlement AFTER INSERT OR UPDATE ON screenmates.day_total FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_day_total_settlement();
+
+
+--
+-- Name: day_total day_total_stamp; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER day_total_stamp BEFORE INSERT OR UPDATE ON screenmates.day_total FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_change();
+
+
+--
+-- Name: group_challenge group_challenge_games; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER group_challenge_games AFTER INSERT OR DELETE OR UPDATE ON screenmates.group_challenge FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_games();
+
+
+--
+-- Name: group_challenge group_challenge_removal; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER group_challenge_removal AFTER DELETE ON screenmates.group_challenge FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_removal();
+
+
+--
+-- Name: group_challenge group_challenge_stamp; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER group_challenge_stamp BEFORE INSERT OR UPDATE ON screenmates.group_challenge FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_change();
+
+
+--
+-- Name: group_info group_rules_games; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER group_rules_games BEFORE UPDATE OF week_start, kept_day_coins, over_day_coins, missing_days, settle_from ON screenmates.group_info FOR EACH ROW WHEN (((old.week_start IS DISTINCT FROM new.week_start) OR (old.kept_day_coins IS DISTINCT FROM new.kept_day_coins) OR (old.over_day_coins IS DISTINCT FROM new.over_day_coins) OR (old.missing_days IS DISTINCT FROM new.missing_days) OR (old.settle_from IS DISTINCT FROM new.settle_from))) EXECUTE FUNCTION screenmates.stamp_rules_games();
+
+
+--
+-- Name: group_info group_rules_settlement; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER group_rules_settlement BEFORE UPDATE OF week_start, kept_day_coins, over_day_coins, missing_days, settle_from ON screenmates.group_info FOR EACH ROW WHEN (((old.week_start IS DISTINCT FROM new.week_start) OR (old.kept_day_coins IS DISTINCT FROM new.kept_day_coins) OR (old.over_day_coins IS DISTINCT FROM new.over_day_coins) OR (old.missing_days IS DISTINCT FROM new.missing_days) OR (old.settle_from IS DISTINCT FROM new.settle_from))) EXECUTE FUNCTION screenmates.stamp_rules_settlement();
+
+
+--
+-- Name: member member_games; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER member_games AFTER INSERT OR DELETE ON screenmates.member FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_games();
+
+
+--
+-- Name: member member_removal; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER member_removal AFTER DELETE ON screenmates.member FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_removal();
+
+
+--
+-- Name: member member_renamed; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER member_renamed AFTER UPDATE OF display_name ON screenmates.member FOR EACH ROW WHEN ((old.display_name IS DISTINCT FROM new.display_name)) EXECUTE FUNCTION screenmates.stamp_renamed_parts();
+
+
+--
+-- Name: member member_renamed_games; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER member_renamed_games AFTER UPDATE OF display_name ON screenmates.member FOR EACH ROW WHEN ((old.display_name IS DISTINCT FROM new.display_name)) EXECUTE FUNCTION screenmates.stamp_games();
+
+
+--
+-- Name: member member_settlement; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER member_settlement AFTER INSERT OR DELETE OR UPDATE OF joined_at ON screenmates.member FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_settlement();
+
+
+--
+-- Name: member member_stamp; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER member_stamp BEFORE INSERT OR UPDATE ON screenmates.member FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_change();
+
+
+--
+-- Name: open_participant open_participant_removed; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER open_participant_removed AFTER DELETE ON screenmates.open_participant FOR EACH STATEMENT EXECUTE FUNCTION screenmates.stamp_open_removal();
+
+
+--
+-- Name: week_result week_result_games; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER week_result_games AFTER INSERT OR DELETE OR UPDATE ON screenmates.week_result FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_games();
+
+
+--
+-- Name: week_result week_result_removal; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER week_result_removal AFTER DELETE ON screenmates.week_result FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_removal();
+
+
+--
+-- Name: week_result week_result_stamp; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER week_result_stamp BEFORE INSERT OR UPDATE ON screenmates.week_result FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_change();
+
+
+--
+-- Name: challenge_participant challenge_participant_code_challenge_id_fkey; Type: FK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.challenge_participant
+    ADD CONSTRAINT challenge_participant_code_challenge_id_fkey FOREIGN KEY (code, challenge_id) REFERENCES screenmates.group_challenge(code, id) ON DELETE CASCADE;
+
+
+--
+-- Name: challenge_participant challenge_participant_code_user_id_fkey; Type: FK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.challenge_participant
+    ADD CONSTRAINT challenge_participant_code_user_id_fkey FOREIGN KEY (code, user_id) REFERENCES screenmates.member(code, user_id) ON DELETE CASCADE;
+
+
+--
+-- Name: day_total day_total_code_user_id_fkey; Type: FK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.day_total
+    ADD CONSTRAINT day_total_code_user_id_fkey FOREIGN KEY (code, user_id) REFERENCES screenmates.member(code, user_id) ON DELETE CASCADE;
+
+
+--
+-- Name: group_challenge group_challenge_code_fkey; Type: FK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.group_challenge
+    ADD CONSTRAINT group_challenge_code_fkey FOREIGN KEY (code) REFERENCES screenmates.group_info(code);
+
+
+--
+-- Name: identity_claim identity_claim_user_id_fkey; Type: FK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.identity_claim
+    ADD CONSTRAINT identity_claim_user_id_fkey FOREIGN KEY (user_id) REFERENCES screenmates.legacy_user(user_id) ON DELETE CASCADE;
+
+
+--
+-- Name: member member_code_fkey; Type: FK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.member
+    ADD CONSTRAINT member_code_fkey FOREIGN KEY (code) REFERENCES screenmates.group_info(code);
+
+
+--
+-- Name: open_participant open_participant_challenge_id_fkey; Type: FK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.open_participant
+    ADD CONSTRAINT open_participant_challenge_id_fkey FOREIGN KEY (challenge_id) REFERENCES screenmates.open_challenge(id) ON DELETE CASCADE;
+
+
+--
+-- Name: open_participant open_participant_user_id_fkey; Type: FK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.open_participant
+    ADD CONSTRAINT open_participant_user_id_fkey FOREIGN KEY (user_id) REFERENCES screenmates.identity(user_id) ON DELETE CASCADE;
+
+
+--
+-- Name: week_result week_result_code_user_id_fkey; Type: FK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.week_result
+    ADD CONSTRAINT week_result_code_user_id_fkey FOREIGN KEY (code, user_id) REFERENCES screenmates.member(code, user_id) ON DELETE CASCADE;
+
+
+--
+-- Name: challenge_participant; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.challenge_participant ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: coin_standing; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.coin_standing ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: day_total; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.day_total ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: failed_attempt; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.failed_attempt ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: group_challenge; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.group_challenge ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: group_info; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.group_info ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: identity; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.identity ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: identity_claim; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.identity_claim ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: last_group; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.last_group ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: legacy_user; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.legacy_user ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: member; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.member ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: open_challenge; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.open_challenge ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: open_participant; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.open_participant ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: schema_migration; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.schema_migration ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: store_policy; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.store_policy ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: week_result; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.week_result ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: SCHEMA screenmates; Type: ACL; Schema: -; Owner: -
+--
+
+GRANT USAGE ON SCHEMA screenmates TO PUBLIC;
+
+
+--
+-- Name: FUNCTION apply_profile(p_codes text[], p_user text, p_name text, p_key text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.apply_profile(p_codes text[], p_user text, p_name text, p_key text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION approve_claim(p_user text, p_role text, p_fingerprint text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.approve_claim(p_user text, p_role text, p_fingerprint text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION block_sums_after(p_code text, p_first bigint, p_last bigint, p_after bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.block_sums_after(p_code text, p_first bigint, p_last bigint, p_after bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION call_ms(p_now bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.call_ms(p_now bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION caller(p_user text, p_secret text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.caller(p_user text, p_secret text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION caller_owns_store(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.caller_owns_store() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION check_challenge(p_id text, p_rule text, p_first_day bigint, p_days bigint, p_reward bigint, p_penalty bigint, p_starts_at bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.check_challenge(p_id text, p_rule text, p_first_day bigint, p_days bigint, p_reward bigint, p_penalty bigint, p_starts_at bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION check_profile(p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.check_profile(p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION check_rule(p_rule text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.check_rule(p_rule text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION check_target(p_target jsonb); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.check_target(p_target jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION check_today(p_day bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.check_today(p_day bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION check_user_id(p_user text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.check_user_id(p_user text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION check_version(p_version bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.check_version(p_version bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION day_of(p_ms bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.day_of(p_ms bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION drop_if_empty(p_code text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.drop_if_empty(p_code text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION first_possible_today(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.first_possible_today() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION group_access(p_user text, p_code text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.group_access(p_user text, p_code text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION is_instant(p_ms bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.is_instant(p_ms bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION json_count(p_value jsonb, p_max integer); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.json_count(p_value jsonb, p_max integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION json_keys(p_value jsonb); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.json_keys(p_value jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION json_keys_unique(p_value json); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.json_keys_unique(p_value json) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION last_possible_today(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.last_possible_today() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION lock_group(p_user text, p_code text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.lock_group(p_user text, p_code text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION lock_my_groups(p_user text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.lock_my_groups(p_user text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION members_after(p_code text, p_after bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.members_after(p_code text, p_after bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION members_choose_clock(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.members_choose_clock() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION name_key(p_name text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.name_key(p_name text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pending_claims(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.pending_claims() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION policy(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.policy() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION quota(p_message text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.quota(p_message text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION record_failed_attempt(p_user text, p_now bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.record_failed_attempt(p_user text, p_now bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION refuse(p_message text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.refuse(p_message text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION retain_day_totals(p_code text, p_today bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.retain_day_totals(p_code text, p_today bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION retry_after(p_user text, p_now bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.retry_after(p_user text, p_now bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION server_ms(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.server_ms() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION stamp_change(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.stamp_change() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION stamp_day_total_settlement(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.stamp_day_total_settlement() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION stamp_games(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.stamp_games() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION stamp_open_removal(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.stamp_open_removal() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION stamp_removal(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.stamp_removal() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION stamp_renamed_parts(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.stamp_renamed_parts() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION stamp_rules_games(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.stamp_rules_games() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION stamp_rules_settlement(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.stamp_rules_settlement() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION stamp_settlement(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.stamp_settlement() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION stamp_standing(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.stamp_standing() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION stamp_standing_games(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.stamp_standing_games() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION touch(p_code text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.touch(p_code text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION verified_marks(p_user text, p_secret text, p_code text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.verified_marks(p_user text, p_secret text, p_code text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION week_coins(p_kept bigint, p_over bigint, p_missing bigint, p_kept_day_coins bigint, p_over_day_coins bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.week_coins(p_kept bigint, p_over bigint, p_missing bigint, p_kept_day_coins bigint, p_over_day_coins bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION week_first_day(p_day bigint, p_start integer); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.week_first_day(p_day bigint, p_start integer) FROM PUBLIC;
+
+
+--
+-- PostgreSQL database dump complete
+--
+
+
