@@ -16,7 +16,7 @@ public enum DashboardContentBuilder {
             DashboardContent.GroupSummary(
                 code: membership.code.value, memberCount: max(group?.snapshot?.members.count ?? 1, 1))
         }
-        let notes = [source, group.flatMap { syncNote($0, now: now) }].compactMap { $0 }
+        let notes = [source, group.flatMap { syncNote($0, now: now, clockSpeed: clockSpeed) }].compactMap { $0 }
         var data = DashboardContent(
             userName: name, group: groupLine,
             calendar: numbers.calendar, now: now, clockSpeed: clockSpeed, today: numbers.summary,
@@ -59,16 +59,24 @@ public enum DashboardContentBuilder {
     }
 
     /// "synced just now", "2 days not synced", "offline · cached 5m ago", "store busy · not sent".
-    public static func syncNote(_ status: GroupLink.Status, now: Date) -> String? {
+    ///
+    /// Ages are said in real time: a sync is the link talking to the store, which happens on the
+    /// real clock, so a demo at `--speed 120` that synced 15 s ago says "just now", not "30m ago"
+    /// (`now` and the instants are on the app clock, which runs `clockSpeed` times faster).
+    public static func syncNote(_ status: GroupLink.Status, now: Date, clockSpeed: Double = 1) -> String? {
+        func age(_ instant: Date) -> String {
+            let realAge = now.timeIntervalSince(instant) / max(clockSpeed, .leastNonzeroMagnitude)
+            return TimeFormat.relative(now.addingTimeInterval(-realAge), now: now)
+        }
         if status.offline {
             guard let fetched = status.snapshot?.fetchedAt else { return "offline" }
-            return "offline · cached " + TimeFormat.relative(fetched, now: now)
+            return "offline · cached " + age(fetched)
         }
         if status.busy { return "store busy · not sent" }
         if status.unsyncedDays > 0 {
             return "\(status.unsyncedDays) day\(status.unsyncedDays == 1 ? "" : "s") not synced"
         }
         guard let synced = status.lastSyncedAt else { return "not synced yet" }
-        return "synced " + TimeFormat.relative(synced, now: now)
+        return "synced " + age(synced)
     }
 }
