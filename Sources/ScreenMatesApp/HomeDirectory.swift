@@ -51,6 +51,26 @@ public struct HomeDirectory: Sendable, Hashable {
         return try LocalStore.open(at: databasePath, busyTimeout: timeout ?? LocalStore.busyTimeout)
     }
     public var logPath: String { path + "/screenmates.log" }
+
+    /// The file that remembers the group store `setup` was pointed at (`--group-store` or
+    /// `SCREENMATES_GROUP_STORE`), for a home in no group yet: a path, or a URL without its
+    /// password. A group's own store, remembered with its membership, wins over it.
+    public var namedGroupStorePath: String { path + "/group-store-location" }
+
+    /// The group store `setup` was pointed at, if it was.
+    public var namedGroupStore: String? {
+        guard let data = FileManager.default.contents(atPath: namedGroupStorePath),
+            let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            !text.isEmpty
+        else { return nil }
+        return text
+    }
+
+    /// Remembers `store` (as `GroupStoreLocation.remembered` writes it) for the commands that
+    /// follow setup: owner-only, whole or not at all.
+    public func rememberGroupStore(_ store: String) throws(AppError) {
+        try AtomicFile.write(Data((store + "\n").utf8), to: namedGroupStorePath)
+    }
     public var databaseFileName: String { "local.sqlite" }
 
     /// Creates the directory (and missing parents) private to its owner (0700). An existing

@@ -39,6 +39,10 @@ struct ConfigCommand: AsyncParsableCommand {
                     print(
                         "# group store: \(SafeText.displayable(store))  (remembered with group \(code); --group-store or SCREENMATES_GROUP_STORE win over it)"
                     )
+                } else if let store = try global.resolveHome().namedGroupStore {
+                    print(
+                        "# group store: \(SafeText.displayable(store))  (named at setup; --group-store or SCREENMATES_GROUP_STORE win over it)"
+                    )
                 }
                 for problem in listing.problems { printError(problem) }
                 return 0

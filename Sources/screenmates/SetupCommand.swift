@@ -12,7 +12,8 @@ struct SetupCommand: AsyncParsableCommand {
             for an app that is not in it. Listing apps for a category replaces that category's list. \
             With --start-at (or --speed) the profile's first day comes from that clock, so a demo or a \
             test can set a home up on the clock its dashboard will run on; without --home that is the \
-            demo directory.
+            demo directory. A group store named here (--group-store or SCREENMATES_GROUP_STORE) is \
+            remembered: `group create` and `group join` go to it without naming it again.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -60,6 +61,8 @@ struct SetupCommand: AsyncParsableCommand {
             // Everything the command line says is checked before anything is written.
             let viceApps = try ProfileSetup.resolveApps(vice, category: .vice, catalogue: catalogue)
             let productiveApps = try ProfileSetup.resolveApps(productive, category: .productive, catalogue: catalogue)
+            // A store named now is where the group commands that follow go, without naming it again.
+            let namedStore = try global.groupStoreChoice.named(home: home)
             try home.prepareWarning()
             let settings = try ProfileSetup.save(
                 ProfileSetup.Choices(
@@ -67,7 +70,9 @@ struct SetupCommand: AsyncParsableCommand {
                     goal: goal),
                 home: home, catalogue: catalogue, speed: clock.speed, startAt: clock.startInstant,
                 timeZone: machineTimeZone)
+            if let namedStore { try home.rememberGroupStore(namedStore.remembered) }
             print("Saved \(displayName.value) in \(home.path).")
+            if let namedStore { print("Group store: \(namedStore) (remembered for the group commands that follow).") }
             print("Vice apps: " + settings.viceApps.map(\.name).joined(separator: ", "))
             print("Productive apps: " + settings.productiveApps.map(\.name).joined(separator: ", "))
             return 0

@@ -6,13 +6,14 @@ import ScreenMatesGroupStore
 /// outcomes come back through the inbox).
 extension DashboardEffectRunner {
     /// Where the group lives: the store named for this run, else the one the group was joined
-    /// through (`remembered`), else the home's default file.
+    /// through (`remembered`), else the one setup was pointed at, else the home's default file.
     /// A demo with mates keeps every group of the session in the demo's own store, unless the
     /// home is in a group elsewhere.
     func groupStore(remembered: String?) -> GroupStoreLocation {
         let home = dependencies.home
         if let demo = demoGroupStore, remembered == nil || remembered == demo.remembered { return demo }
         if let named = dependencies.options.groupStore { return named }
+        let remembered = remembered ?? home.namedGroupStore
         if let resolved = resolvedGroupStores[remembered ?? ""] { return resolved }
         let resolved =
             (try? GroupStoreLocation.resolve(

@@ -55,7 +55,7 @@ public struct GroupActions: Sendable {
                     creator: draft.profile(userID: settings.userID, version: version, now: clock.now()),
                     now: clock.now())
             } catch {
-                throw AppError(error.message)
+                throw AppError(Self.failed("create a group", error))
             }
             // A member is in one group at a time: creating a group moves the user out of the old one.
             if let old = settings.group, old.code != group.code {
@@ -82,6 +82,23 @@ public struct GroupActions: Sendable {
         }
     }
 
+    /// What a store that could not take a group action now (out of reach, busy) means for that
+    /// action: it failed, and nothing was done. A report says "working offline; updates are
+    /// kept", since its outbox sends them later; a join or a create is not kept, so it says so.
+    static func failed(_ action: String, _ error: GroupStoreError) -> String {
+        switch error {
+        case .unavailable(let location, let detail):
+            return "Could not \(action): the group store \(location) cannot be reached (\(detail)). Nothing was "
+                + "changed; try again once it can be reached, or name the group's store with --group-store "
+                + "(or SCREENMATES_GROUP_STORE)."
+        case .busy(let location, let detail):
+            return "Could not \(action): the group store \(location) is busy (\(detail)). Nothing was changed; "
+                + "try again in a moment."
+        default:
+            return error.message
+        }
+    }
+
     /// Why an action on the group failed: the group store's own reason (a name taken, an unknown
     /// code…), or another problem.
     public enum Failure: Error, Sendable {
@@ -104,10 +121,14 @@ public struct GroupActions: Sendable {
         let version: Int64
         do {
             (settings, draft) = try me()
-            store = try open()
             version = try nextVersion()
         } catch {
             throw .app(error)
+        }
+        do {
+            store = try location.open()
+        } catch {
+            throw .app(AppError(Self.failed("join group \(code)", error)))
         }
         let group = try await store.closing { () throws(Failure) in
             let group: Group
@@ -116,7 +137,10 @@ public struct GroupActions: Sendable {
                     code: code, member: draft.profile(userID: settings.userID, version: version, now: clock.now()),
                     now: clock.now())
             } catch {
-                throw .store(error)
+                switch error {
+                case .unavailable, .busy: throw .app(AppError(Self.failed("join group \(code)", error)))
+                default: throw .store(error)
+                }
             }
             if let old = settings.group, old.code != code {
                 try? await store.leave(code: old.code, userID: settings.userID)

@@ -3,8 +3,9 @@ import ScreenMatesCore
 import ScreenMatesStore
 
 /// The group store a command was pointed at: `--group-store`, else `SCREENMATES_GROUP_STORE`,
-/// else the store a home's group was joined through, else the home's default file. A store
-/// named on the command line or in the environment wins over the one a home remembers.
+/// else the store a home's group was joined through, else the store `setup` was pointed at
+/// (`HomeDirectory.namedGroupStore`), else the home's default file. A store named on the
+/// command line or in the environment wins over the one a home remembers.
 public struct GroupStoreChoice: Sendable {
     /// `--group-store`, when given.
     public let option: String?
@@ -20,11 +21,12 @@ public struct GroupStoreChoice: Sendable {
     }
 
     /// Where the group store is for `home`, whose `settings` (when it has a profile) remember
-    /// the store its group was joined through.
+    /// the store its group was joined through; in no group, the store setup was pointed at.
     public func location(home: HomeDirectory, settings: UserSettings?) throws(AppError) -> GroupStoreLocation {
         warned(
             try GroupStoreLocation.resolve(
-                option: option, environment: environment, home: home, remembered: settings?.group?.store))
+                option: option, environment: environment, home: home,
+                remembered: settings?.group?.store ?? home.namedGroupStore))
     }
 
     /// Where the group store is for `home`, which need not exist yet: the store its group was
