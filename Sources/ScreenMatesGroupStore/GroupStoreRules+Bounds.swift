@@ -15,8 +15,8 @@ extension GroupStoreRules {
     /// A day's goal as a day total keeps it (0 in totals written before goals were kept).
     public static let dayGoalRange = 0...UsageRules.dailyGoalRange.upperBound
 
-    /// A streak: at most every day a store can keep.
-    public static let streakRange = 0...(storableDates.upperBound.dayNumber - storableDates.lowerBound.dayNumber + 1)
+    /// A streak: at most a hundred years of days, far more than anyone keeps one.
+    public static let streakRange = 0...36_525
 
     /// A member's coins: a billion is more than 10,000 coins a day for 270 years.
     public static let coinsRange = 0...1_000_000_000

@@ -170,6 +170,7 @@ enum PostgresGroupSchema {
         Function("check_target", PackageResources.check_target_sql),
         Function("check_rule", PackageResources.check_rule_sql),
         Function("check_challenge", PackageResources.check_challenge_sql),
+        Function("check_settlement_rules", PackageResources.check_settlement_rules_sql),
         // Change numbers: the group's, stamped on every row written, and the games' and the
         // settlement's own.
         Function("touch", PackageResources.touch_sql),
@@ -230,6 +231,7 @@ enum PostgresGroupSchema {
         Function("set_settlement_rules", PackageResources.set_settlement_rules_sql),
         Function("settle_weeks", PackageResources.settle_weeks_sql),
         Function("week_coins", PackageResources.week_coins_sql),
+        Function("weeks_per_settlement", PackageResources.weeks_per_settlement_sql),
         Function("week_results", PackageResources.week_results_sql),
         // Challenges open to everyone on the store.
         Function("publish_open_challenge", PackageResources.publish_open_challenge_sql),

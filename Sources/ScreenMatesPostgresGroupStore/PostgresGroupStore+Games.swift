@@ -4,8 +4,8 @@ import ScreenMatesCore
 import ScreenMatesGroupStore
 
 // Group challenges, coins and the weekly settlement on PostgreSQL: each operation one call of a
-// function of the second migration (`Migrations/v2_games.sql`), which checks and writes in one
-// transaction; the settlement is computed by the server, so no client can settle for another.
+// function of the schema (`Schema/Functions/`: `settle_weeks.sql` and its neighbours), which checks
+// and writes in one transaction; the settlement is computed by the server, so no client can settle for another.
 extension PostgresGroupStore {
     // MARK: - Group challenges
 
@@ -350,8 +350,7 @@ extension PostgresGroupStore {
         }
     }
 
-    /// The text a function answered with.
-    /// What the second migration's functions answer, as `v2_games.sql` spells it.
+    /// The text a function of the games answered with, as its file in `Schema/Functions/` spells it.
     enum GamesOutcome: String {
         case created, joined, stored, unchanged, set, exists, closed, unknown
         case notMember = "not-member"

@@ -3,8 +3,8 @@ import PostgresNIO
 import ScreenMatesCore
 import ScreenMatesGroupStore
 
-// Challenges open to everyone on the server: each operation one call of a function of the seventh
-// migration (`Migrations/v7_open_challenges.sql`), made by the verified caller. Only the role
+// Challenges open to everyone on the server: each operation one call of a function of the schema
+// (`Schema/Functions/*open*.sql`), made by the verified caller. Only the role
 // that owns the schema may publish; the boards it answers carry names and outcomes, no user id.
 extension PostgresGroupStore {
     public func publishOpenChallenge(_ challenge: Challenge, publisherID: UserID, now: Date)

@@ -170,7 +170,7 @@ enum HostileRows {
                 return [
                     user, text("display_name", right: Self.goodNames, wrong: Self.badNames),
                     fixed("name_key", .text("nk\(index)")), integer("blocks_today", 0...1440),
-                    integer("day", Self.storable, drawn: days), integer("streak", 0...3_652_059),
+                    integer("day", Self.storable, drawn: days), integer("streak", 0...36_525),
                     instant("last_active", nullable: true),
                     instant("last_updated"), anyInteger("version"), fixed("joined_at", .integer(1_795_000_000_000)),
                 ]

@@ -61,7 +61,8 @@ struct PostgresGroupStoreTests {
             "UPDATE screenmates.store_policy SET members_choose_clock = true",
             "SELECT screenmates.apply_profile(ARRAY['\(group.code.value)'], 'ana23456', 'eve', 'eve', 0, 0, 0, NULL, 0, 99)",
             "SELECT screenmates.retain_day_totals('\(group.code.value)', 2932896)",
-            "SELECT * FROM screenmates.settle_closed_weeks('ana23456', repeat('0', 64), '\(group.code.value)', 0, 0)",
+            "SELECT screenmates.week_coins(7, 0, 0, 1000, 0)",
+            "SELECT * FROM screenmates.verified_marks('ana23456', repeat('0', 64), '\(group.code.value)')",
         ]
         for statement in refused {
             let state = try await Server.withConnection(to: member) { connection -> String? in

@@ -129,7 +129,9 @@ struct PostgresHostileValuesTests {
                         """)
             ], as: mal)
         // Day totals out of range are left out; the call itself goes through.
-        for (vice, goal, version) in [(max, 8, 1), (-1, 8, 1), (3, max, 1), (3, 0, 1), (3, 8, max), (3, 8, 0)] {
+        for (vice, goal, version) in [
+            (max, 8, 1), (-1, 8, 1), (3, max, 1), (3, -1, 1), (3, 97, 1), (3, 8, max), (3, 8, 0),
+        ] {
             let sql = """
                 SELECT screenmates.upsert_day_totals(\(me), '\(code)', ARRAY[\(today)]::bigint[],
                     ARRAY[\(vice)]::bigint[], ARRAY[\(goal)]::bigint[], ARRAY[\(version)]::bigint[])

@@ -32,7 +32,7 @@ import Testing
             ("blocks_today = 'lots'", "blocks_today holds a value of the wrong kind"),
             ("blocks_today = -1", "blocks_today is -1; a day holds 0 to 1440"),
             ("blocks_today = 9223372036854775807", "blocks_today is 9223372036854775807; a day holds 0 to 1440"),
-            ("streak = 9223372036854775807", "streak is 9223372036854775807; a streak is 0 to 3652059"),
+            ("streak = 9223372036854775807", "streak is 9223372036854775807; a streak is 0 to 36525"),
             ("last_updated = 'soon'", "last_updated holds a value of the wrong kind"),
             ("last_active = -9223372036854775808", "last_active is -9223372036854775808 ms, not an instant"),
             ("day = 9223372036854775807", "day is day number 9223372036854775807, outside the years 1 to 9999"),

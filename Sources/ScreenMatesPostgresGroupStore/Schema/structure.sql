@@ -391,7 +391,7 @@ DECLARE
     v_until integer;
     v_ok boolean := false;
 BEGIN
-    IF p_rule IS NULL OR char_length(p_rule) NOT BETWEEN 1 AND 2000 THEN
+    IF p_rule IS NULL OR octet_length(p_rule) NOT BETWEEN 1 AND 2000 THEN
         PERFORM screenmates.refuse('A challenge''s rule is missing or too long to share.');
     END IF;
     BEGIN
@@ -423,6 +423,24 @@ BEGIN
     END IF;
     IF NOT coalesce(v_ok, false) THEN
         PERFORM screenmates.refuse('A challenge''s rule is not one ScreenMates can judge.');
+    END IF;
+END $$;
+
+
+--
+-- Name: check_settlement_rules(integer, bigint, bigint, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.check_settlement_rules(p_week_start integer, p_kept bigint, p_over bigint, p_missing text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_week_start IS NULL OR p_week_start NOT BETWEEN 1 AND 7 OR p_kept IS NULL OR p_kept NOT BETWEEN 0 AND 1000
+        OR p_over IS NULL OR p_over NOT BETWEEN 0 AND 1000 OR p_missing IS NULL
+        OR p_missing NOT IN ('pending', 'worst-case')
+    THEN
+        PERFORM screenmates.refuse('Settlement rules: a week start 1–7, 0–1000 coins a day, pending or worst-case.');
     END IF;
 END $$;
 
@@ -2065,12 +2083,7 @@ CREATE FUNCTION screenmates.set_settlement_rules(p_user text, p_secret text, p_c
 DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
 BEGIN
-    IF p_week_start IS NULL OR p_week_start NOT BETWEEN 1 AND 7 OR p_kept IS NULL OR p_kept NOT BETWEEN 0 AND 1000
-        OR p_over IS NULL OR p_over NOT BETWEEN 0 AND 1000 OR p_missing IS NULL
-        OR p_missing NOT IN ('pending', 'worst-case')
-    THEN
-        PERFORM screenmates.refuse('Settlement rules: a week start 1–7, 0–1000 coins a day, pending or worst-case.');
-    END IF;
+    PERFORM screenmates.check_settlement_rules(p_week_start, p_kept, p_over, p_missing);
     IF NOT screenmates.lock_group(v_user, p_code) THEN
         RETURN 'unknown';
     END IF;
@@ -2136,7 +2149,7 @@ BEGIN
     -- 1. Closed weeks without a result.
     WITH counted AS (
         SELECT w.week, m.user_id, t.kept, t.over, (w.week + 7 - f.first) - t.kept - t.over AS missing
-        FROM generate_series(greatest(v_weeks - 520, 0), v_weeks - 1) AS i
+        FROM generate_series(greatest(v_weeks - screenmates.weeks_per_settlement(), 0), v_weeks - 1) AS i
         CROSS JOIN LATERAL (SELECT v_first + 7 * i AS week) w
         JOIN screenmates.member m ON m.code = p_code
         CROSS JOIN LATERAL (SELECT greatest(w.week, v_from, screenmates.day_of(m.joined_at)) AS first) f
@@ -2580,6 +2593,17 @@ BEGIN
         WHERE r.code = p_code AND r.week BETWEEN p_first AND p_last AND r.seq > coalesce(p_after, -1)
         ORDER BY r.week, r.user_id;
 END $$;
+
+
+--
+-- Name: weeks_per_settlement(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.weeks_per_settlement() RETURNS bigint
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    SELECT 520::bigint
+$$;
 
 
 --
@@ -3556,6 +3580,13 @@ REVOKE ALL ON FUNCTION screenmates.check_rule(p_rule text) FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION check_settlement_rules(p_week_start integer, p_kept bigint, p_over bigint, p_missing text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.check_settlement_rules(p_week_start integer, p_kept bigint, p_over bigint, p_missing text) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION check_target(p_target jsonb); Type: ACL; Schema: screenmates; Owner: -
 --
 
@@ -3840,6 +3871,13 @@ REVOKE ALL ON FUNCTION screenmates.week_coins(p_kept bigint, p_over bigint, p_mi
 --
 
 REVOKE ALL ON FUNCTION screenmates.week_first_day(p_day bigint, p_start integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION weeks_per_settlement(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.weeks_per_settlement() FROM PUBLIC;
 
 
 --

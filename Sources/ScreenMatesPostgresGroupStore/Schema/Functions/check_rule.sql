@@ -1,5 +1,6 @@
 -- A challenge's rule as the clients write it (GroupStoreRules.ruleText) and judge it
--- (Challenge.problem): one of three kinds, every number in range.
+-- (Challenge.problem): at most GroupStoreRules.maximumRuleLength bytes of UTF-8, one of three kinds,
+-- every number in range.
 CREATE FUNCTION screenmates.check_rule(p_rule text) RETURNS void
 LANGUAGE plpgsql IMMUTABLE SET search_path = screenmates, pg_temp AS $$
 DECLARE
@@ -9,7 +10,7 @@ DECLARE
     v_until integer;
     v_ok boolean := false;
 BEGIN
-    IF p_rule IS NULL OR char_length(p_rule) NOT BETWEEN 1 AND 2000 THEN
+    IF p_rule IS NULL OR octet_length(p_rule) NOT BETWEEN 1 AND 2000 THEN
         PERFORM screenmates.refuse('A challenge''s rule is missing or too long to share.');
     END IF;
     BEGIN

@@ -6,12 +6,7 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET loc
 DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
 BEGIN
-    IF p_week_start IS NULL OR p_week_start NOT BETWEEN 1 AND 7 OR p_kept IS NULL OR p_kept NOT BETWEEN 0 AND 1000
-        OR p_over IS NULL OR p_over NOT BETWEEN 0 AND 1000 OR p_missing IS NULL
-        OR p_missing NOT IN ('pending', 'worst-case')
-    THEN
-        PERFORM screenmates.refuse('Settlement rules: a week start 1–7, 0–1000 coins a day, pending or worst-case.');
-    END IF;
+    PERFORM screenmates.check_settlement_rules(p_week_start, p_kept, p_over, p_missing);
     IF NOT screenmates.lock_group(v_user, p_code) THEN
         RETURN 'unknown';
     END IF;

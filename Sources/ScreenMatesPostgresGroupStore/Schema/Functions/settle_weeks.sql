@@ -4,8 +4,8 @@
 --
 -- 1. every member's closed week that has no result yet gets one: settled, or pending when days are
 --    missing and the group's rule says to wait for them (a member's days count from the later of
---    the day the group began settling and the day they joined; at most the last 520 weeks in one
---    call: WeekSettlement.maximumWeeksPerCall);
+--    the day the group began settling and the day they joined; one call counts at most the last
+--    `weeks_per_settlement()`);
 -- 2. every pending week whose missing days have arrived is counted again, and made final once
 --    none is missing, at the rates it was closed with;
 -- 3. the group keeps only the day totals still asked for (`retain_day_totals`);
@@ -60,7 +60,7 @@ BEGIN
     -- 1. Closed weeks without a result.
     WITH counted AS (
         SELECT w.week, m.user_id, t.kept, t.over, (w.week + 7 - f.first) - t.kept - t.over AS missing
-        FROM generate_series(greatest(v_weeks - 520, 0), v_weeks - 1) AS i
+        FROM generate_series(greatest(v_weeks - screenmates.weeks_per_settlement(), 0), v_weeks - 1) AS i
         CROSS JOIN LATERAL (SELECT v_first + 7 * i AS week) w
         JOIN screenmates.member m ON m.code = p_code
         CROSS JOIN LATERAL (SELECT greatest(w.week, v_from, screenmates.day_of(m.joined_at)) AS first) f
