@@ -57,6 +57,11 @@ struct DashboardCommand: AsyncParsableCommand {
     )
     var desktopNotify = false
 
+    /// The key table as JSON, for the manual page's KEYS section (as `--experimental-dump-help`
+    /// is for its commands); not for people, so hidden.
+    @Flag(name: .customLong("experimental-dump-keys"), help: .hidden)
+    var dumpKeys = false
+
     func validate() throws {
         guard (0...GroupDemo.maximumMembers).contains(members) else {
             throw ValidationError("--members must be between 0 and \(GroupDemo.maximumMembers); \(members) is not.")
@@ -67,6 +72,10 @@ struct DashboardCommand: AsyncParsableCommand {
     /// loop keeps the main thread from the start, as ncurses wants, and holds no thread of the
     /// pool the background work runs on.
     @MainActor func run() async throws {
+        if dumpKeys {
+            print(KeyReference.json())
+            return
+        }
         try await reporting { () async throws(AppError) -> Int32 in
             let home = try global.resolveHome(demo: demo || clock.isSimulated)
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)

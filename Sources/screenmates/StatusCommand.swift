@@ -9,7 +9,7 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var clock: ClockOptions
 
-    @Flag(help: "Print JSON with the keys listed in the README.")
+    @Flag(help: "Print JSON with the keys screenmates(5) lists.")
     var json = false
 
     @Flag(help: "Read the demo directory (where `dashboard --demo` keeps its data without --home).")
