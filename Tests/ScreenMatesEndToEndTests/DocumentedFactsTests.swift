@@ -8,7 +8,7 @@ import Testing
 /// environment variable no manual page names.
 @Suite struct DocumentedFactsTests {
     static let root = ShippedFilesTests.assets.deletingLastPathComponent()
-    static let handWrittenPages = ["screenmates.5", "screenmates-groups.7", "screenmates-monitor.7"]
+    static let handWrittenPages = ShippedFilesTests.manualPages.filter { $0 != "screenmates.1" }
 
     /// Every command path (`group join`) the binary has, with the options each takes.
     struct CommandLine {

@@ -90,7 +90,8 @@ struct ManualPage {
             page += (index > 0 ? [".Pp"] : []) + textLine(example.what) + [".Dl " + macroText(example.command)]
         }
         page += [
-            ".Sh SEE ALSO", ".Xr screenmates 5 ,", ".Xr screenmates-groups 7 ,", ".Xr screenmates-monitor 7",
+            ".Sh SEE ALSO", ".Xr screenmates 5 ,", ".Xr screenmates-games 7 ,", ".Xr screenmates-groups 7 ,",
+            ".Xr screenmates-monitor 7",
         ]
         return page.joined(separator: "\n") + "\n"
     }

@@ -54,7 +54,7 @@ import Testing
 
     /// The manual pages `assets/` ships: section 1 (generated), 5 and 7 (written by hand).
     static let manualPages = [
-        "screenmates.1", "screenmates.5", "screenmates-groups.7", "screenmates-monitor.7",
+        "screenmates.1", "screenmates.5", "screenmates-games.7", "screenmates-groups.7", "screenmates-monitor.7",
     ]
 
     /// Each page as `man` shows it: groff reads it without a warning (`-ww`), and so does mandoc's
