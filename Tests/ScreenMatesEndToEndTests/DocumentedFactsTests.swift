@@ -335,6 +335,28 @@ import Testing
         #expect(unknown.isEmpty, "README.md names variables nothing reads: \(unknown)")
     }
 
+    /// The README's table of keys names only keys the key table binds (the one table the footer,
+    /// the help screen and screenmates(1)'s KEYS come from), and the terminal's own.
+    @Test func theREADMEsKeysAreTheKeyTables() async throws {
+        let dump = try await Binary.run(["dashboard", "--experimental-dump-keys"])
+        let screens = try JSONDecoder().decode([ManualPage.KeyScreen].self, from: Data(dump.stdout.utf8))
+        let bound = Set(screens.flatMap { $0.bindings.flatMap(\.keys) }).union(["ctrl-c", "ctrl-z", "fg"])
+        let readme = try Self.read("README.md")
+        let section = try #require(readme.range(of: "## Keys")).upperBound
+        let rows = readme[section...].split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
+        var keys: [String] = []
+        for row in rows.dropFirst(2) {
+            let cells = row.split(separator: "|", omittingEmptySubsequences: false)
+            guard cells.count > 2 else { continue }
+            // The keys: every code span of the row (the first cell's, and a screen's keys the second names).
+            keys += row.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        }
+        #expect(keys.count >= 20, "the README's table of keys: \(keys)")
+        let unbound = keys.filter { !bound.contains($0) }
+        #expect(unbound.isEmpty, "README.md names keys the key table does not bind: \(unbound)")
+    }
+
     /// screenmates(5) lists every key of config.toml and every key `status --json` prints.
     @Test func theFilesPageListsEveryConfigKeyAndStatusKey() async throws {
         let page = try Self.read("assets/screenmates.5")
