@@ -83,7 +83,7 @@ struct ManualPage {
         for variable in environment { page += [".It Ev " + variable.name] + mdocLines(variable.text) }
         page += [".El", ".Sh FILES", ".Bl -tag -width Ds"]
         for file in files { page += [".It Pa " + file.path] + mdocLines(file.text) }
-        page += [".El", ".Sh EXIT STATUS", ".Bl -tag -width Ds"]
+        page += [".El", ".Sh EXIT STATUS", ".Bl -tag -width Ds -compact"]
         for (status, meaning) in exitStatuses { page += [".It \(status)"] + textLine(meaning) }
         page += [".El", ".Sh EXAMPLES"]
         for (index, example) in examples.enumerated() {
@@ -253,7 +253,10 @@ struct ManualPage {
             ".Pq Ic \\&? .",
         ]
         for screen in screens where !screen.bindings.isEmpty {
-            lines += [".Ss " + macroText(titles[screen.screen] ?? "The \(screen.screen) screen"), ".Bl -tag -width Ds"]
+            lines += [
+                ".Ss " + macroText(titles[screen.screen] ?? "The \(screen.screen) screen"),
+                ".Bl -tag -width \"shift-tab\" -compact",
+            ]
             for binding in screen.bindings {
                 lines.append(".It " + binding.keys.map { "Ic " + macroWord($0) }.joined(separator: " , "))
                 lines += textLine(binding.summary)
