@@ -102,7 +102,10 @@ struct ManualPage {
         (screenmates monitor, see screenmates-monitor(7)) writes it; groups share a live leaderboard through a \
         group store, a SQLite file on one host or a PostgreSQL server (see screenmates-groups(7)). \
         --speed N runs the app clock N times faster and --start-at starts it at a chosen instant, so midnight, \
-        thresholds and streaks can be watched in minutes; a clock never goes back into a home's past.
+        thresholds and streaks can be watched in minutes. A clock never goes back into a home's past: a \
+        --start-at before the data a home holds is refused with exit status 64, naming the home and the ways \
+        out. Without --home, a demo and any run on a simulated clock use the demo directory inside the data \
+        directory, and a demo there starts afresh on every run.
         """
 
     /// Every environment variable the program reads, with what it does (mdoc lines). The
