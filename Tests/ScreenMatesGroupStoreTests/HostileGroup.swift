@@ -163,14 +163,14 @@ struct HostileGroup: Sendable {
     /// Every row of `members` (their memberships, day totals, challenge parts, coins, week
     /// results, last group, identity and failed attempts) and the group's own rows (its info and
     /// challenges), read as the owner straight from the tables. With `changeMark: false` the
-    /// group's change counters are left out (they move with any member's own write), and the day
-    /// its old day totals were last taken away on (any member's settling moves it).
+    /// group's change counters are left out (they move with any member's own write), and what its
+    /// last settlement saw (any member's settling moves it).
     func rows(of members: [Member], changeMark: Bool = true) async throws -> [String] {
         let ids = members.map(\.id)
         let code = self.code.value
         // Without the change marks: every number a write moves, and what the last settlement saw.
         let marks = [
-            "change_seq", "removed_seq", "retained_on", "games_seq", "settle_seq", "settled_seq", "settled_on",
+            "change_seq", "removed_seq", "games_seq", "settle_seq", "settled_seq", "settled_on",
         ]
         let groupInfo = changeMark ? "to_jsonb(t)" : "to_jsonb(t) - " + marks.map { "'\($0)'" }.joined(separator: " - ")
         return try await PostgresTestServer.withConnection(to: owner) { connection in

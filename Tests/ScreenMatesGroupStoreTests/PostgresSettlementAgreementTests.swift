@@ -20,7 +20,10 @@ struct PostgresSettlementAgreementTests {
     static let cases = 200
 
     /// One random group and what happens to it: settled on `firstToday`, then given more days
-    /// (some of them the missing days of pending weeks) and other coins, settled again later.
+    /// (some of them the missing days of pending weeks) and other coins, settled again later; then
+    /// given the last of its days (late days of closed weeks, which count, and days of the week
+    /// still open, which do not) and settled once more the same day — what a server may answer at
+    /// once, without counting, when nothing that counts was written.
     struct Member {
         var id: UserID
         var joined: LocalDate
@@ -33,12 +36,14 @@ struct PostgresSettlementAgreementTests {
         var laterRules: SettlementRules
         var firstDays: [DayTotal]
         var laterDays: [DayTotal]
+        var lastDays: [DayTotal]
         var firstToday: LocalDate
         var laterToday: LocalDate
 
         var description: String {
             "created \(created), members \(members.map { "\($0.id) from \($0.joined)" }), rules \(rules) then "
-                + "\(laterRules), settled \(firstToday) and \(laterToday), \(firstDays.count)+\(laterDays.count) days"
+                + "\(laterRules), settled \(firstToday) and \(laterToday), "
+                + "\(firstDays.count)+\(laterDays.count)+\(lastDays.count) days"
         }
 
         /// A group on days before `lastDay` (the server's day, or earlier: a server never closes a
@@ -64,6 +69,7 @@ struct PostgresSettlementAgreementTests {
             // Days from a little before a member joined to the day they settle: most there, some not.
             var firstDays: [DayTotal] = []
             var laterDays: [DayTotal] = []
+            var lastDays: [DayTotal] = []
             for member in members {
                 let from = max(member.joined.adding(days: -3), firstToday.adding(days: -80))
                 var date = from
@@ -72,16 +78,26 @@ struct PostgresSettlementAgreementTests {
                     let total = DayTotal(
                         userID: member.id, date: date, viceBlocks: int(0...12), goalBlocks: int(0...10), version: 1)
                     if date < firstToday {
-                        if kept { firstDays.append(total) } else if int(0...1) == 0 { laterDays.append(total) }
+                        if kept {
+                            firstDays.append(total)
+                        } else {
+                            switch int(0...2) {
+                            case 0: laterDays.append(total)
+                            case 1: lastDays.append(total)
+                            default: break
+                            }
+                        }
                     } else if kept {
                         laterDays.append(total)
+                    } else if int(0...1) == 0 {
+                        lastDays.append(total)
                     }
                     date = date.adding(days: 1)
                 }
             }
             return Scenario(
                 created: created, members: members, rules: rules, laterRules: laterRules, firstDays: firstDays,
-                laterDays: laterDays, firstToday: firstToday, laterToday: laterToday)
+                laterDays: laterDays, lastDays: lastDays, firstToday: firstToday, laterToday: laterToday)
         }
     }
 
@@ -171,6 +187,8 @@ struct PostgresSettlementAgreementTests {
         settle(today: scenario.firstToday, rules: scenario.rules)
         for total in scenario.laterDays { days[key(total.userID, total.date)] = total }
         settle(today: scenario.laterToday, rules: scenario.laterRules)
+        for total in scenario.lastDays { days[key(total.userID, total.date)] = total }
+        settle(today: scenario.laterToday, rules: scenario.laterRules)
         return Outcome(
             results: results.values.sorted(by: Self.inOrder), days: days.values.sorted(by: Self.inOrder),
             settled: settled)
@@ -195,8 +213,9 @@ struct PostgresSettlementAgreementTests {
         for (days, today, rules) in [
             (scenario.firstDays, scenario.firstToday, scenario.rules),
             (scenario.laterDays, scenario.laterToday, scenario.laterRules),
+            (scenario.lastDays, scenario.laterToday, scenario.laterRules),
         ] {
-            if rules != scenario.rules {
+            if rules != (try await store.settlementRules(code: group.code)) {
                 try await store.setSettlementRules(rules, code: group.code, userID: first.id)
             }
             for member in scenario.members {

@@ -1989,11 +1989,6 @@ DECLARE
     v_from bigint := (date_trunc('month', date '1970-01-01' + p_today::integer) - interval '1 month')::date
         - date '1970-01-01';
 BEGIN
-    UPDATE screenmates.group_info g SET retained_on = p_today
-        WHERE g.code = p_code AND (g.retained_on IS NULL OR g.retained_on < p_today);
-    IF NOT FOUND THEN
-        RETURN;
-    END IF;
     DELETE FROM screenmates.day_total d
         WHERE d.code = p_code AND d.date < v_from AND NOT EXISTS (
             SELECT 1 FROM screenmates.week_result r
@@ -2716,7 +2711,6 @@ CREATE TABLE screenmates.group_info (
     created_by text COLLATE pg_catalog."C",
     created_on timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
     removed_seq bigint DEFAULT 0 NOT NULL,
-    retained_on bigint,
     games_seq bigint DEFAULT 0 NOT NULL,
     settle_seq bigint DEFAULT 0 NOT NULL,
     settled_seq bigint DEFAULT 0 NOT NULL,

@@ -1,17 +1,16 @@
--- Takes away the group's day totals no read asks for any more, at most once a day: before the first
--- day of the month before `p_today`'s, outside a member's pending week. Called by `settle_weeks`
--- with the group's row locked; granted to no one.
+-- Takes away the group's day totals no read asks for any more: those before the first day of the
+-- month before `p_today`'s (GroupStoreRules.retainedFrom: no screen shows a longer period than this
+-- month, and the month before covers members whose day is still yesterday somewhere), except the
+-- days of a member's week still pending, which the settlement counts again when its missing days
+-- come. Nothing a reader sees changes, so no removal is marked. Called by `settle_weeks` with the
+-- group's row locked, at every settlement that does any work (most calls find nothing changed and
+-- answer before); granted to no one.
 CREATE FUNCTION screenmates.retain_day_totals(p_code text, p_today bigint) RETURNS void
 LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
 DECLARE
     v_from bigint := (date_trunc('month', date '1970-01-01' + p_today::integer) - interval '1 month')::date
         - date '1970-01-01';
 BEGIN
-    UPDATE screenmates.group_info g SET retained_on = p_today
-        WHERE g.code = p_code AND (g.retained_on IS NULL OR g.retained_on < p_today);
-    IF NOT FOUND THEN
-        RETURN;
-    END IF;
     DELETE FROM screenmates.day_total d
         WHERE d.code = p_code AND d.date < v_from AND NOT EXISTS (
             SELECT 1 FROM screenmates.week_result r

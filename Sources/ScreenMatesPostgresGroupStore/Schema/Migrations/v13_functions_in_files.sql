@@ -9,9 +9,23 @@
 -- again from those files. ../structure.sql is the whole schema as a fresh install and every
 -- upgrade leave it.
 --
--- What this level changed in the functions: `settle_weeks` settles, keeps the day totals still
--- asked for and records the day it settled for in one function, where three layers did (the
--- eighth and tenth levels had renamed the one before to `settle_closed_weeks` and
--- `settle_and_retain`, both gone); a settled week's coins come from one function, `week_coins`.
--- Same arguments, answers and refusals: clients of the third schema on keep working
--- (compatible_from stays 3).
+-- What this level changed, checked by the tests that hold the server to the clients' rules
+-- (PostgresSettlementAgreementTests, PostgresBoundsAgreementTests):
+-- - `settle_weeks` settles, keeps the day totals still asked for and records the day it settled
+--   for in one function, where three layers did (the eighth and tenth levels had renamed the one
+--   before to `settle_closed_weeks` and `settle_and_retain`, both gone); a settled week's coins
+--   come from one function (`week_coins`), the cap of weeks one call counts from another
+--   (`weeks_per_settlement`), the rules' check from a third (`check_settlement_rules`);
+-- - a day total with a goal of 0 (what homes recorded before goals were kept) is stored, as the
+--   shared file stores it, where it was left out;
+-- - a challenge's rule is at most 2,000 bytes of UTF-8, as the clients count it, where it was
+--   2,000 characters (a rule the server took and every client then left out);
+-- - a group's old day totals are taken away at every settlement that does any work, as the
+--   shared file takes them away, where the eighth level did it at most once a day (`retained_on`,
+--   dropped): a late day total older than the window went at the next day's turn on a server and
+--   at once in the shared file. Since the tenth level a settlement that finds nothing changed
+--   answers before it gets that far, so the once-a-day guard saved nothing.
+-- Same arguments and answers: clients of the third schema on keep working (compatible_from stays 3).
+
+ALTER TABLE screenmates.group_info DROP COLUMN retained_on
+;
