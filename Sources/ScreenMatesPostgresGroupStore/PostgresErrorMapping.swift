@@ -53,12 +53,17 @@ extension GroupStoreError {
     /// "offline" it would hide its reason for good. The app shows `.unusable` as the problem it
     /// is (the dashboard's warning line, the command's error) and still keeps every update and
     /// tries again at the next change, so a fix on the server is picked up.
-    static func postgres(_ error: any Error, location: String, context: OperationContext) -> GroupStoreError {
+    ///
+    /// - Parameter rootCertificate: the `sslrootcert` file the connection trusted, if any: a
+    ///   certificate that does not check out against it is said to be another than the file's.
+    static func postgres(
+        _ error: any Error, location: String, context: OperationContext, rootCertificate: String? = nil
+    ) -> GroupStoreError {
         if let error = error as? GroupStoreError { return error }
         if let error = error as? PostgresTransactionError,
             let inner = error.beginError ?? error.closureError ?? error.commitError
         {
-            return postgres(inner, location: location, context: context)
+            return postgres(inner, location: location, context: context, rootCertificate: rootCertificate)
         }
         if let error = error as? UnreadableValue {
             return .unusable(location: location, detail: "it holds \(error.what), which cannot be right")
@@ -82,7 +87,7 @@ extension GroupStoreError {
         case .server:
             return server(error, location: location, context: context)
         case .connectionError:
-            if let problem = certificateProblem(error.underlying) {
+            if let problem = certificateProblem(error.underlying, rootCertificate: rootCertificate) {
                 return .unusable(location: location, detail: problem)
             }
             return .unavailable(location: location, detail: connectionProblem(error.underlying))
@@ -191,19 +196,27 @@ extension GroupStoreError {
 
     /// What went wrong when the server's certificate was checked, said with the ways out; nil
     /// when the connection failed for another reason.
-    private static func certificateProblem(_ underlying: (any Error)?) -> String? {
+    private static func certificateProblem(_ underlying: (any Error)?, rootCertificate: String?) -> String? {
         let trust =
-            "; for a server with a certificate of its own making, trust that certificate with "
-            + "sslrootcert=/path/to/its-certificate.pem (sslmode=require encrypts without checking, and then sends no password)"
+            if let rootCertificate {
+                "; the certificate in sslrootcert=\(rootCertificate) is not the one that signed it: put this server's "
+                    + "own certificate (or its authority's) in that file"
+            } else {
+                "; for a server with a certificate of its own making, trust that certificate with "
+                    + "sslrootcert=/path/to/its-certificate.pem (sslmode=require encrypts without checking, and then "
+                    + "sends no password)"
+            }
+        let signer =
+            rootCertificate.map { "the certificate in sslrootcert=\($0)" } ?? "an authority this machine trusts"
         switch underlying {
         case let error as PSQLError:
-            return certificateProblem(error.underlying)
+            return certificateProblem(error.underlying, rootCertificate: rootCertificate)
         case let error as NIOSSLExtraError where error == NIOSSLExtraError.failedToValidateHostname:
             return "the server's certificate is not made out to the host in the URL; name the host as the "
                 + "certificate does, or check only who signed it with sslmode=verify-ca"
         case let error as NIOSSLError:
             if case .handshakeFailed(let failure) = error, "\(failure)".contains("CERTIFICATE_VERIFY_FAILED") {
-                return "the server's certificate is not signed by an authority this machine trusts" + trust
+                return "the server's certificate is not signed by \(signer)" + trust
             }
             return "the TLS handshake with the server failed (\(error))" + trust
         default:

@@ -172,7 +172,8 @@ public final class PostgresGroupStore: GroupStore {
                 throw error
             }
         } catch {
-            throw .postgres(error, location: location, context: OperationContext())
+            throw .postgres(
+                error, location: location, context: OperationContext(), rootCertificate: address.rootCertificate)
         }
         schemaReady.withLock { $0 = true }
     }
@@ -618,7 +619,8 @@ public final class PostgresGroupStore: GroupStore {
             {
                 throw await claim(context)
             }
-            let mapped = GroupStoreError.postgres(error, location: address.description, context: context)
+            let mapped = GroupStoreError.postgres(
+                error, location: address.description, context: context, rootCertificate: address.rootCertificate)
             if mapped.isTransient { schemaReady.withLock { $0 = false } }
             throw mapped
         }
@@ -654,7 +656,8 @@ public final class PostgresGroupStore: GroupStore {
             return .awaitingApproval(
                 location: address.description, userID: userID, role: address.user, fingerprint: fingerprint)
         } catch {
-            return GroupStoreError.postgres(error, location: address.description, context: context)
+            return GroupStoreError.postgres(
+                error, location: address.description, context: context, rootCertificate: address.rootCertificate)
         }
     }
 
@@ -663,7 +666,9 @@ public final class PostgresGroupStore: GroupStore {
         do {
             return try body()
         } catch {
-            throw .postgres(error, location: address.description, context: OperationContext())
+            throw .postgres(
+                error, location: address.description, context: OperationContext(),
+                rootCertificate: address.rootCertificate)
         }
     }
 

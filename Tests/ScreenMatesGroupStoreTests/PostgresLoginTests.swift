@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesTestSupport
 import Testing
 
 @testable import ScreenMatesPostgresGroupStore
@@ -149,6 +150,28 @@ struct PostgresLoginTests {
         let error = try await refusal(
             server.url(role, host: "127.0.0.2", database: database), environment: ["PGPASSWORD": "pw"])
         expectRefused(error, saying: "certificate", "sslrootcert=", "sslmode=require")
+    }
+
+    /// An sslrootcert file that holds another certificate than the server's: the refusal names
+    /// that file as the one that did not match, not as if none were given.
+    @Test func aWrongCertificateInSSLRootCertIsNamed() async throws {
+        let server = try self.server
+        let (role, database) = try await server.newRole(password: "pw")
+        let other = NSTemporaryDirectory() + "sm-other-" + UUID().uuidString
+        defer {
+            for suffix in [".crt", ".key"] { try? FileManager.default.removeItem(atPath: other + suffix) }
+        }
+        let made = try await Command.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=another server",
+                "-addext", "subjectAltName=IP:127.0.0.2", "-keyout", other + ".key", "-out", other + ".crt",
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let error = try await refusal(
+            server.url(role, host: "127.0.0.2", database: database, "sslrootcert=\(other).crt"),
+            environment: ["PGPASSWORD": "pw"])
+        expectRefused(error, saying: "not signed by the certificate in sslrootcert=\(other).crt", "put this server's")
     }
 
     /// The certificate names 127.0.0.2 only: reached as 127.0.0.1 it is refused under
