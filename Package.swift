@@ -103,9 +103,7 @@ let package = Package(
                 "ScreenMatesGroupStore", "ScreenMatesCore", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // The schema's SQL, compiled into the binary (no resource bundle to carry around); the
-            // statement of the whole schema is for readers and the test that regenerates it.
-            exclude: ["Schema/structure.sql"],
+            // The schema's SQL, compiled into the binary (no resource bundle to carry around).
             resources: [
                 .embedInCode("Schema/Migrations"), .embedInCode("Schema/Functions"),
                 .embedInCode("Schema/reset_functions.sql"),
@@ -214,8 +212,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
-            // The schema's levels as releases shipped them, read by the upgrade tests.
-            exclude: ["ReleasedSchemas"]
+            // The PostgreSQL schema's statement (structure.sql) and its levels as releases shipped
+            // them (Released/), read by the schema and upgrade tests.
+            exclude: ["Schemas"]
         ),
         .testTarget(
             name: "ScreenMatesMonitorTests",

@@ -16,9 +16,9 @@ import Foundation
 ///   new level (a file in `Migrations/`, even one holding only what changed and why): a server
 ///   already at the newest level is never upgraded again.
 ///
-/// `Schema/structure.sql` is the whole schema as a fresh install and every upgrade leave it (a
-/// normalised `pg_dump --schema-only`), regenerated and compared by a test: a schema change reads
-/// as a diff of that one file.
+/// `Tests/ScreenMatesGroupStoreTests/Schemas/structure.sql` is the whole schema as a fresh install
+/// and every upgrade leave it (a normalised `pg_dump --schema-only`), regenerated and compared by
+/// `PostgresSchemaStructureTests`: a schema change reads as a diff of that one file.
 ///
 /// Everything lives in the schema `screenmates`. Members never touch its tables: every
 /// operation is one call of a `SECURITY DEFINER` function that first verifies the caller (the

@@ -4,24 +4,24 @@ import Testing
 
 @testable import ScreenMatesPostgresGroupStore
 
-/// The schema as one statement (`Schema/structure.sql`): what a fresh install leaves, and what
+/// The schema as one statement (`Schemas/structure.sql`, beside this file): what a fresh install
+/// leaves, and what
 /// every upgrade from a released level leaves too, compared as normalised schema-only dumps.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipNote))
 struct PostgresSchemaStructureTests {
     /// With this variable set to 1, the fresh install's statement is written to
-    /// `Schema/structure.sql` instead of compared (and the test records an issue saying so).
+    /// `Schemas/structure.sql` instead of compared (and the test records an issue saying so).
     static let updateVariable = "SCREENMATES_UPDATE_SCHEMA"
 
     static let structureFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/ScreenMatesPostgresGroupStore/Schema/structure.sql")
+        .appendingPathComponent("Schemas/structure.sql")
 
     /// The statement's first lines: what it is and how it is made.
     static let header = """
         -- The group store's schema on PostgreSQL at level \(PostgresGroupSchema.latestVersion), as a fresh install and every
         -- upgrade leave it: `pg_dump --schema-only --schema=screenmates --no-owner`, without the lines
         -- naming versions and psql's restrict key. Generated, never edited: the functions live in
-        -- Functions/, the tables in Migrations/. PostgresSchemaStructureTests compares it with a fresh
+        -- Sources/ScreenMatesPostgresGroupStore/Schema/Functions/, the tables in its Migrations/. PostgresSchemaStructureTests compares it with a fresh
         -- install; SCREENMATES_UPDATE_SCHEMA=1 swift test --filter PostgresSchemaStructureTests
         -- writes it again.
 
@@ -48,7 +48,7 @@ struct PostgresSchemaStructureTests {
         let difference = SchemaDump.firstDifference(stated, fresh)
         Issue.record(
             """
-            Schema/structure.sql is not what a fresh install leaves (\(difference)). If the change is meant, \
+            Schemas/structure.sql is not what a fresh install leaves (\(difference)). If the change is meant, \
             run \(Self.updateVariable)=1 swift test --filter PostgresSchemaStructureTests and read the diff.
             """)
     }

@@ -5,7 +5,7 @@ import Testing
 @testable import ScreenMatesPostgresGroupStore
 
 /// The schema as the releases before the thirteenth level left a database: their twelve level
-/// files as they shipped (`ReleasedSchemas/`, every function of each level in it), applied the way
+/// files as they shipped (`Schemas/Released/`, every function of each level in it), applied the way
 /// their migrator applied them. Upgrade tests start from these, since this version's own files
 /// make only today's schema; databases like them are out there, kept by members' servers.
 enum ReleasedSchema {
@@ -18,7 +18,7 @@ enum ReleasedSchema {
     /// The level files, by level.
     static let files: [Int: URL] = {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "ReleasedSchemas")
+            "Schemas/Released")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return Dictionary(
             uniqueKeysWithValues: names.compactMap { name -> (Int, URL)? in
@@ -51,7 +51,7 @@ enum ReleasedSchema {
                     "REVOKE ALL ON screenmates.schema_migration FROM PUBLIC",
                 ]))
             for version in 1...level {
-                let file = try #require(files[version], "ReleasedSchemas has no file for level \(version)")
+                let file = try #require(files[version], "Schemas/Released has no file for level \(version)")
                 let statements = PostgresGroupSchema.statements(of: Array(try Data(contentsOf: file)))
                 try await run(PostgresSchemaMigrator.batch(statements))
                 if version == 1 {

@@ -1,7 +1,7 @@
 -- Runs at every upgrade, after the tables' migrations and before the files of Functions/: every
 -- trigger on the schema's tables and every function in the schema go, so that what is left
 -- afterwards is exactly what Functions/ holds, whatever level the schema came from. No
--- constraint, default, index or view calls a function of the schema (structure.sql shows it),
+-- constraint, default, index or view calls a function of the schema (the schema's statement shows it),
 -- so the tables and their rows are untouched; every table the triggers were on is locked until
 -- the upgrade commits.
 DO $$

@@ -6,8 +6,8 @@
 -- (this folder) changes only what cannot be made again (tables, columns, indexes, rows); every
 -- function, with its triggers and its grant, lives in one file of ../Functions holding its
 -- current definition, and every upgrade drops them all (../reset_functions.sql) and makes them
--- again from those files. ../structure.sql is the whole schema as a fresh install and every
--- upgrade leave it.
+-- again from those files. Tests/ScreenMatesGroupStoreTests/Schemas/structure.sql is the whole
+-- schema as a fresh install and every upgrade leave it.
 --
 -- What this level changed, checked by the tests that hold the server to the clients' rules
 -- (PostgresSettlementAgreementTests, PostgresBoundsAgreementTests):

@@ -1,7 +1,7 @@
 -- The group store's schema on PostgreSQL at level 13, as a fresh install and every
 -- upgrade leave it: `pg_dump --schema-only --schema=screenmates --no-owner`, without the lines
 -- naming versions and psql's restrict key. Generated, never edited: the functions live in
--- Functions/, the tables in Migrations/. PostgresSchemaStructureTests compares it with a fresh
+-- Sources/ScreenMatesPostgresGroupStore/Schema/Functions/, the tables in its Migrations/. PostgresSchemaStructureTests compares it with a fresh
 -- install; SCREENMATES_UPDATE_SCHEMA=1 swift test --filter PostgresSchemaStructureTests
 -- writes it again.
 --
