@@ -164,7 +164,7 @@ let package = Package(
             linkerSettings: leanLinking
         ),
 
-        // Measurements quoted in the README (frame build time, bytes per frame, idle CPU, RSS, the
+        // Measurements the Performance article quotes (frame build time, bytes per frame, idle CPU, RSS, the
         // PostgreSQL group store).
         .executableTarget(
             name: "ScreenMatesBench",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The ActivityWatch figures quoted in the README, against the real aw-server.
+"""The ActivityWatch figures its Measurements article quotes, against the real aw-server.
 
 1. import: events read and blocks derived per second by `screenmates import activitywatch`
    from a server holding a month of one-second heartbeats (each its own event: the most a

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The monitor's cost while it follows the terminal, X11, sway, GNOME Shell and KWin, for the README.
+"""The monitor's cost while it follows the terminal, X11, sway, GNOME Shell and KWin, for the sources' notes (ScreenMatesSources catalogue).
 
 Runs `screenmates monitor --source terminal` against a private tmux server with a client
 attached (from a pane of a second tmux server) whose pane runs `cat`, `--source x11` against

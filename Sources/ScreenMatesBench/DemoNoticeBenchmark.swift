@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// The README's demo of the notices, timed: the dashboard with the demo monitor playing the
+/// The demo of the notices (the README's screenshot), timed: the dashboard with the demo monitor playing the
 /// `evening-binge` day at 60 times the real pace from a fixed instant, so the same notices come
 /// at the same moments on any date and at any time of day.
 enum DemoNoticeBenchmark {

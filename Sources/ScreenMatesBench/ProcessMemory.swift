@@ -82,5 +82,5 @@ func readWhole(_ path: String) -> String? {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-/// KiB as MiB with one decimal, as the README quotes them.
+/// KiB as MiB with one decimal, as the Performance article quotes them.
 func mebibytes(_ kibibytes: Int) -> String { format(Double(kibibytes) / 1024) + " MiB" }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ScreenMatesPostgresGroupStore
 
-// `screenmates-bench`: the measurements quoted in the README.
+// `screenmates-bench`: the measurements the Performance article quotes (this target's catalogue).
 //
 //   swift build -c release && .build/release/screenmates-bench [--idle-seconds 60] [--members 1000]
 //   .build/release/screenmates-bench --only postgres --postgres URL   (or SCREENMATES_BENCH_POSTGRES)
@@ -24,7 +24,7 @@ func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(
 struct ScreenMatesBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "screenmates-bench",
-        abstract: "The measurements quoted in the README, on a release build of screenmates.")
+        abstract: "The measurements the Performance article quotes, on a release build of screenmates.")
 
     /// A part of the benchmark.
     enum Part: String, CaseIterable, ExpressibleByArgument {

@@ -18,7 +18,7 @@ import ScreenMatesGroupStore
 ///   offers no way to pass open flags to `sqlite3_open_v2`; so the store looks with `lstat` at the
 ///   file and its companions before it opens them and again once its connections are open, and
 ///   opens the ones it creates itself with `O_NOFOLLOW`. A member quick enough to swap a link in
-///   and out between those looks could still win; that is one reason the README asks for a
+///   and out between those looks could still win; that is one reason screenmates-groups(7) asks for a
 ///   directory only the group's members can enter.
 enum SharedFileDefences {
     /// The files SQLite and the store open for a store at `path`.

@@ -131,9 +131,8 @@ import Testing
         #expect(try await Self.memberNames(home.path, store: store) == ["ana"])
     }
 
-    /// The README's demo command, on 80×24 (twice as fast as the README runs it): the
-    /// mates' rows move on the leaderboard, and the 75 %, 90 %, over and new-day notices each
-    /// come as a toast.
+    /// The evening demo screenmates(1) shows, on 80×24 and twice as fast: the mates' rows move on
+    /// the leaderboard, and the 75 %, 90 %, over and new-day notices each come as a toast.
     @Test func theDemoCommandShowsMovingMatesAndEveryNoticeOnASmallTerminal() async throws {
         let data = Binary.Home()
         let environment = ["XDG_DATA_HOME": data.path]

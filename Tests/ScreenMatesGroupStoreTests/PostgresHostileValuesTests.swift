@@ -263,7 +263,7 @@ struct PostgresHostileValuesTests {
         try await group.expectVictimStillWorks()
     }
 
-    /// The days a strict store keeps of a member's day totals, exactly as the README says: from
+    /// The days a strict store keeps of a member's day totals, exactly as screenmates-groups(7) says: from
     /// two days before the UTC day they joined (their own day may begin that much earlier) to
     /// the server's UTC tomorrow. A total outside is left out of the batch, the rest stored, and
     /// the call goes through — so a client sending the finished days of its history (those
