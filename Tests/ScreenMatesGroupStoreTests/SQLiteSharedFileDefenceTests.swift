@@ -72,9 +72,33 @@ import Testing
         #expect(throws: GroupStoreError.self) { try SQLiteGroupStore.open(at: path) }
     }
 
-    /// The store's own schema has no trigger and no view: that is what it compares a file with.
-    @Test func theStoreCreatesNoTriggerAndNoView() {
-        #expect(ForeignSchemaObjects.created.isEmpty)
+    /// An index on an expression is computed inside every write to its table: one that overflows
+    /// made every member's profile write fail with "integer overflow". It is refused as a trigger
+    /// is, naming the way out, and once dropped the file is used again.
+    @Test func anIndexAddedByAMemberIsRefused() async throws {
+        let scratch = Scratch()
+        defer { withExtendedLifetime(scratch) {} }
+        let path = scratch.newStorePath()
+        let store = try SQLiteGroupStore.open(at: path)
+        try HostileMember(path: path).execute(
+            "CREATE INDEX stall ON member(abs(version - version - 9223372036854775807 - 1))")
+        await Contract.expectError(
+            .unusable(
+                location: path,
+                detail:
+                    "it holds an index \"stall\" that ScreenMates did not create; someone who can write the file added it, and an index there runs inside every write to its table. Remove it (DROP INDEX \"stall\") if you trust whoever made it"
+            )
+        ) { _ = try await Contract.newGroup(in: store) }
+        try HostileMember(path: path).execute("DROP INDEX stall")
+        let group = try await Contract.newGroup(in: try SQLiteGroupStore.open(at: path))
+        #expect(try await store.members(code: group.code) == [Contract.ana])
+    }
+
+    /// The store's own schema has no trigger and no view, and its own indexes: that is what it
+    /// compares a file with.
+    @Test func theStoreCreatesNoTriggerAndNoViewAndItsOwnIndexes() {
+        #expect(ForeignSchemaObjects.created.allSatisfy { $0.type == "index" })
+        #expect(ForeignSchemaObjects.created.contains { $0.name == "member_by_change" })
     }
 
     @Test func aSymbolicLinkInPlaceOfTheFileOrACompanionIsNotFollowed() async throws {
