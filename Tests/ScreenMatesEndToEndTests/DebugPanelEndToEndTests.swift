@@ -105,8 +105,10 @@ import Testing
         _ = try await tmux.waitFor("q quit")
         try await tmux.openDebugPanel()
         try await tmux.keys("x")
-        let asked = try await tmux.waitFor("Clear all local data?")
-        #expect(asked.contains("y clear it all"), "\(asked)")
+        // The question and its footer: waited for as one screen (a capture taken while the
+        // terminal was still being written once showed the question over the panel's old footer).
+        let asked = try await tmux.waitFor { $0.contains("Clear all local data?") && $0.contains("y clear it all") }
+        #expect(asked.contains("Clear all local data?") && asked.contains("y clear it all"), "\(asked)")
         try await tmux.keys("n")
         _ = try await tmux.waitFor("Nothing was cleared.")
         #expect(try await status(home)["eventsApplied"] as? Int == 5, "a key but y keeps everything")
