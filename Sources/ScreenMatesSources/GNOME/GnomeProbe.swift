@@ -32,11 +32,15 @@ public struct GnomeProbe: FocusProbe {
 
     /// Connects to the session bus of `environment` and asks the extension once.
     /// `extensionDirectory` is where the extension's folders are (`…/gnome-shell-extension`), for
-    /// the message that says how to install it.
+    /// the message that says how to install it. `replyTimeout` is how long a call waits for the
+    /// shell (a sample a second waits one; a shell that late is said to have not answered, and
+    /// asked again at the next sample).
     public init(
-        environment: [String: String] = ProcessInfo.processInfo.environment, extensionDirectory: String? = nil
+        environment: [String: String] = ProcessInfo.processInfo.environment, extensionDirectory: String? = nil,
+        replyTimeout: Duration = .seconds(1)
     ) throws(FocusProbeError) {
-        bus = try DBusConnection(environment: environment)
+        bus = try DBusConnection(
+            environment: environment, timeoutMilliseconds: Int32(clamping: Int64(replyTimeout / .milliseconds(1))))
         do {
             _ = try Self.focused(bus)
         } catch {
