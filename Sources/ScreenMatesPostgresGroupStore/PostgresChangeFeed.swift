@@ -13,7 +13,9 @@ import Synchronization
 /// the server closes it (a restart, `pg_terminate_backend`) and within `keepAliveInterval` when
 /// it goes silent; it is made again after a back-off of 50 ms doubling up to 5 s (`reconnect`,
 /// half of each wait drawn at random). Idle, the
-/// connection costs one tiny query every `keepAliveInterval`.
+/// connection costs one tiny query every `keepAliveInterval`: whether the server's writes leave
+/// their notices out for now (its notification queue near full, which one member can hold); while
+/// they do, the feed tells its watchers to read again every `pollInterval` (`keepAlive`).
 ///
 /// Channel names come from the server (`group_channel`), which generated them; one that does
 /// not look generated is never used, since postgres-nio writes it into `LISTEN` unescaped.
@@ -61,6 +63,9 @@ final class PostgresChangeFeed: Sendable {
         /// How changes reach the watchers: listened to, or asked for at a steady pace (for good,
         /// once a probe went unheard).
         var following: ChangeFollowing
+        /// The server leaves its notices out for now (its notification queue is near full):
+        /// the listening connection asks for every watched group every `pollInterval` meanwhile.
+        var noticesSkipped = false
         var pool: Pool?
     }
 
@@ -102,7 +107,9 @@ final class PostgresChangeFeed: Sendable {
     }
 
     /// Which way the watched groups are followed now.
-    var following: ChangeFollowing { state.withLock { $0.following } }
+    var following: ChangeFollowing {
+        state.withLock { $0.noticesSkipped ? .polling(every: Self.pollInterval) : $0.following }
+    }
 
     /// A stream that yields when the group may have changed; see `GroupStore.changes(code:)`.
     func watch(_ code: GroupCode) -> AsyncStream<Void> {
@@ -275,13 +282,29 @@ final class PostgresChangeFeed: Sendable {
         }
     }
 
+    /// Asks the server, at once and every `keepAliveInterval`, whether its writes leave their notices out
+    /// (`notices_skipped`: a notification queue near full, which a member can hold); while they
+    /// do, asks every `pollInterval` and tells every watcher to read again each time, and once
+    /// more when the notices are back.
     private func keepAlive(_ connection: PostgresConnection) async throws {
+        var skipped = false
+        defer { state.withLock { $0.noticesSkipped = false } }
         while true {
-            try await Task.sleep(for: Self.keepAliveInterval)
             let logger = self.logger
-            try await withDeadline(address.timeout, overdue: overdue) {
-                _ = try await connection.query("SELECT 1", logger: logger).collect()
+            let now = try await withDeadline(address.timeout, overdue: overdue) {
+                let rows = try await connection.query("SELECT screenmates.notices_skipped()", logger: logger).collect()
+                return try rows.first?.decode(Bool.self) ?? false
             }
+            if now != skipped {
+                logger.notice(
+                    now
+                        ? "group changes: the server leaves its notices out for now (its notification queue is near full); asking every \(Self.pollInterval)"
+                        : "group changes: the server's notices are back")
+                state.withLock { $0.noticesSkipped = now }
+            }
+            if now || skipped { signalEveryWatcher() }
+            skipped = now
+            try await Task.sleep(for: skipped ? Self.pollInterval : Self.keepAliveInterval)
         }
     }
 
@@ -447,6 +470,11 @@ final class PostgresChangeFeed: Sendable {
             state.listening.insert(code)
             return state.watchers[code].map { Array($0.values) } ?? []
         }
+        for watcher in watchers { watcher.yield() }
+    }
+
+    private func signalEveryWatcher() {
+        let watchers = state.withLock { state in state.watchers.values.flatMap(\.values) }
         for watcher in watchers { watcher.yield() }
     }
 

@@ -124,7 +124,10 @@ enum PostgresGroupSchema {
             version: 12, summary: "a day total in a week no settlement has closed calls for no settlement",
             compatibleFrom: 3, statements: statements(of: PackageResources.v12_open_week_days_sql)),
         Migration(
-            version: 13, summary: "each function as it is, in a file of its own, made again at every upgrade",
+            version: 13,
+            summary:
+                "each function as it is, in a file of its own, made again at every upgrade; what one login spends "
+                + "is counted for the login, in turns; writes never wait on the notification queue",
             compatibleFrom: 3, statements: statements(of: PackageResources.v13_functions_in_files_sql)),
     ]
 
@@ -145,6 +148,7 @@ enum PostgresGroupSchema {
         Function("claim_identity", PackageResources.claim_identity_sql),
         Function("pending_claims", PackageResources.pending_claims_sql),
         Function("approve_claim", PackageResources.approve_claim_sql),
+        Function("lock_login", PackageResources.lock_login_sql),
         Function("retry_after", PackageResources.retry_after_sql),
         Function("record_failed_attempt", PackageResources.record_failed_attempt_sql),
         // The store's policy, and clocks and days.
@@ -174,6 +178,7 @@ enum PostgresGroupSchema {
         // Change numbers: the group's, stamped on every row written, and the games' and the
         // settlement's own.
         Function("touch", PackageResources.touch_sql),
+        Function("notices_skipped", PackageResources.notices_skipped_sql),
         Function("stamp_change", PackageResources.stamp_change_sql),
         Function("stamp_removal", PackageResources.stamp_removal_sql),
         Function("stamp_renamed_parts", PackageResources.stamp_renamed_parts_sql),

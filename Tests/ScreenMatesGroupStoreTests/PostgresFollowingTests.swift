@@ -92,6 +92,44 @@ struct PostgresFollowingTests {
         await watched.close()
     }
 
+    /// A server whose writes leave their notices out (its notification queue near full, which a
+    /// member can hold; stood for by a limit of 0, and a notice that would fail were it sent: the
+    /// group's channel emptied, as a full queue fails every commit that notifies): every write
+    /// still goes through, the listening store says it asks every 2 s and gets another member's
+    /// report, and is live again once the notices are back.
+    @Test func whileTheServerLeavesItsNoticesOutWritesGoThroughAndTheStoreAsks() async throws {
+        let address = try await Server.newPreparedDatabase()
+        let watched = try await Watched(address)
+        #expect(try await watched.counter.waitForMore(than: 0, timeout: .seconds(30)), "the probe came back")
+        try await Task.sleep(for: PostgresChangeFeed.probeTimeout + .seconds(1))
+        #expect(watched.watching.following == .live)
+        let code = watched.group.code.value
+        let channel = try await Server.withConnection(to: address) { connection in
+            try await connection.query(
+                "SELECT channel FROM screenmates.group_info WHERE code = \(code)", logger: Logger(label: "tests")
+            ).collect().first?.decode(String.self) ?? ""
+        }
+        try await Server.execute(
+            "UPDATE screenmates.store_policy SET notify_queue_limit = 0",
+            "UPDATE screenmates.group_info SET channel = '' WHERE code = '\(code)' RETURNING channel",
+            on: address)
+        try await Self.waitUntilPolling(watched.watching)
+        #expect(watched.watching.following == .polling(every: .seconds(2)))
+        #expect(try await watched.reportReaches(version: 2), "a report written without its notice, asked for")
+        let bo = try await watched.writing.members(code: watched.group.code).first { $0.userID == Contract.bo.userID }
+        #expect(bo?.version == 2)
+        try await Server.execute(
+            "UPDATE screenmates.store_policy SET notify_queue_limit = 0.5",
+            "UPDATE screenmates.group_info SET channel = '\(channel)' WHERE code = '\(code)'", on: address)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while watched.watching.following != .live && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(watched.watching.following == .live)
+        #expect(try await watched.reportReaches(version: 3))
+        await watched.close()
+    }
+
     /// `live=poll`: no listening connection at all, and changes still arrive.
     @Test func theURLCanAskForPollingFromTheStart() async throws {
         let direct = try await Server.newPreparedDatabase()

@@ -174,12 +174,19 @@ BEGIN
                     MESSAGE = 'This user id is from before members had identities: its claim waits for the store''s owner.';
             END IF;
             DELETE FROM screenmates.legacy_user l WHERE l.user_id = p_user;
-        ELSIF NOT screenmates.caller_owns_store() AND (
-            SELECT count(*) FROM screenmates.identity d
-            WHERE d.role_name = session_user AND d.bound_at > clock_timestamp() - interval '1 day')
-            >= (screenmates.policy()).new_members_per_login_per_day
-        THEN
-            PERFORM screenmates.quota('This login has made as many new members today as the store allows; try again tomorrow.');
+        ELSIF NOT screenmates.caller_owns_store() THEN
+            PERFORM screenmates.lock_login();
+            IF (SELECT count(*) FROM screenmates.identity d
+                WHERE d.role_name = session_user AND d.bound_at > clock_timestamp() - interval '1 day')
+                >= (screenmates.policy()).new_members_per_login_per_day
+            THEN
+                PERFORM screenmates.quota('This login has made as many new members today as the store allows; try again tomorrow.');
+            END IF;
+            IF (SELECT count(*) FROM screenmates.identity d WHERE d.role_name = session_user)
+                >= (screenmates.policy()).members_per_login
+            THEN
+                PERFORM screenmates.quota('This login has as many members as the store allows; the store''s owner can allow more.');
+            END IF;
         END IF;
         INSERT INTO screenmates.identity (user_id, role_name, secret_hash) VALUES (p_user, session_user, v_hash)
             ON CONFLICT DO NOTHING;
@@ -551,6 +558,17 @@ BEGIN
     IF screenmates.caller_owns_store() THEN
         PERFORM screenmates.caller(p_user, p_secret);
         RETURN 'bound';
+    END IF;
+    PERFORM screenmates.lock_login();
+    IF EXISTS (SELECT 1 FROM screenmates.identity_claim c
+        WHERE c.user_id = p_user AND c.role_name = session_user AND c.secret_hash = v_hash)
+    THEN
+        RETURN 'waiting';
+    END IF;
+    IF (SELECT count(*) FROM screenmates.identity_claim c WHERE c.role_name = session_user)
+        >= (screenmates.policy()).claims_per_login
+    THEN
+        PERFORM screenmates.quota('This login has as many claims waiting as the store allows; the store''s owner must decide first.');
     END IF;
     IF (SELECT count(*) FROM screenmates.identity_claim c WHERE c.user_id = p_user) >= 20 THEN
         PERFORM screenmates.quota('This user id has 20 claims waiting; the store''s owner must decide first.');
@@ -1427,6 +1445,18 @@ END $$;
 
 
 --
+-- Name: lock_login(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.lock_login() RETURNS void
+    LANGUAGE sql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('screenmates login ' || session_user, 0))
+$$;
+
+
+--
 -- Name: lock_my_groups(text); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
@@ -1606,6 +1636,19 @@ END $_$;
 
 
 --
+-- Name: notices_skipped(); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.notices_skipped() RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+    SELECT pg_catalog.pg_notification_queue_usage() >= (screenmates.policy()).notify_queue_limit
+$$;
+
+
+--
 -- Name: open_challenges(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
@@ -1696,15 +1739,23 @@ CREATE TABLE screenmates.store_policy (
     new_members_per_login_per_day integer DEFAULT 200 NOT NULL,
     open_challenges_running integer DEFAULT 100 NOT NULL,
     open_joins_per_member_per_day integer DEFAULT 20 NOT NULL,
+    members_per_login integer DEFAULT 1000 NOT NULL,
+    wrong_codes_per_login_per_hour integer DEFAULT 60 NOT NULL,
+    claims_per_login integer DEFAULT 5 NOT NULL,
+    notify_queue_limit real DEFAULT 0.5 NOT NULL,
     CONSTRAINT store_policy_challenges_shared_per_day_check CHECK ((challenges_shared_per_day >= 1)),
+    CONSTRAINT store_policy_claims_per_login_check CHECK ((claims_per_login >= 1)),
     CONSTRAINT store_policy_groups_created_per_day_check CHECK ((groups_created_per_day >= 1)),
     CONSTRAINT store_policy_groups_per_member_check CHECK ((groups_per_member >= 1)),
     CONSTRAINT store_policy_members_per_group_check CHECK ((members_per_group >= 1)),
+    CONSTRAINT store_policy_members_per_login_check CHECK ((members_per_login >= 1)),
     CONSTRAINT store_policy_new_members_per_login_per_day_check CHECK ((new_members_per_login_per_day >= 1)),
+    CONSTRAINT store_policy_notify_queue_limit_check CHECK (((notify_queue_limit >= (0)::double precision) AND (notify_queue_limit <= (1)::double precision))),
     CONSTRAINT store_policy_only_row_check CHECK (only_row),
     CONSTRAINT store_policy_open_challenges_running_check CHECK ((open_challenges_running >= 1)),
     CONSTRAINT store_policy_open_joins_per_member_per_day_check CHECK ((open_joins_per_member_per_day >= 1)),
-    CONSTRAINT store_policy_running_challenges_per_group_check CHECK ((running_challenges_per_group >= 1))
+    CONSTRAINT store_policy_running_challenges_per_group_check CHECK ((running_challenges_per_group >= 1)),
+    CONSTRAINT store_policy_wrong_codes_per_login_per_hour_check CHECK ((wrong_codes_per_login_per_hour >= 5))
 );
 
 
@@ -1807,7 +1858,7 @@ CREATE FUNCTION screenmates.record_failed_attempt(p_user text, p_now bigint) RET
     AS $$
 BEGIN
     DELETE FROM screenmates.failed_attempt f WHERE f.logged_at < clock_timestamp() - interval '1 day';
-    INSERT INTO screenmates.failed_attempt (user_id, at) VALUES (p_user, p_now);
+    INSERT INTO screenmates.failed_attempt (user_id, at, role_name) VALUES (p_user, p_now, session_user);
 END $$;
 
 
@@ -2009,6 +2060,7 @@ DECLARE
     v_recent bigint[];
     v_logged timestamptz[];
     v_count integer;
+    v_limit integer;
 BEGIN
     SELECT coalesce(array_agg(f.at ORDER BY f.at), '{}') INTO v_recent FROM screenmates.failed_attempt f
         WHERE f.user_id = p_user AND f.at > p_now - 600000 AND f.at <= p_now;
@@ -2022,6 +2074,19 @@ BEGIN
     IF v_count >= 20 THEN
         RETURN least(greatest(ceil(extract(epoch FROM
             v_logged[v_count - 19] + interval '1 hour' - clock_timestamp())), 1), 3600)::bigint;
+    END IF;
+    IF screenmates.caller_owns_store()
+        OR EXISTS (SELECT 1 FROM screenmates.shared_login s WHERE s.role_name = session_user)
+    THEN
+        RETURN NULL;
+    END IF;
+    v_limit := (screenmates.policy()).wrong_codes_per_login_per_hour;
+    SELECT coalesce(array_agg(f.logged_at ORDER BY f.logged_at), '{}') INTO v_logged FROM screenmates.failed_attempt f
+        WHERE f.role_name = session_user AND f.logged_at > clock_timestamp() - interval '1 hour';
+    v_count := cardinality(v_logged);
+    IF v_count >= v_limit THEN
+        RETURN least(greatest(ceil(extract(epoch FROM
+            v_logged[v_count - v_limit + 1] + interval '1 hour' - clock_timestamp())), 1), 3600)::bigint;
     END IF;
     RETURN NULL;
 END $$;
@@ -2432,7 +2497,7 @@ DECLARE
 BEGIN
     UPDATE screenmates.group_info SET change_seq = change_seq + 1 WHERE code = p_code
         RETURNING channel, change_seq INTO v_channel, v_seq;
-    IF v_channel IS NOT NULL THEN
+    IF v_channel IS NOT NULL AND NOT screenmates.notices_skipped() THEN
         PERFORM pg_notify(v_channel, v_seq::text);
     END IF;
 END $$;
@@ -2663,7 +2728,8 @@ CREATE TABLE screenmates.day_total (
 CREATE TABLE screenmates.failed_attempt (
     user_id text NOT NULL COLLATE pg_catalog."C",
     at bigint NOT NULL,
-    logged_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL
+    logged_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    role_name text COLLATE pg_catalog."C"
 );
 
 
@@ -2860,6 +2926,15 @@ CREATE TABLE screenmates.schema_migration (
     summary text NOT NULL,
     applied_at timestamp with time zone DEFAULT now() NOT NULL,
     compatible_from integer DEFAULT 1 NOT NULL
+);
+
+
+--
+-- Name: shared_login; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.shared_login (
+    role_name text NOT NULL COLLATE pg_catalog."C"
 );
 
 
@@ -3082,6 +3157,14 @@ ALTER TABLE ONLY screenmates.schema_migration
 
 
 --
+-- Name: shared_login shared_login_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.shared_login
+    ADD CONSTRAINT shared_login_pkey PRIMARY KEY (role_name);
+
+
+--
 -- Name: store_policy store_policy_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
 --
 
@@ -3126,6 +3209,13 @@ CREATE INDEX failed_attempt_by_log ON screenmates.failed_attempt USING btree (lo
 
 
 --
+-- Name: failed_attempt_by_role; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX failed_attempt_by_role ON screenmates.failed_attempt USING btree (role_name, logged_at);
+
+
+--
 -- Name: failed_attempt_by_user; Type: INDEX; Schema: screenmates; Owner: -
 --
 
@@ -3151,6 +3241,13 @@ CREATE INDEX group_info_by_creator ON screenmates.group_info USING btree (create
 --
 
 CREATE INDEX identity_by_role ON screenmates.identity USING btree (role_name, bound_at);
+
+
+--
+-- Name: identity_claim_by_role; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX identity_claim_by_role ON screenmates.identity_claim USING btree (role_name);
 
 
 --
@@ -3492,6 +3589,12 @@ ALTER TABLE screenmates.open_participant ENABLE ROW LEVEL SECURITY;
 ALTER TABLE screenmates.schema_migration ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: shared_login; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.shared_login ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: store_policy; Type: ROW SECURITY; Schema: screenmates; Owner: -
 --
 
@@ -3676,6 +3779,13 @@ REVOKE ALL ON FUNCTION screenmates.last_possible_today() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION screenmates.lock_group(p_user text, p_code text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION lock_login(); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.lock_login() FROM PUBLIC;
 
 
 --

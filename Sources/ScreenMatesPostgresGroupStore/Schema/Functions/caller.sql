@@ -2,7 +2,7 @@
 -- used it (`session_user`) and to the SHA-256 of a secret of at least 128 bits made on the member's
 -- machine; every later call must come from that role with that secret (SMWHO otherwise). An id
 -- from before identities waits for the owner's approval (SMCLM; `claim_identity`). New ids are a
--- quota per login and day. The shapes of the user id and the secret are checked by their length
+-- quota per login and day and in all, counted with the login's other calls waiting (`lock_login`). The shapes of the user id and the secret are checked by their length
 -- and a regular expression without a bounded repetition (PostgreSQL's engine expands `{32,128}`
 -- into a machine that takes ten times longer, on every call of every member).
 CREATE FUNCTION screenmates.caller(p_user text, p_secret text) RETURNS text
@@ -35,12 +35,19 @@ BEGIN
                     MESSAGE = 'This user id is from before members had identities: its claim waits for the store''s owner.';
             END IF;
             DELETE FROM screenmates.legacy_user l WHERE l.user_id = p_user;
-        ELSIF NOT screenmates.caller_owns_store() AND (
-            SELECT count(*) FROM screenmates.identity d
-            WHERE d.role_name = session_user AND d.bound_at > clock_timestamp() - interval '1 day')
-            >= (screenmates.policy()).new_members_per_login_per_day
-        THEN
-            PERFORM screenmates.quota('This login has made as many new members today as the store allows; try again tomorrow.');
+        ELSIF NOT screenmates.caller_owns_store() THEN
+            PERFORM screenmates.lock_login();
+            IF (SELECT count(*) FROM screenmates.identity d
+                WHERE d.role_name = session_user AND d.bound_at > clock_timestamp() - interval '1 day')
+                >= (screenmates.policy()).new_members_per_login_per_day
+            THEN
+                PERFORM screenmates.quota('This login has made as many new members today as the store allows; try again tomorrow.');
+            END IF;
+            IF (SELECT count(*) FROM screenmates.identity d WHERE d.role_name = session_user)
+                >= (screenmates.policy()).members_per_login
+            THEN
+                PERFORM screenmates.quota('This login has as many members as the store allows; the store''s owner can allow more.');
+            END IF;
         END IF;
         INSERT INTO screenmates.identity (user_id, role_name, secret_hash) VALUES (p_user, session_user, v_hash)
             ON CONFLICT DO NOTHING;

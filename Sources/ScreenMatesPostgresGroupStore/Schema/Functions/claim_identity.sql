@@ -1,5 +1,6 @@
 -- A user id from before identities asks to be bound to the caller's role and secret: 'waiting'
--- (for the owner: `approve_claim`), 'bound' (the caller owns the store, or it was approved).
+-- (for the owner: `approve_claim`), 'bound' (the caller owns the store, or it was approved). A
+-- login has at most `claims_per_login` claims waiting, so that no one login can fill an id's 20.
 CREATE FUNCTION screenmates.claim_identity(p_user text, p_secret text) RETURNS text
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
 DECLARE
@@ -18,6 +19,17 @@ BEGIN
     IF screenmates.caller_owns_store() THEN
         PERFORM screenmates.caller(p_user, p_secret);
         RETURN 'bound';
+    END IF;
+    PERFORM screenmates.lock_login();
+    IF EXISTS (SELECT 1 FROM screenmates.identity_claim c
+        WHERE c.user_id = p_user AND c.role_name = session_user AND c.secret_hash = v_hash)
+    THEN
+        RETURN 'waiting';
+    END IF;
+    IF (SELECT count(*) FROM screenmates.identity_claim c WHERE c.role_name = session_user)
+        >= (screenmates.policy()).claims_per_login
+    THEN
+        PERFORM screenmates.quota('This login has as many claims waiting as the store allows; the store''s owner must decide first.');
     END IF;
     IF (SELECT count(*) FROM screenmates.identity_claim c WHERE c.user_id = p_user) >= 20 THEN
         PERFORM screenmates.quota('This user id has 20 claims waiting; the store''s owner must decide first.');

@@ -25,7 +25,57 @@
 --   dropped): a late day total older than the window went at the next day's turn on a server and
 --   at once in the shared file. Since the tenth level a settlement that finds nothing changed
 --   answers before it gets that far, so the once-a-day guard saved nothing.
+-- What one login may spend is counted for the login, and writes never wait on the notification
+-- queue:
+-- - A login makes at most `members_per_login` ids in all (1,000), besides its new ids a day, and
+--   the count and the new id are one step: logins take turns at it (an advisory lock per login),
+--   where five parallel calls each counted 199 and each bound 200.
+-- - Wrong group codes count for the login as well as for the id (`wrong_codes_per_login_per_hour`,
+--   60), so a login's new ids do not each bring a budget of their own; a login the owner lists in
+--   `shared_login` (one role for several members) is counted per id only, as before, so that one
+--   of its members cannot keep the others from finding a group. The upgrade lists every login
+--   that already holds more than one id.
+-- - A login has at most `claims_per_login` claims waiting (5), so one login cannot fill an old
+--   id's claims and keep its owner out.
+-- - A write sends its group's notice only while PostgreSQL's notification queue is less than
+--   `notify_queue_limit` full (a half): a member who holds the queue (a session that LISTENs and
+--   never ends its transaction, while another fills it) costs the others their live updates, not
+--   their writes; clients ask `notices_skipped` and follow by asking meanwhile.
 -- Same arguments and answers: clients of the third schema on keep working (compatible_from stays 3).
 
 ALTER TABLE screenmates.group_info DROP COLUMN retained_on
+;
+
+ALTER TABLE screenmates.store_policy
+    ADD COLUMN members_per_login integer NOT NULL DEFAULT 1000 CHECK (members_per_login >= 1),
+    ADD COLUMN wrong_codes_per_login_per_hour integer NOT NULL DEFAULT 60 CHECK (wrong_codes_per_login_per_hour >= 5),
+    ADD COLUMN claims_per_login integer NOT NULL DEFAULT 5 CHECK (claims_per_login >= 1),
+    ADD COLUMN notify_queue_limit real NOT NULL DEFAULT 0.5 CHECK (notify_queue_limit BETWEEN 0 AND 1)
+;
+
+ALTER TABLE screenmates.failed_attempt ADD COLUMN role_name text COLLATE "C"
+;
+
+UPDATE screenmates.failed_attempt f SET role_name = d.role_name FROM screenmates.identity d WHERE d.user_id = f.user_id
+;
+
+CREATE INDEX failed_attempt_by_role ON screenmates.failed_attempt (role_name, logged_at)
+;
+
+CREATE INDEX identity_claim_by_role ON screenmates.identity_claim (role_name)
+;
+
+CREATE TABLE screenmates.shared_login (
+    role_name text COLLATE "C" PRIMARY KEY
+)
+;
+
+ALTER TABLE screenmates.shared_login ENABLE ROW LEVEL SECURITY
+;
+
+REVOKE ALL ON screenmates.shared_login FROM PUBLIC
+;
+
+INSERT INTO screenmates.shared_login (role_name)
+    SELECT d.role_name FROM screenmates.identity d GROUP BY d.role_name HAVING count(*) > 1
 ;

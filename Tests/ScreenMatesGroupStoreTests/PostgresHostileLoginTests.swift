@@ -1,0 +1,164 @@
+import Foundation
+import PostgresNIO
+import ScreenMatesCore
+import ScreenMatesGroupStore
+import Testing
+
+@testable import ScreenMatesPostgresGroupStore
+
+/// What one login may spend, as eve spends it with psql's calls: new ids, wrong codes and claims
+/// are counted for the login, and a count and the insert it allows are one step, whatever runs
+/// beside it.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipNote))
+struct PostgresHostileLoginTests {
+    /// A secret of 64 hexadecimal digits for eve's puppet `index`.
+    static func puppet(_ index: Int) -> (id: String, secret: String) {
+        ("puppet\(index)", String(format: "%064x", index + 1))
+    }
+
+    /// A call that binds a new id to the caller's login (and reads its groups: none).
+    static func bind(_ index: Int) -> PostgresQuery {
+        let (id, secret) = puppet(index)
+        return PostgresQuery(unsafeSQL: "SELECT count(*) FROM screenmates.my_memberships('\(id)', '\(secret)')")
+    }
+
+    /// Two calls of one login, the first holding its transaction open after binding the id the
+    /// quota still allowed: the second waits for it and is then refused, where it counted the
+    /// same ids as the first and bound one more.
+    @Test func aLoginsCountOfNewIdsAndItsNextIdAreOneStep() async throws {
+        let group = try await HostileGroup.make()
+        let eve = group.eve
+        let bound = try await group.values(
+            "SELECT count(*) FROM screenmates.identity WHERE role_name = '\(eve.login.user)'", Int64.self)
+        try await PostgresTestServer.execute(
+            "UPDATE screenmates.store_policy SET new_members_per_login_per_day = \(bound[0] + 1)", on: group.owner)
+        try await PostgresTestServer.withConnection(to: eve.login) { first in
+            _ = try await first.query("BEGIN", logger: HostileGroup.logger).collect()
+            #expect(try await HostileGroup.sqlState(of: Self.bind(1), on: first) == nil)
+            let second = Task { try await HostileGroup.sqlState(of: Self.bind(2), as: eve.login) }
+            try await Task.sleep(for: .milliseconds(500))
+            _ = try await first.query("COMMIT", logger: HostileGroup.logger).collect()
+            #expect(try await second.value == "SMQTA", "the second id, counted after the first was bound")
+        }
+        #expect(
+            try await group.values(
+                "SELECT count(*) FROM screenmates.identity WHERE role_name = '\(eve.login.user)'", Int64.self)
+                == [bound[0] + 1])
+        try await group.expectVictimStillWorks()
+    }
+
+    /// Five parallel connections of one login, each binding new ids: the login ends with as many
+    /// as the day's quota allows, never more.
+    @Test func parallelCallsOfOneLoginBindNoMoreIdsThanItsQuota() async throws {
+        let group = try await HostileGroup.make()
+        let eve = group.eve
+        try await PostgresTestServer.execute(
+            "UPDATE screenmates.store_policy SET new_members_per_login_per_day = 30", on: group.owner)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            for worker in 0..<5 {
+                tasks.addTask {
+                    try await PostgresTestServer.withConnection(to: eve.login) { connection in
+                        for index in 0..<12 {
+                            _ = try await HostileGroup.sqlState(of: Self.bind(worker * 100 + index), on: connection)
+                        }
+                    }
+                }
+            }
+            try await tasks.waitForAll()
+        }
+        #expect(
+            try await group.values(
+                """
+                SELECT count(*) FROM screenmates.identity WHERE role_name = '\(eve.login.user)'
+                    AND bound_at > clock_timestamp() - interval '1 day'
+                """, Int64.self) == [30])
+    }
+
+    /// Ids in all, not only a day's: past `members_per_login` a login binds no more.
+    @Test func aLoginBindsNoMoreIdsInAllThanTheStoreAllows() async throws {
+        let group = try await HostileGroup.make()
+        let eve = group.eve
+        try await PostgresTestServer.execute(
+            "UPDATE screenmates.store_policy SET members_per_login = 3", on: group.owner)
+        var states: [String?] = []
+        for index in 0..<4 { states.append(try await HostileGroup.sqlState(of: Self.bind(index), as: eve.login)) }
+        #expect(states == [nil, nil, "SMQTA", "SMQTA"], "eve's own id and two more")
+        try await group.expectVictimStillWorks()
+    }
+
+    /// Wrong codes sent by one login under several ids: the login's budget ends them all, so new
+    /// ids bring no guesses of their own; another login still finds groups.
+    @Test func aLoginsNewIdsBringNoWrongCodesOfTheirOwn() async throws {
+        let group = try await HostileGroup.make()
+        try await PostgresTestServer.execute(
+            "UPDATE screenmates.store_policy SET wrong_codes_per_login_per_hour = 8", on: group.owner)
+        let outcomes = try await Self.wrongCodes(ids: 3, each: 4, as: group.eve.login)
+        #expect(outcomes == Array(repeating: "unknown", count: 8) + Array(repeating: "limited", count: 4))
+        let bo = group.bo
+        #expect(try await bo.store.group(code: GroupStoreContract.unusedCode, userID: bo.userID, now: group.now) == nil)
+        #expect(try await bo.store.group(code: group.code, userID: bo.userID, now: group.now)?.memberCount == 3)
+        try await group.expectVictimStillWorks()
+    }
+
+    /// A login the owner lists as shared by several members keeps a budget per id: one member's
+    /// wrong codes keep the others from nothing.
+    @Test func aSharedLoginKeepsABudgetPerId() async throws {
+        let group = try await HostileGroup.make(sharedLogin: true)
+        try await PostgresTestServer.execute(
+            "UPDATE screenmates.store_policy SET wrong_codes_per_login_per_hour = 8",
+            "INSERT INTO screenmates.shared_login VALUES ('\(group.eve.login.user)')", on: group.owner)
+        let outcomes = try await Self.wrongCodes(ids: 3, each: 4, as: group.eve.login)
+        #expect(outcomes == Array(repeating: "unknown", count: 12))
+        let bo = group.bo
+        #expect(try await bo.store.group(code: GroupStoreContract.unusedCode, userID: bo.userID, now: group.now) == nil)
+    }
+
+    /// `each` wrong codes looked up under each of `ids` new ids of one login: the outcomes in order.
+    static func wrongCodes(ids: Int, each: Int, as login: PostgresAddress) async throws -> [String] {
+        let alphabet = Array(GroupCode.alphabet)
+        return try await PostgresTestServer.withConnection(to: login) { connection in
+            var outcomes: [String] = []
+            for id in 0..<ids {
+                let (user, secret) = puppet(id)
+                for index in 0..<each {
+                    let wrong = "ZZZY" + String(alphabet[id]) + String(alphabet[index])
+                    let rows = try await connection.query(
+                        "SELECT outcome FROM screenmates.find_group(\(user), \(secret), \(wrong), NULL)",
+                        logger: HostileGroup.logger
+                    ).collect()
+                    outcomes.append(try rows.first?.decode(String.self) ?? "none")
+                }
+            }
+            return outcomes
+        }
+    }
+
+    /// Claims on ids from before identities: one login files at most `claims_per_login`, so no
+    /// one login fills an id's twenty and keeps its owner out; the same claim again adds nothing.
+    @Test func aLoginFilesNoMoreClaimsThanTheStoreAllows() async throws {
+        let group = try await HostileGroup.make()
+        let eve = group.eve
+        let old = (0..<7).map { "old\($0)2345" }
+        try await PostgresTestServer.execute(
+            "INSERT INTO screenmates.legacy_user (user_id) VALUES " + old.map { "('\($0)')" }.joined(separator: ", "),
+            on: group.owner)
+        func claim(_ id: String, secret: Int) -> PostgresQuery {
+            PostgresQuery(unsafeSQL: "SELECT screenmates.claim_identity('\(id)', '\(String(format: "%064x", secret))')")
+        }
+        var states: [String?] = []
+        for (index, id) in old.prefix(6).enumerated() {
+            states.append(try await HostileGroup.sqlState(of: claim(id, secret: index), as: eve.login))
+        }
+        #expect(states == [nil, nil, nil, nil, nil, "SMQTA"])
+        #expect(try await HostileGroup.sqlState(of: claim(old[0], secret: 0), as: eve.login) == nil, "the same claim")
+        #expect(
+            try await group.values(
+                "SELECT count(*) FROM screenmates.identity_claim WHERE role_name = '\(eve.login.user)'", Int64.self)
+                == [5])
+        // ana's own claim on the id eve claimed goes in beside eve's.
+        #expect(try await HostileGroup.sqlState(of: claim(old[0], secret: 99), as: group.ana.login) == nil)
+        #expect(
+            try await group.values(
+                "SELECT count(*) FROM screenmates.identity_claim WHERE user_id = '\(old[0])'", Int64.self) == [2])
+    }
+}
