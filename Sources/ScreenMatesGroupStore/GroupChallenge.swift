@@ -134,6 +134,16 @@ extension GroupStoreRules {
         if let startsAt = challenge.startsAt, !isStorable(startsAt) {
             throw .invalidValue("A challenge's start must be a real instant.")
         }
+        let app: String? =
+            switch challenge.rule {
+            case .dailyBlocks(_, .app(let app)), .quietHours(.app(let app), _, _): app
+            default: nil
+            }
+        if let app, !TextRules.isAppID(app) {
+            throw .invalidValue(
+                "A challenge names an app by an id of 1–\(TextRules.appIDScalars) characters shown as they are; "
+                    + "\(SafeText.truncated(app, toCells: 30)) is not one.")
+        }
     }
 
     /// A participant's report: a known state, days kept within 0…365, real instants.

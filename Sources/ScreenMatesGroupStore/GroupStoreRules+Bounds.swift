@@ -32,7 +32,4 @@ extension GroupStoreRules {
 
     /// The day numbers of `storableDates`.
     public static let storableDayNumbers = storableDates.lowerBound.dayNumber...storableDates.upperBound.dayNumber
-
-    /// The longest app id a shared rule may name.
-    public static let maximumAppIDLength = 64
 }

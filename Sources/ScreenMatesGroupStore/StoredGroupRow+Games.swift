@@ -58,7 +58,7 @@ public struct StoredGroupChallenge: StoredGroupRow {
 
     /// An app a shared rule names: shown to every member, so short and plain.
     private static func check(app: String, _ check: RowCheck) throws(LeftOutRow) {
-        guard !app.isEmpty, app.count <= GroupStoreRules.maximumAppIDLength, !SafeText.hasUnsafeCharacters(app) else {
+        guard TextRules.isAppID(app) else {
             throw check.fail("its rule names the app \(LeftOutRow.quoted(app)), which is not an app id")
         }
     }

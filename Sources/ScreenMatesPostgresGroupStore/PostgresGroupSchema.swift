@@ -165,6 +165,12 @@ enum PostgresGroupSchema {
         Function("refuse", PackageResources.refuse_sql),
         Function("quota", PackageResources.quota_sql),
         Function("name_key", PackageResources.name_key_sql),
+        Function("is_name", PackageResources.is_name_sql),
+        Function("is_app_id", PackageResources.is_app_id_sql),
+        // Generated from the clients' TextRules (TextRulesAgreementTests).
+        Function("name_letters", PackageResources.name_letters_sql),
+        Function("name_marks", PackageResources.name_marks_sql),
+        Function("app_id_scalars", PackageResources.app_id_scalars_sql),
         Function("check_version", PackageResources.check_version_sql),
         Function("check_today", PackageResources.check_today_sql),
         Function("check_profile", PackageResources.check_profile_sql),

@@ -4,11 +4,13 @@ import Foundation
 ///
 /// Letters and digits are Unicode ones (名前 and José are fine); the name is stored in NFC so
 /// the same name typed two ways is the same name. Anything else — spaces, punctuation, emoji,
-/// control, escape, bidi or zero-width characters — is rejected with a message naming it.
+/// control, escape, bidi or zero-width characters — is rejected with a message naming it. Which
+/// scalars count is `TextRules`' to say, for the server too; combining marks may follow a letter,
+/// up to `TextRules.nameScalars` scalars in all.
 public struct DisplayName: Hashable, Sendable, CheckedText, CustomStringConvertible {
     public let value: String
 
-    public static let maximumLength = 20
+    public static let maximumLength = TextRules.nameLetters
 
     public init(validating raw: String) throws(DisplayNameError) {
         // Most names are plain ASCII letters, digits and underscores: nothing to trim, normalise
@@ -17,19 +19,37 @@ public struct DisplayName: Hashable, Sendable, CheckedText, CustomStringConverti
             value = raw
             return
         }
+        // Bounded before anything else: trimming and normalising a long run of marks takes time
+        // that grows faster than its length (a letter with 160,000 marks took a minute).
+        let scalars = raw.unicodeScalars.count
+        guard scalars <= TextRules.nameScalars + DisplayName.spaceAround else { throw .tooManyScalars(scalars) }
         // Linux Foundation counts U+200B ZERO WIDTH SPACE as whitespace; it is rejected, not trimmed.
         let spaces = CharacterSet.whitespaces.subtracting(CharacterSet(charactersIn: "\u{200B}"))
         let trimmed = raw.trimmingCharacters(in: spaces)
         let normalized = trimmed.precomposedStringWithCanonicalMapping
         guard !normalized.isEmpty else { throw .empty }
-        // Judge the text as typed: Linux Foundation's NFC mangles a supplementary-plane scalar
-        // followed by a mark ("\u{E0041}\u{301}" becomes "Á"), which would hide a tag character.
-        let invalid = trimmed.filter { !DisplayName.isAllowed($0) }
-        if !invalid.isEmpty {
-            var seen = Set<Character>()
-            throw .invalidCharacters(invalid.filter { seen.insert($0).inserted }.map(SafeText.describe))
+        // Judged as typed and as stored: Linux Foundation's NFC mangles a supplementary-plane
+        // scalar followed by a mark ("\u{E0041}\u{301}" becomes "Á"), which would hide a tag
+        // character; and the server judges what is stored.
+        for text in [trimmed, normalized] {
+            var invalid = text.filter { !$0.unicodeScalars.allSatisfy(DisplayName.isAllowed) }
+            if invalid.isEmpty, let first = text.unicodeScalars.first, !TextRules.isNameLetter(first) {
+                invalid = String(text.prefix(1))
+            }
+            // A compatibility character (a ligature, a full-width or circled letter) is its plain
+            // form to the server, which takes names that are their own NFKC form only.
+            if invalid.isEmpty, normalized.precomposedStringWithCompatibilityMapping != normalized {
+                invalid = text.filter { String($0).precomposedStringWithCompatibilityMapping != String($0) }
+            }
+            if !invalid.isEmpty {
+                var seen = Set<Character>()
+                throw .invalidCharacters(invalid.filter { seen.insert($0).inserted }.map(SafeText.describe))
+            }
         }
-        guard normalized.count <= DisplayName.maximumLength else { throw .tooLong(normalized.count) }
+        let stored = normalized.unicodeScalars
+        guard stored.count <= TextRules.nameScalars else { throw .tooManyScalars(stored.count) }
+        let letters = stored.count(where: TextRules.isNameLetter)
+        guard letters <= DisplayName.maximumLength else { throw .tooLong(letters) }
         value = normalized
     }
 
@@ -38,34 +58,18 @@ public struct DisplayName: Hashable, Sendable, CheckedText, CustomStringConverti
     /// The key that decides uniqueness within a group: names differing only in case clash.
     public var uniquenessKey: String { value.lowercased() }
 
+    /// Spaces around a name typed (trimmed, and not counted).
+    private static let spaceAround = 64
+
     private static func isPlainASCII(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
             || byte == 0x5F
     }
 
-    static func isAllowed(_ character: Character) -> Bool {
-        let scalars = character.unicodeScalars
-        guard let first = scalars.first else { return false }
-        // A letter must take a cell (a lone Hangul filler jamo is a "letter" that shows nothing),
-        // and nothing the display would strip (variation selectors) may ride along.
-        guard first == "_" || (isLetterOrDigit(first) && CellWidth.of(first) > 0) else { return false }
-        guard !SafeText.hasUnsafeCharacters(String(character)) else { return false }
-        // Combining marks may follow a letter (a decomposed accent that has no precomposed form).
-        return scalars.dropFirst().allSatisfy { scalar in
-            switch scalar.properties.generalCategory {
-            case .nonspacingMark, .spacingMark: true
-            default: false
-            }
-        }
-    }
-
-    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber:
-            true
-        default:
-            false
-        }
+    /// A scalar a name may hold (`TextRules`): a letter, digit or underscore, or a combining
+    /// mark after one.
+    static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        TextRules.isNameLetter(scalar) || TextRules.isNameMark(scalar)
     }
 }
 
@@ -73,6 +77,8 @@ public struct DisplayName: Hashable, Sendable, CheckedText, CustomStringConverti
 public enum DisplayNameError: ExplainedError, Hashable, Sendable {
     case empty
     case tooLong(Int)
+    /// More scalars in all than `TextRules.nameScalars` (a letter under a pile of marks).
+    case tooManyScalars(Int)
     case invalidCharacters([String])
 
     public var message: String {
@@ -81,6 +87,9 @@ public enum DisplayNameError: ExplainedError, Hashable, Sendable {
             return "A display name needs at least one letter, digit or underscore."
         case .tooLong(let count):
             return "A display name has at most \(DisplayName.maximumLength) characters; this one has \(count)."
+        case .tooManyScalars(let count):
+            return
+                "A display name has at most \(TextRules.nameScalars) letters and marks in all; this one has \(count)."
         case .invalidCharacters(let names):
             let listed = names.prefix(5).joined(separator: ", ")
             return "A display name may use only letters, digits and underscores; remove \(listed)."

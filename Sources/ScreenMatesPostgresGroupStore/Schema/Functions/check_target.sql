@@ -1,5 +1,4 @@
--- A challenge's target: every vice app, or one app by an id without control, format or bidi
--- characters.
+-- A challenge's target: every vice app, or one app by an id the clients take (`is_app_id`).
 CREATE FUNCTION screenmates.check_target(p_target jsonb) RETURNS boolean
 LANGUAGE plpgsql IMMUTABLE SET search_path = screenmates, pg_temp AS $$
 DECLARE
@@ -15,7 +14,6 @@ BEGIN
         RETURN false;
     END IF;
     v_app := p_target -> 'app' ->> '_0';
-    RETURN char_length(v_app) BETWEEN 1 AND 64 AND v_app !~ '[[:cntrl:]]'
-        AND v_app !~ '[\u00AD\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]';
+    RETURN screenmates.is_app_id(v_app);
 END $$
 ;

@@ -41,6 +41,11 @@
 --   `notify_queue_limit` full (a half): a member who holds the queue (a session that LISTENs and
 --   never ends its transaction, while another fills it) costs the others their live updates, not
 --   their writes; clients ask `notices_skipped` and follow by asking meanwhile.
+-- One rule for names and app ids, the clients' (TextRules), which the server's sets are generated
+-- from: the server took names and app ids every client refused (enclosing marks, a lone Hangul
+-- filler, scalars its locale counts as letters, line separators, variation selectors, private
+-- use and unassigned scalars), so a member could hide from the board or make a challenge vanish.
+-- A name is up to 20 letters and 60 scalars in all, on both sides.
 -- Same arguments and answers: clients of the third schema on keep working (compatible_from stays 3).
 
 ALTER TABLE screenmates.group_info DROP COLUMN retained_on
@@ -78,4 +83,28 @@ REVOKE ALL ON screenmates.shared_login FROM PUBLIC
 
 INSERT INTO screenmates.shared_login (role_name)
     SELECT d.role_name FROM screenmates.identity d GROUP BY d.role_name HAVING count(*) > 1
+;
+
+-- A display name is up to 20 letters and 60 scalars in all (`is_name`): the columns hold as much.
+ALTER TABLE screenmates.member DROP CONSTRAINT member_name_length
+;
+
+ALTER TABLE screenmates.member
+    ADD CONSTRAINT member_name_length CHECK (char_length(display_name) BETWEEN 1 AND 60) NOT VALID
+;
+
+ALTER TABLE screenmates.coin_standing DROP CONSTRAINT coin_standing_ranges
+;
+
+ALTER TABLE screenmates.coin_standing
+    ADD CONSTRAINT coin_standing_ranges CHECK (
+        coins BETWEEN 0 AND 1000000000 AND badges BETWEEN 0 AND 1000
+        AND version BETWEEN 0 AND 9007199254740992 AND char_length(display_name) BETWEEN 1 AND 60) NOT VALID
+;
+
+ALTER TABLE screenmates.open_participant DROP CONSTRAINT open_participant_display_name_check
+;
+
+ALTER TABLE screenmates.open_participant
+    ADD CONSTRAINT open_participant_display_name_check CHECK (char_length(display_name) BETWEEN 1 AND 60)
 ;
