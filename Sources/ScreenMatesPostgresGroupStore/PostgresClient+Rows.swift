@@ -18,6 +18,17 @@ extension PostgresClient {
         }
     }
 
+    /// `rows` for a call that writes, in a transaction of its own (BEGIN, the call, COMMIT): an
+    /// error the server meets only as it commits (a full notification queue, a deferred check)
+    /// then comes back as the COMMIT's and is thrown. Sent as one statement, the server's answer
+    /// came back first and the commit's error after it, which postgres-nio takes for a broken
+    /// connection, not for this call's: `sync` said "Synced" for a write that was never stored.
+    func writeRows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await withTransaction(logger: Self.silentLogger) { connection in
+            try await connection.query(query, logger: Self.silentLogger).collect()
+        }
+    }
+
     private static let silentLogger = Logger(
         label: "ScreenMates.groups.postgres.query",
         factory: { _ in

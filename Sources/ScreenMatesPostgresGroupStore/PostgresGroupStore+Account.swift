@@ -66,7 +66,7 @@ extension PostgresGroupStore {
     public func deleteAccount(userID: UserID) async throws(GroupStoreError) -> Int {
         let me = try caller(userID)
         let rows = try await perform(OperationContext(userID: userID)) { client in
-            try await client.rows("SELECT screenmates.delete_account(\(me.id), \(me.secret))")
+            try await client.writeRows("SELECT screenmates.delete_account(\(me.id), \(me.secret))")
         }
         return try decode("deleting the account") {
             guard let row = rows.first else { throw UnreadableValue(what: "no answer to deleting an account") }
@@ -106,7 +106,7 @@ extension PostgresGroupStore {
     {
         let id = userID.value
         let rows = try await performAsOwner { client in
-            try await client.rows("SELECT screenmates.approve_claim(\(id), \(role), \(fingerprint))")
+            try await client.writeRows("SELECT screenmates.approve_claim(\(id), \(role), \(fingerprint))")
         }
         let answer = try decode("approving a claim") {
             guard let row = rows.first else { throw UnreadableValue(what: "no answer to approving a claim") }

@@ -18,7 +18,7 @@ extension PostgresGroupStore {
         )
         let me = try caller(creatorID)
         let rows = try await perform(OperationContext(code: code, userID: creatorID)) { client in
-            try await client.rows(
+            try await client.writeRows(
                 """
                 SELECT screenmates.create_group_challenge(\(me.id), \(me.secret), \(code.value), \(id), \(rule),
                     \(first), \(days), \(reward), \(penalty), \(startsAt), \(at))
@@ -42,7 +42,7 @@ extension PostgresGroupStore {
         let day = Int64(GroupStoreRules.clampedDayNumber(today))
         let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
-            try await client.rows(
+            try await client.writeRows(
                 """
                 SELECT outcome, creator_id, rule, first_day, days, reward, penalty, starts_at, created_at
                 FROM screenmates.join_group_challenge(\(me.id), \(me.secret), \(code.value), \(id), \(day), \(at))
@@ -84,7 +84,7 @@ extension PostgresGroupStore {
         let (id, state, days) = (report.challengeID, report.state.rawValue, Int64(report.daysKept))
         let me = try caller(report.userID)
         let rows = try await perform(OperationContext(code: code, userID: report.userID)) { client in
-            try await client.rows(
+            try await client.writeRows(
                 """
                 SELECT screenmates.report_participant(\(me.id), \(me.secret), \(code.value), \(id), \(state), \(days),
                     \(decidedAt))
@@ -163,7 +163,7 @@ extension PostgresGroupStore {
         )
         let me = try caller(report.userID)
         let rows = try await perform(OperationContext(name: report.displayName, userID: report.userID)) { client in
-            try await client.rows(
+            try await client.writeRows(
                 """
                 SELECT screenmates.report_standing(\(me.id), \(me.secret), \(name), \(coins), \(badges), \(isPublic),
                     \(version), \(at))
@@ -259,7 +259,7 @@ extension PostgresGroupStore {
         )
         let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
-            try await client.rows(
+            try await client.writeRows(
                 """
                 SELECT screenmates.set_settlement_rules(\(me.id), \(me.secret), \(code.value), \(weekStart), \(kept),
                     \(over), \(missing))
@@ -281,7 +281,7 @@ extension PostgresGroupStore {
         let at = try StoredInstant.milliseconds(now)
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
-            try await client.rows(
+            try await client.writeRows(
                 """
                 SELECT known, settled FROM screenmates.settle_weeks(\(me.id), \(me.secret), \(code.value), \(day), \(at))
                 """

@@ -16,7 +16,7 @@ extension PostgresGroupStore {
         )
         let me = try caller(publisherID)
         let rows = try await perform(OperationContext(userID: publisherID)) { client in
-            try await client.rows(
+            try await client.writeRows(
                 """
                 SELECT screenmates.publish_open_challenge(\(me.id), \(me.secret), \(id), \(rule), \(first), \(days),
                     \(reward), \(penalty), \(startsAt), \(at))
@@ -88,7 +88,7 @@ extension PostgresGroupStore {
         let day = Int64(GroupStoreRules.clampedDayNumber(today))
         let me = try caller(userID)
         let rows = try await perform(OperationContext(name: name, userID: userID)) { client in
-            try await client.rows(
+            try await client.writeRows(
                 """
                 SELECT outcome, rule, first_day, days, reward, penalty, starts_at, published_at
                 FROM screenmates.join_open_challenge(\(me.id), \(me.secret), \(id), \(name.value), \(day), \(at))
@@ -129,7 +129,7 @@ extension PostgresGroupStore {
         let (id, state, days) = (report.challengeID, report.state.rawValue, Int64(report.daysKept))
         let me = try caller(report.userID)
         let rows = try await perform(OperationContext(userID: report.userID)) { client in
-            try await client.rows(
+            try await client.writeRows(
                 """
                 SELECT screenmates.report_open_participant(\(me.id), \(me.secret), \(id), \(state), \(days),
                     \(decidedAt))

@@ -190,7 +190,7 @@ public final class PostgresGroupStore: GroupStore {
         let me = try caller(creator.userID)
         let goal = Int64(dailyGoalBlocks)
         let rows = try await perform(OperationContext(name: creator.displayName, userID: creator.userID)) { client in
-            try await client.rows(
+            try await client.writeRows(
                 """
                 SELECT code, created_at FROM screenmates.create_group(\(me.id), \(me.secret), \(goal), \(p.name),
                     \(p.blocks), \(p.day), \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version), \(at))
@@ -229,7 +229,7 @@ public final class PostgresGroupStore: GroupStore {
         let me = try caller(member.userID)
         let context = OperationContext(code: code, name: member.displayName, userID: member.userID)
         let rows = try await perform(context) { client in
-            try await client.rows(
+            try await client.writeRows(
                 """
                 SELECT outcome, retry_after, daily_goal_blocks, member_count, created_at
                 FROM screenmates.join_group(\(me.id), \(me.secret), \(code.value), \(p.name), \(p.blocks),
@@ -245,7 +245,7 @@ public final class PostgresGroupStore: GroupStore {
     public func leave(code: GroupCode, userID: UserID) async throws(GroupStoreError) {
         let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
-            try await client.rows("SELECT screenmates.leave_group(\(me.id), \(me.secret), \(code.value))")
+            try await client.writeRows("SELECT screenmates.leave_group(\(me.id), \(me.secret), \(code.value))")
         }
         guard try known(rows, "leaving") else { throw .unknownCode(code) }
         readers.forget(userID, in: code)
@@ -257,7 +257,7 @@ public final class PostgresGroupStore: GroupStore {
         let p = try ProfileParameters(profile)
         let me = try caller(profile.userID)
         let rows = try await perform(OperationContext(name: profile.displayName, userID: profile.userID)) { client in
-            try await client.rows(
+            try await client.writeRows(
                 """
                 SELECT screenmates.upsert_profile(\(me.id), \(me.secret), \(p.name), \(p.blocks), \(p.day),
                     \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version))
@@ -312,7 +312,7 @@ public final class PostgresGroupStore: GroupStore {
             let rows: [PostgresRow]
             do {
                 rows = try await perform(OperationContext(code: code, userID: userID)) { client in
-                    try await client.rows(
+                    try await client.writeRows(
                         """
                         SELECT screenmates.upsert_day_totals(\(me.id), \(me.secret), \(code.value), \(dates), \(vice),
                             \(goals), \(versions))
@@ -614,7 +614,9 @@ public final class PostgresGroupStore: GroupStore {
         do {
             return try await withDeadline(address.timeout, overdue: overdue) { try await body(client) }
         } catch {
-            if let error = error as? PSQLError,
+            let transaction = error as? PostgresTransactionError
+            let inner = transaction.flatMap { $0.beginError ?? $0.closureError ?? $0.commitError } ?? error
+            if let error = inner as? PSQLError,
                 error.serverInfo?[.sqlState] == GroupStoreError.RefusalState.claimWaiting
             {
                 throw await claim(context)
@@ -640,7 +642,7 @@ public final class PostgresGroupStore: GroupStore {
             // The claim's fingerprint (as the owner's list shows it) comes from the server's own
             // SHA-256 of the secret, which every call sends anyway.
             let rows = try await withDeadline(address.timeout, overdue: overdue) {
-                try await client.rows(
+                try await client.writeRows(
                     """
                     SELECT screenmates.claim_identity(\(id), \(hex)),
                         encode(substr(sha256(convert_to(\(hex), 'UTF8')), 1, 4), 'hex')

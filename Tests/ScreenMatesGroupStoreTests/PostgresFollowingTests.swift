@@ -130,6 +130,38 @@ struct PostgresFollowingTests {
         await watched.close()
     }
 
+    /// A write the server refuses only as it commits (what a full notification queue did to
+    /// every write that notified; stood for here by a deferred check that always fails) is
+    /// thrown, never answered as stored, and nothing of it is kept.
+    @Test func aWriteWhoseCommitFailsIsNeverTakenForStored() async throws {
+        let address = try await Server.newPreparedDatabase()
+        let store = PostgresGroupStore(address: address, keyring: Server.keyring)
+        let group = try await Contract.newGroup(in: store)
+        try await Server.execute(
+            """
+            CREATE FUNCTION public.fails_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION 'too many notifications in the NOTIFY queue'; END $$
+            """,
+            """
+            CREATE CONSTRAINT TRIGGER fails_at_commit AFTER UPDATE ON screenmates.member
+                DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.fails_at_commit()
+            """, on: address)
+        var update = Contract.ana
+        update.version = 9
+        update.blocksToday = 9
+        do {
+            let stored = try await store.upsertProfile(update)
+            Issue.record("a write whose commit failed answered \(stored)")
+        } catch {
+            #expect("\(error)".contains("too many notifications"), "\(error)")
+        }
+        try await Server.execute("DROP TRIGGER fails_at_commit ON screenmates.member", on: address)
+        let ana = try await store.members(code: group.code).first { $0.userID == Contract.ana.userID }
+        #expect(ana?.version != 9)
+        #expect(try await store.upsertProfile(update), "stored once the server commits")
+        await store.close()
+    }
+
     /// `live=poll`: no listening connection at all, and changes still arrive.
     @Test func theURLCanAskForPollingFromTheStart() async throws {
         let direct = try await Server.newPreparedDatabase()
