@@ -214,7 +214,9 @@ enum PostgresGroupSchema {
         Function("my_day_totals", PackageResources.my_day_totals_sql),
         Function("group_block_sums", PackageResources.group_block_sums_sql),
         Function("block_sums_after", PackageResources.block_sums_after_sql),
+        Function("retained_from", PackageResources.retained_from_sql),
         Function("retain_day_totals", PackageResources.retain_day_totals_sql),
+        Function("retain_challenges", PackageResources.retain_challenges_sql),
         // Following a group: its marks, and what changed after a change number.
         Function("change_mark", PackageResources.change_mark_sql),
         Function("change_marks", PackageResources.change_marks_sql),

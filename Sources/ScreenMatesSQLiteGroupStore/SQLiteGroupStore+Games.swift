@@ -286,8 +286,9 @@ extension SQLiteGroupStore {
             var settlement = SQLiteWeekSettlement(db: db, code: code, rules: rules, settleFrom: settleFrom, at: at)
             let changes = try settlement.run(today: today)
             filter.leaveOut(contentsOf: settlement.leftOut)
-            if changes.written > 0 { try Self.bump(db, code: code) }
             try Self.retainDayTotals(db, code: code, today: today)
+            let removed = try Self.retainChallenges(db, code: code, today: today)
+            if changes.written + removed > 0 { try Self.bump(db, code: code) }
             return changes.final
         }
     }
@@ -305,6 +306,23 @@ extension SQLiteGroupStore {
                         AND day_total.date BETWEEN r.week AND r.week + 6)
                 """,
             arguments: [code.value, GroupStoreRules.retainedFrom(today: today).dayNumber])
+    }
+
+    /// Takes away the group's challenges that ended before `GroupStoreRules.retainedFrom(today:)`,
+    /// with their participants (as the server's `retain_challenges` does): every member's part in
+    /// them was decided by then. Their removals are marked; answers how many went.
+    static func retainChallenges(_ db: Database, code: GroupCode, today: LocalDate) throws -> Int {
+        let from = GroupStoreRules.retainedFrom(today: today).dayNumber
+        try db.execute(
+            sql: """
+                DELETE FROM challenge_participant WHERE code = ? AND challenge_id IN (
+                    SELECT id FROM group_challenge WHERE code = ? AND first_day + days <= ?)
+                """,
+            arguments: [code.value, code.value, from])
+        try db.execute(
+            sql: "DELETE FROM group_challenge WHERE code = ? AND first_day + days <= ?",
+            arguments: [code.value, from])
+        return db.changesCount
     }
 
     public func weekResults(code: GroupCode, weeks: ClosedRange<LocalDate>, changedAfter: Int64?)

@@ -39,6 +39,9 @@ extension GroupStoreContract {
         Check("a group keeps the day totals of this month and the last, and of weeks still pending") {
             try await oldDayTotalsGoOnceNoReadAsksForThem($0.fresh)
         },
+        Check("a group keeps the challenges that ended this month or the last, with their participants") {
+            try await oldChallengesGoWithTheirParticipants($0.fresh)
+        },
     ]
 
     // MARK: - Fixtures

@@ -211,4 +211,34 @@ extension GroupStoreContract {
         #expect(try await store.dayTotals(code: group.code, days: recent) == before)
         #expect(try await store.weekResults(code: group.code, weeks: start...start) == first)
     }
+
+    /// A challenge that ended before the month before goes at a settlement, with its
+    /// participants, its removal marked; one that ended within it stays as it was.
+    static func oldChallengesGoWithTheirParticipants(_ makeStore: GroupStoreFactory) async throws {
+        let store = try await makeStore()
+        let start = LocalDate(year: 2021, month: 1, day: 4)!
+        let group = try await store.createGroup(dailyGoalBlocks: 8, creator: ana, now: noon(start))
+        _ = try await store.join(code: group.code, member: bo, now: noon(start, plus: 60))
+        let later = LocalDate(year: 2021, month: 2, day: 15)!
+        try await store.createGroupChallenge(
+            challenge("oldweek", firstDay: start, days: 7), code: group.code, creatorID: ana.userID, now: noon(start))
+        _ = try await store.joinGroupChallenge(
+            id: "oldweek", code: group.code, userID: bo.userID, today: start, now: noon(start, plus: 60))
+        try await store.createGroupChallenge(
+            challenge("febweek", firstDay: later, days: 7), code: group.code, creatorID: ana.userID, now: noon(later))
+        _ = try await store.joinGroupChallenge(
+            id: "febweek", code: group.code, userID: bo.userID, today: later, now: noon(later, plus: 60))
+        let kept = try await store.groupChallenges(code: group.code).filter { $0.challenge.id == "febweek" }
+        #expect(kept.first?.participants.count == 2)
+        // Settled on 2021-03-22: what the group keeps starts on 2021-02-01.
+        let today = LocalDate(year: 2021, month: 3, day: 22)!
+        let marks = try await store.changeMarks(code: group.code)
+        _ = try await store.settleWeeks(code: group.code, today: today, now: noon(today))
+        #expect(try await store.groupChallenges(code: group.code) == kept)
+        #expect(!(try await store.changeMarks(code: group.code).canCatchUp(from: marks.mark)), "the removal is marked")
+        // Settled again the next day: nothing more goes.
+        let tomorrow = today.adding(days: 1)
+        _ = try await store.settleWeeks(code: group.code, today: tomorrow, now: noon(tomorrow))
+        #expect(try await store.groupChallenges(code: group.code) == kept)
+    }
 }

@@ -161,4 +161,56 @@ struct PostgresHostileLoginTests {
             try await group.values(
                 "SELECT count(*) FROM screenmates.identity_claim WHERE user_id = '\(old[0])'", Int64.self) == [2])
     }
+
+    /// A group keeps at most `challenges_per_group` challenges whatever their days: one that began
+    /// two days ago and lasted a day (never running, so never counted before) counts.
+    @Test func aGroupHoldsNoMoreChallengesThanTheStoreAllowsWhateverTheirDays() async throws {
+        let group = try await HostileGroup.make()
+        let eve = group.eve
+        try await PostgresTestServer.execute(
+            "UPDATE screenmates.store_policy SET challenges_per_group = 4", on: group.owner)
+        var refused: [Bool] = []
+        for index in 0..<4 {
+            let ended = Challenge(
+                id: "ended\(index)", rule: .streak, firstDay: group.today.adding(days: -2), days: 1, reward: 0,
+                penalty: 0)
+            do {
+                try await eve.store.createGroupChallenge(ended, code: group.code, creatorID: eve.userID, now: group.now)
+                refused.append(false)
+            } catch {
+                refused.append(true)
+                #expect(error.message.contains("as many challenges as the store allows"), "\(error.message)")
+            }
+        }
+        #expect(refused == [false, false, false, true], "ana's challenge and eve's three")
+        try await group.expectVictimStillWorks()
+    }
+
+    /// A member is in at most `challenges_joined_per_member` of the group's challenges, those they
+    /// made included.
+    @Test func aMemberIsInNoMoreChallengesThanTheStoreAllows() async throws {
+        let group = try await HostileGroup.make()
+        let (ana, bo, eve) = (group.ana, group.bo, group.eve)
+        try await PostgresTestServer.execute(
+            "UPDATE screenmates.store_policy SET challenges_joined_per_member = 2", on: group.owner)
+        func challenge(_ id: String) -> Challenge {
+            Challenge(id: id, rule: .streak, firstDay: group.today, days: 7, reward: 0, penalty: 0)
+        }
+        try await ana.store.createGroupChallenge(
+            challenge("anatwo"), code: group.code, creatorID: ana.userID, now: group.now)
+        try await bo.store.createGroupChallenge(
+            challenge("botwo"), code: group.code, creatorID: bo.userID, now: group.now)
+        var joined: [Bool] = []
+        for id in [HostileGroup.challengeID, "anatwo", "botwo"] {
+            joined.append(
+                (try? await eve.store.joinGroupChallenge(
+                    id: id, code: group.code, userID: eve.userID, today: group.today, now: group.now)) != nil)
+        }
+        #expect(joined == [true, true, false])
+        await #expect(throws: GroupStoreError.self) {
+            try await ana.store.createGroupChallenge(
+                challenge("anathree"), code: group.code, creatorID: ana.userID, now: group.now)
+        }
+        try await group.expectVictimStillWorks()
+    }
 }

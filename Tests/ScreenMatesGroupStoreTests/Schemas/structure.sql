@@ -823,6 +823,20 @@ BEGIN
         PERFORM screenmates.quota('The group has as many challenges running as the store allows; let one end first.');
     END IF;
     IF (SELECT count(*) FROM screenmates.group_challenge c
+        WHERE c.code = p_code AND c.first_day + c.days > screenmates.retained_from(screenmates.day_of(v_at)))
+        >= (screenmates.policy()).challenges_per_group
+    THEN
+        PERFORM screenmates.quota('The group holds as many challenges as the store allows; ended ones go after a month or two.');
+    END IF;
+    IF (SELECT count(*) FROM screenmates.challenge_participant p
+        JOIN screenmates.group_challenge c ON c.code = p.code AND c.id = p.challenge_id
+        WHERE p.code = p_code AND p.user_id = v_user
+            AND c.first_day + c.days > screenmates.retained_from(screenmates.day_of(v_at)))
+        >= (screenmates.policy()).challenges_joined_per_member
+    THEN
+        PERFORM screenmates.quota('You are in as many of the group''s challenges as the store allows; let one end first.');
+    END IF;
+    IF (SELECT count(*) FROM screenmates.group_challenge c
         WHERE c.code = p_code AND c.creator_id = v_user AND c.created_on > clock_timestamp() - interval '1 day')
         >= (screenmates.policy()).challenges_shared_per_day
     THEN
@@ -1433,6 +1447,13 @@ BEGIN
         ) THEN
             IF p_today > v_challenge.first_day THEN
                 v_outcome := 'closed';
+            ELSIF (SELECT count(*) FROM screenmates.challenge_participant p
+                JOIN screenmates.group_challenge c ON c.code = p.code AND c.id = p.challenge_id
+                WHERE p.code = p_code AND p.user_id = v_user
+                    AND c.first_day + c.days > screenmates.retained_from(screenmates.day_of(v_at)))
+                >= (screenmates.policy()).challenges_joined_per_member
+            THEN
+                PERFORM screenmates.quota('You are in as many of the group''s challenges as the store allows; let one end first.');
             ELSE
                 INSERT INTO screenmates.challenge_participant (code, challenge_id, user_id, state, days_kept, joined_at)
                     VALUES (p_code, p_id, v_user, 'in', 0, v_at);
@@ -2108,6 +2129,10 @@ CREATE TABLE screenmates.store_policy (
     wrong_codes_per_login_per_hour integer DEFAULT 60 NOT NULL,
     claims_per_login integer DEFAULT 5 NOT NULL,
     notify_queue_limit real DEFAULT 0.5 NOT NULL,
+    challenges_per_group integer DEFAULT 200 NOT NULL,
+    challenges_joined_per_member integer DEFAULT 50 NOT NULL,
+    CONSTRAINT store_policy_challenges_joined_per_member_check CHECK ((challenges_joined_per_member >= 1)),
+    CONSTRAINT store_policy_challenges_per_group_check CHECK ((challenges_per_group >= 1)),
     CONSTRAINT store_policy_challenges_shared_per_day_check CHECK ((challenges_shared_per_day >= 1)),
     CONSTRAINT store_policy_claims_per_login_check CHECK ((claims_per_login >= 1)),
     CONSTRAINT store_policy_groups_created_per_day_check CHECK ((groups_created_per_day >= 1)),
@@ -2394,6 +2419,27 @@ END $$;
 
 
 --
+-- Name: retain_challenges(text, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.retain_challenges(p_code text, p_today bigint) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_from bigint := screenmates.retained_from(p_today);
+    v_removed bigint;
+BEGIN
+    DELETE FROM screenmates.challenge_participant p
+        USING screenmates.group_challenge c
+        WHERE p.code = p_code AND c.code = p_code AND c.id = p.challenge_id AND c.first_day + c.days <= v_from;
+    DELETE FROM screenmates.group_challenge c WHERE c.code = p_code AND c.first_day + c.days <= v_from;
+    GET DIAGNOSTICS v_removed = ROW_COUNT;
+    RETURN v_removed;
+END $$;
+
+
+--
 -- Name: retain_day_totals(text, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
@@ -2402,8 +2448,7 @@ CREATE FUNCTION screenmates.retain_day_totals(p_code text, p_today bigint) RETUR
     SET search_path TO 'screenmates', 'pg_temp'
     AS $$
 DECLARE
-    v_from bigint := (date_trunc('month', date '1970-01-01' + p_today::integer) - interval '1 month')::date
-        - date '1970-01-01';
+    v_from bigint := screenmates.retained_from(p_today);
 BEGIN
     DELETE FROM screenmates.day_total d
         WHERE d.code = p_code AND d.date < v_from AND NOT EXISTS (
@@ -2411,6 +2456,19 @@ BEGIN
             WHERE r.code = p_code AND r.user_id = d.user_id AND r.status = 'pending'
                 AND d.date BETWEEN r.week AND r.week + 6);
 END $$;
+
+
+--
+-- Name: retained_from(bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.retained_from(p_today bigint) RETURNS bigint
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT ((date_trunc('month', date '1970-01-01' + p_today::integer) - interval '1 month')::date
+        - date '1970-01-01')::bigint
+$$;
 
 
 --
@@ -2546,6 +2604,7 @@ DECLARE
     v_new_final bigint;
     v_changed bigint;
     v_changed_final bigint;
+    v_removed bigint;
 BEGIN
     -- The usual call: a member, verified in one statement, on a day already settled for with
     -- nothing that counts written since.
@@ -2630,12 +2689,13 @@ BEGIN
         RETURNING r.status
     )
     SELECT count(*), count(*) FILTER (WHERE status = 'settled') INTO v_changed, v_changed_final FROM updated;
-    IF v_new + v_changed > 0 THEN
+
+    -- 3. What the group keeps; the group's change number moves once for all of it.
+    PERFORM screenmates.retain_day_totals(p_code, v_today);
+    v_removed := screenmates.retain_challenges(p_code, v_today);
+    IF v_new + v_changed + v_removed > 0 THEN
         PERFORM screenmates.touch(p_code);
     END IF;
-
-    -- 3. What the group keeps.
-    PERFORM screenmates.retain_day_totals(p_code, v_today);
 
     -- 4. The group's row is still locked: nothing that counts was written since it was counted.
     UPDATE screenmates.group_info g SET settled_on = v_today, settled_seq = g.settle_seq WHERE g.code = p_code;
@@ -4252,10 +4312,24 @@ REVOKE ALL ON FUNCTION screenmates.refuse(p_message text) FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION retain_challenges(p_code text, p_today bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.retain_challenges(p_code text, p_today bigint) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION retain_day_totals(p_code text, p_today bigint); Type: ACL; Schema: screenmates; Owner: -
 --
 
 REVOKE ALL ON FUNCTION screenmates.retain_day_totals(p_code text, p_today bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION retained_from(p_today bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.retained_from(p_today bigint) FROM PUBLIC;
 
 
 --

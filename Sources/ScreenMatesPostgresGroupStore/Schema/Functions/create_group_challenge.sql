@@ -1,6 +1,7 @@
 -- outcome: 'created', 'unknown' (code), 'exists' (id taken in the group). The rule is checked as
--- the clients judge it; the store's quotas bound the challenges of a group still running and
--- the new ones a member shares in a day.
+-- the clients judge it; the store's quotas bound the challenges of a group still running, all
+-- those it keeps (whatever their days: `retain_challenges` takes away the old ones), and the new
+-- ones a member shares in a day.
 CREATE FUNCTION screenmates.create_group_challenge(
     p_user text, p_secret text, p_code text, p_id text, p_rule text, p_first_day bigint, p_days bigint,
     p_reward bigint, p_penalty bigint, p_starts_at bigint, p_now bigint
@@ -36,6 +37,20 @@ BEGIN
         >= (screenmates.policy()).running_challenges_per_group
     THEN
         PERFORM screenmates.quota('The group has as many challenges running as the store allows; let one end first.');
+    END IF;
+    IF (SELECT count(*) FROM screenmates.group_challenge c
+        WHERE c.code = p_code AND c.first_day + c.days > screenmates.retained_from(screenmates.day_of(v_at)))
+        >= (screenmates.policy()).challenges_per_group
+    THEN
+        PERFORM screenmates.quota('The group holds as many challenges as the store allows; ended ones go after a month or two.');
+    END IF;
+    IF (SELECT count(*) FROM screenmates.challenge_participant p
+        JOIN screenmates.group_challenge c ON c.code = p.code AND c.id = p.challenge_id
+        WHERE p.code = p_code AND p.user_id = v_user
+            AND c.first_day + c.days > screenmates.retained_from(screenmates.day_of(v_at)))
+        >= (screenmates.policy()).challenges_joined_per_member
+    THEN
+        PERFORM screenmates.quota('You are in as many of the group''s challenges as the store allows; let one end first.');
     END IF;
     IF (SELECT count(*) FROM screenmates.group_challenge c
         WHERE c.code = p_code AND c.creator_id = v_user AND c.created_on > clock_timestamp() - interval '1 day')

@@ -1,5 +1,6 @@
 -- outcome: 'joined' (with the challenge), 'unknown' (code), 'no-challenge', 'closed' (its first
--- day is over for the member, whose today must be today somewhere by the server's clock).
+-- day is over for the member, whose today must be today somewhere by the server's clock). A member
+-- is in at most `challenges_joined_per_member` of the challenges the group keeps.
 CREATE FUNCTION screenmates.join_group_challenge(
     p_user text, p_secret text, p_code text, p_id text, p_today bigint, p_now bigint
 ) RETURNS TABLE (outcome text, creator_id text, rule text, first_day bigint, days bigint, reward bigint,
@@ -25,6 +26,13 @@ BEGIN
         ) THEN
             IF p_today > v_challenge.first_day THEN
                 v_outcome := 'closed';
+            ELSIF (SELECT count(*) FROM screenmates.challenge_participant p
+                JOIN screenmates.group_challenge c ON c.code = p.code AND c.id = p.challenge_id
+                WHERE p.code = p_code AND p.user_id = v_user
+                    AND c.first_day + c.days > screenmates.retained_from(screenmates.day_of(v_at)))
+                >= (screenmates.policy()).challenges_joined_per_member
+            THEN
+                PERFORM screenmates.quota('You are in as many of the group''s challenges as the store allows; let one end first.');
             ELSE
                 INSERT INTO screenmates.challenge_participant (code, challenge_id, user_id, state, days_kept, joined_at)
                     VALUES (p_code, p_id, v_user, 'in', 0, v_at);

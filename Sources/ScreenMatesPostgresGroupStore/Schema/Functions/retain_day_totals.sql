@@ -1,6 +1,4 @@
--- Takes away the group's day totals no read asks for any more: those before the first day of the
--- month before `p_today`'s (GroupStoreRules.retainedFrom: no screen shows a longer period than this
--- month, and the month before covers members whose day is still yesterday somewhere), except the
+-- Takes away the group's day totals no read asks for any more: those before `retained_from`, except the
 -- days of a member's week still pending, which the settlement counts again when its missing days
 -- come. Nothing a reader sees changes, so no removal is marked. Called by `settle_weeks` with the
 -- group's row locked, at every settlement that does any work (most calls find nothing changed and
@@ -8,8 +6,7 @@
 CREATE FUNCTION screenmates.retain_day_totals(p_code text, p_today bigint) RETURNS void
 LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
 DECLARE
-    v_from bigint := (date_trunc('month', date '1970-01-01' + p_today::integer) - interval '1 month')::date
-        - date '1970-01-01';
+    v_from bigint := screenmates.retained_from(p_today);
 BEGIN
     DELETE FROM screenmates.day_total d
         WHERE d.code = p_code AND d.date < v_from AND NOT EXISTS (

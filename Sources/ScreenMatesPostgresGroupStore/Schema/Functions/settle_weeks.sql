@@ -8,7 +8,8 @@
 --    `weeks_per_settlement()`);
 -- 2. every pending week whose missing days have arrived is counted again, and made final once
 --    none is missing, at the rates it was closed with;
--- 3. the group keeps only the day totals still asked for (`retain_day_totals`);
+-- 3. the group keeps only the day totals still asked for (`retain_day_totals`) and the challenges
+--    that ended within them (`retain_challenges`);
 -- 4. the day it settled for and the settlement change number it saw are recorded.
 --
 -- A later call for that day or an earlier one that finds `settle_seq` unmoved (nothing that counts
@@ -32,6 +33,7 @@ DECLARE
     v_new_final bigint;
     v_changed bigint;
     v_changed_final bigint;
+    v_removed bigint;
 BEGIN
     -- The usual call: a member, verified in one statement, on a day already settled for with
     -- nothing that counts written since.
@@ -116,12 +118,13 @@ BEGIN
         RETURNING r.status
     )
     SELECT count(*), count(*) FILTER (WHERE status = 'settled') INTO v_changed, v_changed_final FROM updated;
-    IF v_new + v_changed > 0 THEN
+
+    -- 3. What the group keeps; the group's change number moves once for all of it.
+    PERFORM screenmates.retain_day_totals(p_code, v_today);
+    v_removed := screenmates.retain_challenges(p_code, v_today);
+    IF v_new + v_changed + v_removed > 0 THEN
         PERFORM screenmates.touch(p_code);
     END IF;
-
-    -- 3. What the group keeps.
-    PERFORM screenmates.retain_day_totals(p_code, v_today);
 
     -- 4. The group's row is still locked: nothing that counts was written since it was counted.
     UPDATE screenmates.group_info g SET settled_on = v_today, settled_seq = g.settle_seq WHERE g.code = p_code;
