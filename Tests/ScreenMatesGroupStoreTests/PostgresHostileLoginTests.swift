@@ -213,4 +213,21 @@ struct PostgresHostileLoginTests {
         }
         try await group.expectVictimStillWorks()
     }
+
+    /// A challenge has at most `participants_per_challenge`: ana's, with ana and bo in it, takes no
+    /// third at a bound of two.
+    @Test func aChallengeTakesNoMoreParticipantsThanTheStoreAllows() async throws {
+        let group = try await HostileGroup.make()
+        try await PostgresTestServer.execute(
+            "UPDATE screenmates.store_policy SET participants_per_challenge = 2", on: group.owner)
+        let eve = group.eve
+        do {
+            _ = try await eve.store.joinGroupChallenge(
+                id: HostileGroup.challengeID, code: group.code, userID: eve.userID, today: group.today, now: group.now)
+            Issue.record("a third participant joined")
+        } catch {
+            #expect(error.message.contains("as many participants as the store allows"), "\(error.message)")
+        }
+        try await group.expectVictimStillWorks()
+    }
 }

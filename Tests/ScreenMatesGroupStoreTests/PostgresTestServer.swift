@@ -141,7 +141,8 @@ enum PostgresTestServer {
         try await execute(
             """
             UPDATE screenmates.store_policy SET members_choose_clock = true, running_challenges_per_group = 1000,
-                challenges_shared_per_day = 1000, challenges_per_group = 1000, challenges_joined_per_member = 1000
+                challenges_shared_per_day = 1000, challenges_per_group = 1000, challenges_joined_per_member = 1000,
+                participants_per_challenge = 1000
             """, on: database)
     }
 

@@ -1454,6 +1454,10 @@ BEGIN
                 >= (screenmates.policy()).challenges_joined_per_member
             THEN
                 PERFORM screenmates.quota('You are in as many of the group''s challenges as the store allows; let one end first.');
+            ELSIF (SELECT count(*) FROM screenmates.challenge_participant p
+                WHERE p.code = p_code AND p.challenge_id = p_id) >= (screenmates.policy()).participants_per_challenge
+            THEN
+                PERFORM screenmates.quota('This challenge has as many participants as the store allows.');
             ELSE
                 INSERT INTO screenmates.challenge_participant (code, challenge_id, user_id, state, days_kept, joined_at)
                     VALUES (p_code, p_id, v_user, 'in', 0, v_at);
@@ -2131,6 +2135,7 @@ CREATE TABLE screenmates.store_policy (
     notify_queue_limit real DEFAULT 0.5 NOT NULL,
     challenges_per_group integer DEFAULT 200 NOT NULL,
     challenges_joined_per_member integer DEFAULT 50 NOT NULL,
+    participants_per_challenge integer DEFAULT 100 NOT NULL,
     CONSTRAINT store_policy_challenges_joined_per_member_check CHECK ((challenges_joined_per_member >= 1)),
     CONSTRAINT store_policy_challenges_per_group_check CHECK ((challenges_per_group >= 1)),
     CONSTRAINT store_policy_challenges_shared_per_day_check CHECK ((challenges_shared_per_day >= 1)),
@@ -2144,6 +2149,7 @@ CREATE TABLE screenmates.store_policy (
     CONSTRAINT store_policy_only_row_check CHECK (only_row),
     CONSTRAINT store_policy_open_challenges_running_check CHECK ((open_challenges_running >= 1)),
     CONSTRAINT store_policy_open_joins_per_member_per_day_check CHECK ((open_joins_per_member_per_day >= 1)),
+    CONSTRAINT store_policy_participants_per_challenge_check CHECK ((participants_per_challenge >= 1)),
     CONSTRAINT store_policy_running_challenges_per_group_check CHECK ((running_challenges_per_group >= 1)),
     CONSTRAINT store_policy_wrong_codes_per_login_per_hour_check CHECK ((wrong_codes_per_login_per_hour >= 5))
 );

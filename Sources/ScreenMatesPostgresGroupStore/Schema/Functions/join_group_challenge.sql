@@ -1,6 +1,7 @@
 -- outcome: 'joined' (with the challenge), 'unknown' (code), 'no-challenge', 'closed' (its first
 -- day is over for the member, whose today must be today somewhere by the server's clock). A member
--- is in at most `challenges_joined_per_member` of the challenges the group keeps.
+-- is in at most `challenges_joined_per_member` of the challenges the group keeps, and a challenge
+-- has at most `participants_per_challenge`.
 CREATE FUNCTION screenmates.join_group_challenge(
     p_user text, p_secret text, p_code text, p_id text, p_today bigint, p_now bigint
 ) RETURNS TABLE (outcome text, creator_id text, rule text, first_day bigint, days bigint, reward bigint,
@@ -33,6 +34,10 @@ BEGIN
                 >= (screenmates.policy()).challenges_joined_per_member
             THEN
                 PERFORM screenmates.quota('You are in as many of the group''s challenges as the store allows; let one end first.');
+            ELSIF (SELECT count(*) FROM screenmates.challenge_participant p
+                WHERE p.code = p_code AND p.challenge_id = p_id) >= (screenmates.policy()).participants_per_challenge
+            THEN
+                PERFORM screenmates.quota('This challenge has as many participants as the store allows.');
             ELSE
                 INSERT INTO screenmates.challenge_participant (code, challenge_id, user_id, state, days_kept, joined_at)
                     VALUES (p_code, p_id, v_user, 'in', 0, v_at);

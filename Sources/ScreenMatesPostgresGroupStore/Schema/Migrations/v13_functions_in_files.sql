@@ -39,8 +39,8 @@
 --   id's claims and keep its owner out.
 -- - A group keeps at most `challenges_per_group` challenges (200) whatever their days, where only
 --   those running were counted (a challenge that began yesterday and lasted a day never was), and
---   a member is in at most `challenges_joined_per_member` of them (50), where joins were not
---   counted at all; a settlement takes away challenges that ended before the month before
+--   a member is in at most `challenges_joined_per_member` of them (50) and a challenge has at
+--   most `participants_per_challenge` (100), where joins were not counted at all; a settlement takes away challenges that ended before the month before
 --   (`retain_challenges`), as the shared file does, so what a member reads is bounded.
 -- - A write sends its group's notice only while PostgreSQL's notification queue is less than
 --   `notify_queue_limit` full (a half): a member who holds the queue (a session that LISTENs and
@@ -62,7 +62,8 @@ ALTER TABLE screenmates.store_policy
     ADD COLUMN claims_per_login integer NOT NULL DEFAULT 5 CHECK (claims_per_login >= 1),
     ADD COLUMN notify_queue_limit real NOT NULL DEFAULT 0.5 CHECK (notify_queue_limit BETWEEN 0 AND 1),
     ADD COLUMN challenges_per_group integer NOT NULL DEFAULT 200 CHECK (challenges_per_group >= 1),
-    ADD COLUMN challenges_joined_per_member integer NOT NULL DEFAULT 50 CHECK (challenges_joined_per_member >= 1)
+    ADD COLUMN challenges_joined_per_member integer NOT NULL DEFAULT 50 CHECK (challenges_joined_per_member >= 1),
+    ADD COLUMN participants_per_challenge integer NOT NULL DEFAULT 100 CHECK (participants_per_challenge >= 1)
 ;
 
 ALTER TABLE screenmates.failed_attempt ADD COLUMN role_name text COLLATE "C"
