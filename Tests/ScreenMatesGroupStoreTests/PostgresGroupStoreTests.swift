@@ -421,6 +421,9 @@ struct PostgresGroupStoreTests {
     /// consumer catches up.
     @Test func aServerRestartIsUnavailableThenCaughtUp() async throws {
         try await Self.withServerOfItsOwn { directory, url in
+            // The schema is made with time to spare (a loaded machine makes it in more than 2 s);
+            // the store under test gives up on the server after 2 s.
+            try await PostgresGroupStore(address: try PostgresAddress(url: url), keyring: .none).prepare()
             let address = try PostgresAddress(url: url + "&connect_timeout=2")
             let store = PostgresGroupStore(address: address, keyring: PostgresTestServer.keyring)
             try await store.prepare()

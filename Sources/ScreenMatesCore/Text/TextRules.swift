@@ -75,8 +75,9 @@ public enum TextRules {
     }
 
     /// `ranges` as the inside of a bracket expression of PostgreSQL's regular expressions:
-    /// `\uXXXX-\uXXXX` (`\UXXXXXXXX` above the BMP), one range a line of at most 100 characters,
-    /// each line a quoted SQL string joined by `||`.
+    /// `\uXXXX-\uXXXX` (`\UXXXXXXXX` above the BMP), in quoted SQL strings of at most 90
+    /// characters, one a line: strings separated by a line break are one constant to PostgreSQL,
+    /// with nothing to concatenate when it runs.
     public static func sqlRanges(_ ranges: [ClosedRange<UInt32>]) -> String {
         func escaped(_ value: UInt32) -> String {
             value <= 0xFFFF
@@ -96,7 +97,7 @@ public enum TextRules {
             line += part
         }
         if !line.isEmpty { lines.append(line) }
-        return lines.map { "'\($0)'" }.joined(separator: "\n        || ")
+        return lines.map { "'\($0)'" }.joined(separator: "\n        ")
     }
 
     private static func isKnown(_ scalar: Unicode.Scalar) -> Bool {
