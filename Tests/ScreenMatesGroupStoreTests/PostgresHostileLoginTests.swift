@@ -230,4 +230,25 @@ struct PostgresHostileLoginTests {
         }
         try await group.expectVictimStillWorks()
     }
+
+    /// Groups a login creates in a day, over all its ids: at a bound of two, a third id's group is
+    /// refused though that id made none.
+    @Test func aLoginCreatesNoMoreGroupsADayThanTheStoreAllows() async throws {
+        let group = try await HostileGroup.make()
+        try await PostgresTestServer.execute(
+            "UPDATE screenmates.store_policy SET groups_created_per_login_per_day = 2", on: group.owner)
+        let (day, ms) = (group.day(0), group.nowMilliseconds)
+        var states: [String?] = []
+        for index in 0..<3 {
+            let (id, secret) = Self.puppet(index)
+            let create = PostgresQuery(
+                unsafeSQL: """
+                    SELECT * FROM screenmates.create_group('\(id)', '\(secret)', 8, 'puppet\(index)', 0, \(day), 0,
+                        \(ms), \(ms), 1, \(ms))
+                    """)
+            states.append(try await HostileGroup.sqlState(of: create, as: group.eve.login))
+        }
+        #expect(states == [nil, nil, "SMQTA"])
+        try await group.expectVictimStillWorks()
+    }
 }

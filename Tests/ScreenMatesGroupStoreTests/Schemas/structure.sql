@@ -756,6 +756,15 @@ BEGIN
     THEN
         PERFORM screenmates.quota('You have created as many groups today as the store allows; join one or try again tomorrow.');
     END IF;
+    IF NOT screenmates.caller_owns_store() THEN
+        PERFORM screenmates.lock_login();
+        IF (SELECT count(*) FROM screenmates.group_info g JOIN screenmates.identity d ON d.user_id = g.created_by
+            WHERE d.role_name = session_user AND g.created_on > clock_timestamp() - interval '1 day')
+            >= (screenmates.policy()).groups_created_per_login_per_day
+        THEN
+            PERFORM screenmates.quota('This login has created as many groups today as the store allows; try again tomorrow.');
+        END IF;
+    END IF;
     IF (SELECT count(*) FROM screenmates.member m WHERE m.user_id = v_user) >= (screenmates.policy()).groups_per_member THEN
         PERFORM screenmates.quota('You are in as many groups as the store allows; leave one first.');
     END IF;
@@ -2138,11 +2147,13 @@ CREATE TABLE screenmates.store_policy (
     challenges_per_group integer DEFAULT 200 NOT NULL,
     challenges_joined_per_member integer DEFAULT 50 NOT NULL,
     participants_per_challenge integer DEFAULT 100 NOT NULL,
+    groups_created_per_login_per_day integer DEFAULT 20 NOT NULL,
     CONSTRAINT store_policy_challenges_joined_per_member_check CHECK ((challenges_joined_per_member >= 1)),
     CONSTRAINT store_policy_challenges_per_group_check CHECK ((challenges_per_group >= 1)),
     CONSTRAINT store_policy_challenges_shared_per_day_check CHECK ((challenges_shared_per_day >= 1)),
     CONSTRAINT store_policy_claims_per_login_check CHECK ((claims_per_login >= 1)),
     CONSTRAINT store_policy_groups_created_per_day_check CHECK ((groups_created_per_day >= 1)),
+    CONSTRAINT store_policy_groups_created_per_login_per_day_check CHECK ((groups_created_per_login_per_day >= 1)),
     CONSTRAINT store_policy_groups_per_member_check CHECK ((groups_per_member >= 1)),
     CONSTRAINT store_policy_members_per_group_check CHECK ((members_per_group >= 1)),
     CONSTRAINT store_policy_members_per_login_check CHECK ((members_per_login >= 1)),

@@ -1,6 +1,6 @@
 -- Creates a group with the caller as its first member and answers its code, drawn here from the
--- server's strong random source. Quotas: groups created by one identity a day, groups one member
--- is in (the store's policy).
+-- server's strong random source. Quotas: groups created by one identity a day, and by all the ids
+-- of one login (in turns: `lock_login`), groups one member is in (the store's policy).
 CREATE FUNCTION screenmates.create_group(
     p_user text, p_secret text, p_goal bigint, p_name text, p_blocks bigint, p_day bigint, p_streak bigint,
     p_last_active bigint, p_last_updated bigint, p_version bigint, p_now bigint
@@ -24,6 +24,15 @@ BEGIN
         >= (screenmates.policy()).groups_created_per_day
     THEN
         PERFORM screenmates.quota('You have created as many groups today as the store allows; join one or try again tomorrow.');
+    END IF;
+    IF NOT screenmates.caller_owns_store() THEN
+        PERFORM screenmates.lock_login();
+        IF (SELECT count(*) FROM screenmates.group_info g JOIN screenmates.identity d ON d.user_id = g.created_by
+            WHERE d.role_name = session_user AND g.created_on > clock_timestamp() - interval '1 day')
+            >= (screenmates.policy()).groups_created_per_login_per_day
+        THEN
+            PERFORM screenmates.quota('This login has created as many groups today as the store allows; try again tomorrow.');
+        END IF;
     END IF;
     IF (SELECT count(*) FROM screenmates.member m WHERE m.user_id = v_user) >= (screenmates.policy()).groups_per_member THEN
         PERFORM screenmates.quota('You are in as many groups as the store allows; leave one first.');

@@ -36,7 +36,8 @@
 --   of its members cannot keep the others from finding a group. The upgrade lists every login
 --   that already holds more than one id.
 -- - A login has at most `claims_per_login` claims waiting (5), so one login cannot fill an old
---   id's claims and keep its owner out.
+--   id's claims and keep its owner out, and creates at most `groups_created_per_login_per_day`
+--   groups a day (20) over all its ids, where each id could create 10.
 -- - A group keeps at most `challenges_per_group` challenges (200) whatever their days, where only
 --   those running were counted (a challenge that began yesterday and lasted a day never was), and
 --   a member is in at most `challenges_joined_per_member` of them (50) and a challenge has at
@@ -63,7 +64,9 @@ ALTER TABLE screenmates.store_policy
     ADD COLUMN notify_queue_limit real NOT NULL DEFAULT 0.5 CHECK (notify_queue_limit BETWEEN 0 AND 1),
     ADD COLUMN challenges_per_group integer NOT NULL DEFAULT 200 CHECK (challenges_per_group >= 1),
     ADD COLUMN challenges_joined_per_member integer NOT NULL DEFAULT 50 CHECK (challenges_joined_per_member >= 1),
-    ADD COLUMN participants_per_challenge integer NOT NULL DEFAULT 100 CHECK (participants_per_challenge >= 1)
+    ADD COLUMN participants_per_challenge integer NOT NULL DEFAULT 100 CHECK (participants_per_challenge >= 1),
+    ADD COLUMN groups_created_per_login_per_day integer NOT NULL DEFAULT 20
+        CHECK (groups_created_per_login_per_day >= 1)
 ;
 
 ALTER TABLE screenmates.failed_attempt ADD COLUMN role_name text COLLATE "C"
