@@ -412,7 +412,17 @@ struct PostgresGroupStoreTests {
             }
             _ = try await connection.query("ROLLBACK", logger: logger)
         }
-        #expect(try await store.members(code: group.code) == [Contract.ana])
+        // The same store works once the lock is gone; a loaded machine may take it more than its
+        // one second for the first answer, which is asked again.
+        var members: [MemberProfile]?
+        for _ in 1...20 where members == nil {
+            do throws(GroupStoreError) {
+                members = try await store.members(code: group.code)
+            } catch {
+                #expect(error.isTransient, "\(error)")
+            }
+        }
+        #expect(members == [Contract.ana])
     }
 
     /// A server of the test's own is stopped and started again (a restart): meanwhile calls

@@ -136,13 +136,14 @@ enum PostgresTestServer {
     }
 
     /// Lets members choose their clock (the tests' instants are fixed) and raises the quotas on
-    /// challenges (the contract's property checks share a hundred in one group).
+    /// challenges (the contract's property checks share a hundred in one group) and on the groups
+    /// one login creates (the contract's code check creates many).
     static func relaxPolicy(of database: PostgresAddress) async throws {
         try await execute(
             """
             UPDATE screenmates.store_policy SET members_choose_clock = true, running_challenges_per_group = 1000,
                 challenges_shared_per_day = 1000, challenges_per_group = 1000, challenges_joined_per_member = 1000,
-                participants_per_challenge = 1000
+                participants_per_challenge = 1000, groups_created_per_login_per_day = 1000
             """, on: database)
     }
 
