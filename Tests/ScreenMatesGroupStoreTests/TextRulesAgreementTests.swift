@@ -49,7 +49,7 @@ struct TextRulesAgreementTests {
         -- \(generated.what), as the inside of a bracket expression.
         CREATE FUNCTION screenmates.\(generated.name)() RETURNS text
         LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = screenmates, pg_temp AS $$
-            SELECT \(TextRules.sqlRanges(TextRules.ranges(generated.predicate)))
+            SELECT \(Self.sqlRanges(Self.ranges(generated.predicate)))
         $$
         ;
 
@@ -157,5 +157,50 @@ struct TextRulesAgreementTests {
 
     static func spelled(_ text: String) -> String {
         text.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
+    }
+
+    /// The scalars `predicate` takes, as ranges, lowest first.
+    static func ranges(_ predicate: (Unicode.Scalar) -> Bool) -> [ClosedRange<UInt32>] {
+        var ranges: [ClosedRange<UInt32>] = []
+        var start: UInt32?
+        var last: UInt32 = 0
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), predicate(scalar) else { continue }
+            if start != nil, last + 1 == value {
+                last = value
+                continue
+            }
+            if let first = start { ranges.append(first...last) }
+            start = value
+            last = value
+        }
+        if let first = start { ranges.append(first...last) }
+        return ranges
+    }
+
+    /// `ranges` as the inside of a bracket expression of PostgreSQL's regular expressions:
+    /// `\uXXXX-\uXXXX` (`\UXXXXXXXX` above the BMP), in quoted SQL strings of at most 90
+    /// characters, one a line: strings separated by a line break are one constant to PostgreSQL,
+    /// with nothing to concatenate when it runs.
+    static func sqlRanges(_ ranges: [ClosedRange<UInt32>]) -> String {
+        func escaped(_ value: UInt32) -> String {
+            value <= 0xFFFF
+                ? "\\u" + String(format: "%04X", value)
+                : "\\U" + String(format: "%08X", value)
+        }
+        var lines: [String] = []
+        var line = ""
+        for range in ranges {
+            let part =
+                range.count == 1
+                ? escaped(range.lowerBound) : escaped(range.lowerBound) + "-" + escaped(range.upperBound)
+            if line.count + part.count > 90 {
+                lines.append(line)
+                line = ""
+            }
+            line += part
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.map { "'\($0)'" }.joined(separator: "\n        ")
     }
 }

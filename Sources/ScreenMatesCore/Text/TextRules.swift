@@ -1,8 +1,8 @@
 /// Which scalars a display name and an app id may hold: the one statement of both rules, which
 /// every client applies and the PostgreSQL schema applies too. The server's copies of the sets
 /// (`name_letters.sql`, `name_marks.sql` and `app_id_scalars.sql` among its functions) are
-/// generated from these predicates (`TextRules.sqlRanges`), and a test runs every scalar through
-/// the client and a real server.
+/// generated from these predicates by `TextRulesAgreementTests`, which also runs every scalar
+/// through the client and a real server.
 ///
 /// A scalar counts only if Unicode 14 had assigned it: PostgreSQL 15 normalises with Unicode 14's
 /// tables, and a scalar it does not know would be judged differently on the two sides.
@@ -53,51 +53,6 @@ public enum TextRules {
             guard count <= appIDScalars, isAppIDScalar(scalar) else { return false }
         }
         return count > 0
-    }
-
-    /// The scalars `predicate` takes, as ranges, lowest first.
-    public static func ranges(_ predicate: (Unicode.Scalar) -> Bool) -> [ClosedRange<UInt32>] {
-        var ranges: [ClosedRange<UInt32>] = []
-        var start: UInt32?
-        var last: UInt32 = 0
-        for value in UInt32(0)...0x10FFFF {
-            guard let scalar = Unicode.Scalar(value), predicate(scalar) else { continue }
-            if start != nil, last + 1 == value {
-                last = value
-                continue
-            }
-            if let first = start { ranges.append(first...last) }
-            start = value
-            last = value
-        }
-        if let first = start { ranges.append(first...last) }
-        return ranges
-    }
-
-    /// `ranges` as the inside of a bracket expression of PostgreSQL's regular expressions:
-    /// `\uXXXX-\uXXXX` (`\UXXXXXXXX` above the BMP), in quoted SQL strings of at most 90
-    /// characters, one a line: strings separated by a line break are one constant to PostgreSQL,
-    /// with nothing to concatenate when it runs.
-    public static func sqlRanges(_ ranges: [ClosedRange<UInt32>]) -> String {
-        func escaped(_ value: UInt32) -> String {
-            value <= 0xFFFF
-                ? "\\u" + String(value, radix: 16, uppercase: true).leftPadded(to: 4)
-                : "\\U" + String(value, radix: 16, uppercase: true).leftPadded(to: 8)
-        }
-        var lines: [String] = []
-        var line = ""
-        for range in ranges {
-            let part =
-                range.count == 1
-                ? escaped(range.lowerBound) : escaped(range.lowerBound) + "-" + escaped(range.upperBound)
-            if line.count + part.count > 90 {
-                lines.append(line)
-                line = ""
-            }
-            line += part
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines.map { "'\($0)'" }.joined(separator: "\n        ")
     }
 
     private static func isKnown(_ scalar: Unicode.Scalar) -> Bool {
