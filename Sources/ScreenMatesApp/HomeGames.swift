@@ -75,11 +75,12 @@ public struct HomeGames: Sendable {
         }
         var week: GamesData.WeekData?
         if let snapshot, settings.group != nil {
-            let rules = snapshot.rules
+            let rules = snapshot.schedule.rules(on: today)
             let unsynced = (try? local.syncState().unsyncedDays) ?? 0
             let byWeek = Dictionary(grouping: snapshot.weeks, by: \.week)
             week = GamesData.WeekData(
-                rules: rules, current: rules.firstDay(ofWeekContaining: today),
+                rules: rules, upcoming: snapshot.schedule.upcoming(after: today),
+                current: rules.firstDay(ofWeekContaining: today),
                 reminder: WeekReminder.text(unsyncedDays: unsynced, today: today, rules: rules),
                 weeks: byWeek.keys.sorted(by: >).map { first in
                     GamesData.WeekData.Week(

@@ -169,7 +169,7 @@ enum ScaleBenchmark {
         }
         let marks: GroupChangeMarks
         if let known { marks = known } else { marks = try await store.changeMarks(code: code) }
-        let rules = try await store.settlementRules(code: code)
+        let rules = try await store.settlementRules(code: code).rules
         let current = rules.firstDay(ofWeekContaining: today)
         let since = seen.readUpTo.flatMap { marks.canCatchUp(from: $0) ? $0 : nil }
         _ = try await store.groupChallenges(code: code, changedAfter: since)

@@ -6,7 +6,10 @@ import ScreenMatesCore
 public struct GroupGamesSnapshot: Hashable, Sendable, Codable {
     public var boards: [GroupChallengeBoard]
     public var coins: [MemberCoins]
+    /// The group's own settlement rules (`schedule` with the changes still to come).
     public var rules: SettlementRules
+    /// The changes of the rates still to come, oldest first.
+    public var ruleChanges: [SettlementRulesChange]
     /// Every member's results for the weeks shown (the app shows the last twelve), oldest first.
     public var weeks: [WeekResult]
     public var fetchedAt: Date
@@ -18,12 +21,14 @@ public struct GroupGamesSnapshot: Hashable, Sendable, Codable {
     public var firstWeek: LocalDate?
 
     public init(
-        boards: [GroupChallengeBoard], coins: [MemberCoins], rules: SettlementRules, weeks: [WeekResult],
-        fetchedAt: Date, leftOut: [LeftOutRow] = [], mark: Int64? = nil, firstWeek: LocalDate? = nil
+        boards: [GroupChallengeBoard], coins: [MemberCoins], rules: SettlementRules,
+        ruleChanges: [SettlementRulesChange] = [], weeks: [WeekResult], fetchedAt: Date, leftOut: [LeftOutRow] = [],
+        mark: Int64? = nil, firstWeek: LocalDate? = nil
     ) {
         self.boards = boards
         self.coins = coins
         self.rules = rules
+        self.ruleChanges = ruleChanges
         self.weeks = weeks
         self.fetchedAt = fetchedAt
         self.leftOut = leftOut
@@ -32,7 +37,16 @@ public struct GroupGamesSnapshot: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case boards, coins, rules, weeks, fetchedAt, leftOut, mark, firstWeek
+        case boards, coins, rules, ruleChanges, weeks, fetchedAt, leftOut, mark, firstWeek
+    }
+
+    /// The group's rules over time.
+    public var schedule: SettlementSchedule {
+        get { SettlementSchedule(rules: rules, changes: ruleChanges) }
+        set {
+            rules = newValue.rules
+            ruleChanges = newValue.changes
+        }
     }
 
     /// The games with rows changed since merged in: a board, a member's coins, a member's week
@@ -65,12 +79,14 @@ public struct GroupGamesSnapshot: Hashable, Sendable, Codable {
         return merged
     }
 
-    /// Games cached before rows were left out have none, and before marks none.
+    /// Games cached before rows were left out have none, before marks none, and before changes
+    /// of the rules waited for the next week none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         boards = try container.decode([GroupChallengeBoard].self, forKey: .boards)
         coins = try container.decode([MemberCoins].self, forKey: .coins)
         rules = try container.decode(SettlementRules.self, forKey: .rules)
+        ruleChanges = try container.decodeIfPresent([SettlementRulesChange].self, forKey: .ruleChanges) ?? []
         weeks = try container.decode([WeekResult].self, forKey: .weeks)
         fetchedAt = try container.decode(Date.self, forKey: .fetchedAt)
         leftOut = try container.decodeIfPresent([LeftOutRow].self, forKey: .leftOut) ?? []

@@ -198,12 +198,18 @@ public protocol GroupStore: Sendable {
 
     // MARK: The weekly settlement
 
-    /// The group's settlement rules (`SettlementRules.standard` until a member sets them).
-    func settlementRules(code: GroupCode) async throws(GroupStoreError) -> SettlementRules
+    /// The group's settlement rules and the changes to them still to come
+    /// (`SettlementRules.standard` until a member sets them).
+    func settlementRules(code: GroupCode) async throws(GroupStoreError) -> SettlementSchedule
 
-    /// Sets the group's rules; the member must be in the group (`.notAMember`). The week start
-    /// may change only while no week has been settled (`.invalidValue`). Moves the change mark.
-    func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: UserID) async throws(GroupStoreError)
+    /// Sets the group's rules as of `now` (`SettlementSchedule.set`: the rates from the first
+    /// week begun nowhere on Earth, at once while the member is the group's only one); the member
+    /// must be in the group (`.notAMember`). The week start may change only while no week has been
+    /// settled (`.invalidValue`). Answers the first day of the week the rates take effect from, nil
+    /// when at once. Moves the change mark. A server takes `now` from its own clock.
+    @discardableResult
+    func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: UserID, now: Date)
+        async throws(GroupStoreError) -> LocalDate?
 
     /// Settles, once for the whole group, every member's week that has closed by `today` and is
     /// not settled yet, and every pending week whose missing days have arrived

@@ -17,6 +17,7 @@ public struct LeftOutRow: Error, Hashable, Sendable, Codable, CustomStringConver
         case publicStanding = "public standing"
         case weekResult = "week result"
         case settlementRules = "settlement rules"
+        case rulesChange = "change of the settlement rules"
     }
 
     public let kind: Kind

@@ -225,3 +225,38 @@ public struct StoredSettlementRules: StoredGroupRow {
             missingDays: try check.word(missingDays, "missing_days", as: MissingDaysRule.self))
     }
 }
+
+/// A change of a group's settlement rates still to come, from the first day of the week it
+/// governs first. One that makes no sense is left out: the weeks are settled by the rules before it.
+public struct StoredRulesChange: StoredGroupRow {
+    public var code: String
+    /// The group's week start, as read with its rules.
+    public var weekStart: Int
+    public var fromDay: Int64
+    public var keptDayCoins: Int64
+    public var overDayCoins: Int64
+    public var missingDays: String
+
+    public init(
+        code: String, weekStart: Int, fromDay: Int64, keptDayCoins: Int64, overDayCoins: Int64, missingDays: String
+    ) {
+        self.code = code
+        self.weekStart = weekStart
+        self.fromDay = fromDay
+        self.keptDayCoins = keptDayCoins
+        self.overDayCoins = overDayCoins
+        self.missingDays = missingDays
+    }
+
+    public func checked() throws(LeftOutRow) -> SettlementRulesChange {
+        let check = RowCheck(kind: .rulesChange, key: "\(code) \(fromDay)")
+        let coins = SettlementRules.coinsRange
+        return SettlementRulesChange(
+            from: try check.date(fromDay, "from_day"),
+            rules: SettlementRules(
+                weekStart: weekStart,
+                keptDayCoins: try check.count(keptDayCoins, "kept_day_coins", in: coins, what: "a kept day earns"),
+                overDayCoins: try check.count(overDayCoins, "over_day_coins", in: coins, what: "a day over costs"),
+                missingDays: try check.word(missingDays, "missing_days", as: MissingDaysRule.self)))
+    }
+}

@@ -129,6 +129,9 @@ enum PostgresGroupSchema {
                 "each function as it is, in a file of its own, made again at every upgrade; what one login spends "
                 + "is counted for the login, in turns; writes never wait on the notification queue",
             compatibleFrom: 3, statements: statements(of: PackageResources.v13_functions_in_files_sql)),
+        Migration(
+            version: 14, summary: "a week is settled by the rules it started with: a change waits for the next week",
+            compatibleFrom: 3, statements: statements(of: PackageResources.v14_rules_from_next_week_sql)),
     ]
 
     /// Every function of the schema, one file each, grouped by what they are for (the order
@@ -240,7 +243,9 @@ enum PostgresGroupSchema {
         Function("member_coins", PackageResources.member_coins_sql),
         Function("public_ranking", PackageResources.public_ranking_sql),
         // The weekly settlement.
+        Function("settlement_schedule", PackageResources.settlement_schedule_sql),
         Function("settlement_rules", PackageResources.settlement_rules_sql),
+        Function("change_settlement_rules", PackageResources.change_settlement_rules_sql),
         Function("set_settlement_rules", PackageResources.set_settlement_rules_sql),
         Function("settle_weeks", PackageResources.settle_weeks_sql),
         Function("week_coins", PackageResources.week_coins_sql),

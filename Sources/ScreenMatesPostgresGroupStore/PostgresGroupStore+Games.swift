@@ -225,49 +225,73 @@ extension PostgresGroupStore {
 
     // MARK: - The weekly settlement
 
-    public func settlementRules(code: GroupCode) async throws(GroupStoreError) -> SettlementRules {
+    public func settlementRules(code: GroupCode) async throws(GroupStoreError) -> SettlementSchedule {
         let me = try reader(code)
         let rows = try await perform(OperationContext(code: code)) { client in
             try await client.rows(
                 """
-                SELECT known, week_start, kept_day_coins, over_day_coins, missing_days
-                FROM screenmates.settlement_rules(\(me.id), \(me.secret), \(code.value))
+                SELECT known, from_day, week_start, kept_day_coins, over_day_coins, missing_days
+                FROM screenmates.settlement_schedule(\(me.id), \(me.secret), \(code.value))
                 """
             )
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
         var filter = GroupRowFilter()
-        let rules = try decode("the settlement rules") {
-            guard let row = rows.first else { throw UnreadableValue(what: "no settlement rules") }
-            let (_, weekStart, kept, over, missing) = try row.decode((Bool, Int32, Int64, Int64, String).self)
+        let schedule = try decode("the settlement rules") {
+            guard let first = rows.first else { throw UnreadableValue(what: "no settlement rules") }
+            let (_, _, weekStart, kept, over, missing) = try first.decode(
+                (Bool, Int64?, Int32, Int64, Int64, String).self)
             // Rules that make no sense are left out: the standard ones show until a member sets them.
-            return filter.keep(
-                StoredSettlementRules(
-                    code: code.value, weekStart: Int64(weekStart), keptDayCoins: kept, overDayCoins: over,
-                    missingDays: missing)) ?? .standard
+            let rules =
+                filter.keep(
+                    StoredSettlementRules(
+                        code: code.value, weekStart: Int64(weekStart), keptDayCoins: kept, overDayCoins: over,
+                        missingDays: missing)) ?? .standard
+            let changes = try rows.dropFirst().compactMap { row -> SettlementRulesChange? in
+                let (_, from, _, kept, over, missing) = try row.decode(
+                    (Bool, Int64?, Int32, Int64, Int64, String).self)
+                return filter.keep(
+                    StoredRulesChange(
+                        code: code.value, weekStart: rules.weekStart, fromDay: from ?? Int64.min, keptDayCoins: kept,
+                        overDayCoins: over, missingDays: missing))
+            }
+            return SettlementSchedule(rules: rules, changes: changes)
         }
         filter.report()
-        return rules
+        return schedule
     }
 
-    public func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: UserID)
-        async throws(GroupStoreError)
+    /// The server takes the instant from its own clock (from `now` only where the store lets
+    /// members choose their clock: a test server).
+    @discardableResult
+    public func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: UserID, now: Date)
+        async throws(GroupStoreError) -> LocalDate?
     {
         try GroupStoreRules.check(rules)
         let (weekStart, kept, over, missing) = (
             Int32(rules.weekStart), Int64(rules.keptDayCoins), Int64(rules.overDayCoins), rules.missingDays.rawValue
         )
+        let at = try StoredInstant.milliseconds(now)
         let me = try caller(userID)
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
             try await client.writeRows(
                 """
-                SELECT screenmates.set_settlement_rules(\(me.id), \(me.secret), \(code.value), \(weekStart), \(kept),
-                    \(over), \(missing))
+                SELECT outcome, from_day FROM screenmates.change_settlement_rules(\(me.id), \(me.secret), \(code.value),
+                    \(weekStart), \(kept), \(over), \(missing), \(at))
                 """
             )
         }
-        switch try outcome(rows, "setting the settlement rules") {
-        case .set: return
+        let (answer, from) = try decode("setting the settlement rules") {
+            guard let row = rows.first else { throw UnreadableValue(what: "no answer to setting the settlement rules") }
+            return try row.decode((String, Int64?).self)
+        }
+        switch GamesOutcome(rawValue: answer) {
+        case .set:
+            guard let from else { return nil }
+            guard GroupStoreRules.storableDayNumbers.contains(Int(clamping: from)) else {
+                throw unexpected("setting the settlement rules")
+            }
+            return LocalDate(dayNumber: Int(from))
         case .unknown: throw .unknownCode(code)
         case .notMember: throw .notAMember(code: code)
         case .weekFixed: throw .invalidValue(GroupStoreRules.weekStartFixed)

@@ -186,5 +186,23 @@ enum SQLiteGroupLevels {
                 );
                 INSERT INTO open_change (only_row, change_seq) VALUES (1, 0);
                 """),
+        // Adds only a table: a version at level 4 keeps using the file, and sets the rules of a
+        // group at once, as it always did.
+        Definition(
+            version: 5, compatibleFrom: 3,
+            summary: "a change of the settlement rates waits for the weeks that have not begun",
+            sql: """
+                -- The rates a group's members set for weeks not yet begun anywhere when they did,
+                -- from the first day of the first of them (SettlementSchedule); a settlement folds
+                -- those its weeks have reached into group_info.
+                CREATE TABLE rules_change (
+                    code TEXT NOT NULL REFERENCES group_info(code) ON DELETE CASCADE,
+                    from_day INTEGER NOT NULL,
+                    kept_day_coins INTEGER NOT NULL CHECK (kept_day_coins BETWEEN 0 AND 1000),
+                    over_day_coins INTEGER NOT NULL CHECK (over_day_coins BETWEEN 0 AND 1000),
+                    missing_days TEXT NOT NULL CHECK (missing_days IN ('pending', 'worst-case')),
+                    PRIMARY KEY (code, from_day)
+                ) WITHOUT ROWID;
+                """),
     ]
 }

@@ -228,68 +228,98 @@ extension SQLiteGroupStore {
 
     // MARK: - The weekly settlement
 
-    /// Rules that cannot be right are left out and named: the standard rules stand in for them.
-    public func settlementRules(code: GroupCode) async throws(GroupStoreError) -> SettlementRules {
+    /// Rules that cannot be right are left out and named: the standard rules stand in for them,
+    /// and a change that cannot be right is left out of the schedule.
+    public func settlementRules(code: GroupCode) async throws(GroupStoreError) -> SettlementSchedule {
         try await read { db, filter in
-            switch try Self.rules(db, code: code) {
-            case .success(let found): return found.rules
+            switch try Self.schedule(db, code: code, filter: &filter) {
+            case .success(let found): return found.schedule
             case .failure(let row):
                 filter.leaveOut(row)
-                return .standard
+                return SettlementSchedule(rules: .standard)
             }
         }
     }
 
-    public func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: UserID)
-        async throws(GroupStoreError)
+    @discardableResult
+    public func setSettlementRules(_ rules: SettlementRules, code: GroupCode, userID: UserID, now: Date)
+        async throws(GroupStoreError) -> LocalDate?
     {
         try GroupStoreRules.check(rules)
-        try await write { db in
-            // Rules that cannot be right may be set again (the week start counts as changed).
-            let current = try? Self.rules(db, code: code).get().rules
+        return try await write { db in
             guard try Self.isMember(db, code: code, userID: userID) else {
                 throw GroupStoreError.notAMember(code: code)
             }
-            if current?.weekStart != rules.weekStart {
+            // Rules that cannot be right may be set again (the week start counts as changed, and
+            // the rates as set at once).
+            var ignored = GroupRowFilter()
+            let found = try? Self.schedule(db, code: code, filter: &ignored).get().schedule
+            if found?.rules.weekStart != rules.weekStart {
                 let settled =
                     try Int.fetchOne(
                         db, sql: "SELECT count(*) FROM week_result WHERE code = ?", arguments: [code.value])
                     ?? 0
                 if settled > 0 { throw GroupStoreError.invalidValue(GroupStoreRules.weekStartFixed) }
             }
-            try db.execute(
-                sql: """
-                    UPDATE group_info SET week_start = ?, kept_day_coins = ?, over_day_coins = ?, missing_days = ?
-                    WHERE code = ?
-                    """,
-                arguments: [
-                    rules.weekStart, rules.keptDayCoins, rules.overDayCoins, rules.missingDays.rawValue, code.value,
-                ])
+            let alone = try MemberRecord.inGroup(code).fetchCount(db) == 1
+            var schedule = found ?? SettlementSchedule(rules: rules)
+            let from = schedule.set(rules, at: now, atOnce: alone || found == nil)
+            try Self.store(schedule, db, code: code)
             try Self.bump(db, code: code)
+            return from
         }
     }
 
     /// Rows that cannot be right are left out of the settlement and named: a member's row (their
-    /// weeks wait), a day total (the day counts as missing), a pending result (it stays pending).
-    /// Rules that cannot be right settle nothing until a member sets them again.
+    /// weeks wait), a day total (the day counts as missing), a pending result (it stays pending),
+    /// a change of the rates (the weeks keep the rates before it). Rules that cannot be right
+    /// settle nothing until a member sets them again.
     @discardableResult
     public func settleWeeks(code: GroupCode, today: LocalDate, now: Date) async throws(GroupStoreError) -> Int {
         let at = try StoredInstant.milliseconds(now)
         return try await write { db, filter in
-            let (rules, settleFrom): (SettlementRules, LocalDate)
-            switch try Self.rules(db, code: code) {
-            case .success(let found): (rules, settleFrom) = found
+            let (schedule, settleFrom): (SettlementSchedule, LocalDate)
+            switch try Self.schedule(db, code: code, filter: &filter) {
+            case .success(let found): (schedule, settleFrom) = found
             case .failure(let row):
                 filter.leaveOut(row)
                 return 0
             }
-            var settlement = SQLiteWeekSettlement(db: db, code: code, rules: rules, settleFrom: settleFrom, at: at)
+            var settlement = SQLiteWeekSettlement(
+                db: db, code: code, schedule: schedule, settleFrom: settleFrom, at: at)
             let changes = try settlement.run(today: today)
             filter.leaveOut(contentsOf: settlement.leftOut)
             try Self.retainDayTotals(db, code: code, today: today)
             let removed = try Self.retainChallenges(db, code: code, today: today)
-            if changes.written + removed > 0 { try Self.bump(db, code: code) }
+            let folded = schedule.folded(today: today)
+            if folded != schedule { try Self.store(folded, db, code: code) }
+            if changes.written + removed > 0 || folded != schedule { try Self.bump(db, code: code) }
             return changes.final
+        }
+    }
+
+    /// Writes `schedule` as the group's rules and its changes still to come.
+    static func store(_ schedule: SettlementSchedule, _ db: Database, code: GroupCode) throws {
+        let rules = schedule.rules
+        try db.execute(
+            sql: """
+                UPDATE group_info SET week_start = ?, kept_day_coins = ?, over_day_coins = ?, missing_days = ?
+                WHERE code = ?
+                """,
+            arguments: [
+                rules.weekStart, rules.keptDayCoins, rules.overDayCoins, rules.missingDays.rawValue, code.value,
+            ])
+        try db.execute(sql: "DELETE FROM rules_change WHERE code = ?", arguments: [code.value])
+        for change in schedule.changes {
+            try db.execute(
+                sql: """
+                    INSERT INTO rules_change (code, from_day, kept_day_coins, over_day_coins, missing_days)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    code.value, change.from.dayNumber, change.rules.keptDayCoins, change.rules.overDayCoins,
+                    change.rules.missingDays.rawValue,
+                ])
         }
     }
 
@@ -376,6 +406,24 @@ extension SQLiteGroupStore {
             throw GroupStoreError.notAMember(code: code)
         }
         throw GroupStoreError.invalidValue("User \(userID) has not joined a group in this group store; join one first.")
+    }
+
+    /// The group's schedule and the first day it settles (its creation day unless set), or the
+    /// reason its rules cannot be right; a change that cannot be right is left out (`filter`).
+    static func schedule(_ db: Database, code: GroupCode, filter: inout GroupRowFilter) throws
+        -> Result<(schedule: SettlementSchedule, settleFrom: LocalDate), LeftOutRow>
+    {
+        let (rules, settleFrom): (SettlementRules, LocalDate)
+        switch try self.rules(db, code: code) {
+        case .success(let found): (rules, settleFrom) = found
+        case .failure(let row): return .failure(row)
+        }
+        let changes = try Row.fetchAll(
+            db, sql: "SELECT * FROM rules_change WHERE code = ? ORDER BY from_day", arguments: [code.value]
+        ).compactMap { row in
+            filter.keep(row, .rulesChange) { row in try StoredRulesChange(row: row, weekStart: rules.weekStart) }
+        }
+        return .success((SettlementSchedule(rules: rules, changes: changes), settleFrom))
     }
 
     /// The group's rules and the first day it settles (its creation day unless set), or the

@@ -136,3 +136,16 @@ extension StoredSettlementRules {
             missingDays: try row.checked("missing_days", in: table))
     }
 }
+
+extension StoredRulesChange {
+    /// A `rules_change` row, in a group whose weeks start on `weekStart`.
+    init(row: Row, weekStart: Int) throws {
+        let table = "rules_change"
+        self.init(
+            code: try row.checked("code", in: table), weekStart: weekStart,
+            fromDay: try row.checked("from_day", in: table),
+            keptDayCoins: try row.checked("kept_day_coins", in: table),
+            overDayCoins: try row.checked("over_day_coins", in: table),
+            missingDays: try row.checked("missing_days", in: table))
+    }
+}

@@ -5,8 +5,9 @@ import ScreenMatesGroupStore
 import ScreenMatesSQLiteRows
 
 /// The weekly settlement of one group in the shared file, inside the caller's write
-/// transaction: a result for every member's closed week that has none, and every pending week
-/// whose missing days have arrived made final (`WeekSettlement` decides both).
+/// transaction: a result for every member's closed week that has none, by the rules the week
+/// started with (`SettlementSchedule`), and every pending week whose missing days have arrived
+/// made final (`WeekSettlement` decides both).
 ///
 /// Every row it reads is checked on the way in; the ones that cannot be right are left out
 /// (`leftOut`): a member's row (their weeks wait), a day total (the day counts as missing), a
@@ -14,17 +15,17 @@ import ScreenMatesSQLiteRows
 struct SQLiteWeekSettlement {
     let db: Database
     let code: GroupCode
-    let rules: SettlementRules
+    let schedule: SettlementSchedule
     let settleFrom: LocalDate
     /// Milliseconds: when results made final here were settled.
     let at: Int64
     /// The rows left out so far.
     private var filter = GroupRowFilter()
 
-    init(db: Database, code: GroupCode, rules: SettlementRules, settleFrom: LocalDate, at: Int64) {
+    init(db: Database, code: GroupCode, schedule: SettlementSchedule, settleFrom: LocalDate, at: Int64) {
         self.db = db
         self.code = code
-        self.rules = rules
+        self.schedule = schedule
         self.settleFrom = settleFrom
         self.at = at
     }
@@ -42,7 +43,7 @@ struct SQLiteWeekSettlement {
     mutating func run(today: LocalDate) throws -> (written: Int, final: Int) {
         let members = try self.members()
         let from = Dictionary(members, uniquingKeysWith: { first, _ in first })
-        let weeks = WeekSettlement.closedWeeks(from: settleFrom, today: today, rules: rules)
+        let weeks = WeekSettlement.closedWeeks(from: settleFrom, today: today, rules: schedule.rules)
         let pending = try Row.fetchAll(
             db, sql: "SELECT * FROM week_result WHERE code = ? AND status = 'pending'", arguments: [code.value]
         ).compactMap { row in filter.keep(row, .weekResult, decode: StoredWeekResult.init(row:)) }
@@ -63,13 +64,15 @@ struct SQLiteWeekSettlement {
                     return MemberWeek(userID: userID, week: week)
                 })
             for week in weeks {
+                // The rules the week started with.
+                let rules = schedule.rules(forWeek: week)
                 for (userID, memberFrom) in members
                 where !existing.contains(MemberWeek(userID: userID, week: week.dayNumber)) {
                     let outcome = WeekSettlement.settle(
                         week: week, memberFrom: memberFrom, days: days[userID] ?? [:], rule: rules.missingDays,
                         keptDayCoins: rules.keptDayCoins, overDayCoins: rules.overDayCoins)
                     guard outcome != .notTheirs else { continue }
-                    try insert(userID: userID, week: week, outcome: outcome)
+                    try insert(userID: userID, week: week, outcome: outcome, rules: rules)
                     written += 1
                     if case .settled = outcome { final += 1 }
                 }
@@ -159,7 +162,9 @@ struct SQLiteWeekSettlement {
         return (kept, over)
     }
 
-    private func insert(userID: UserID, week: LocalDate, outcome: WeekSettlement.Outcome) throws {
+    private func insert(userID: UserID, week: LocalDate, outcome: WeekSettlement.Outcome, rules: SettlementRules)
+        throws
+    {
         let (status, tally, coins): (WeekResult.Status, WeekTally, Int)
         switch outcome {
         case .pending(let counted): (status, tally, coins) = (.pending, counted, 0)

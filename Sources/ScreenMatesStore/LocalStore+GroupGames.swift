@@ -135,6 +135,20 @@ extension LocalStore {
         }
     }
 
+    /// Records the notice of a change of the group's rates still to come, once for each change
+    /// (its day is the first day of the week it takes effect from). Returns it when recorded now.
+    @discardableResult
+    public func noteRulesChange(_ change: SettlementRulesChange, now: Date) throws(StoreError) -> [Notice] {
+        let rules = change.rules
+        let notice = Notice(
+            kind: .rulesChange("\(rules.keptDayCoins)-\(rules.overDayCoins)-\(rules.missingDays.rawValue)"),
+            day: change.from, title: "New rules from the week of \(change.from)",
+            body: "A kept day +\(rules.keptDayCoins) coins, a day over -\(rules.overDayCoins), days not sent "
+                + (rules.missingDays == .pending ? "waited for" : "charged as over")
+                + ". Weeks already begun keep the rules they began with.")
+        return try write { db in try Self.record(db, notice, at: now) ? [notice] : [] }
+    }
+
     /// Keeps what the group store last said (`kind` names what it is) for offline use.
     public func saveGameCache(code: GroupCode, kind: String, json: Data, at: Date) throws(StoreError) {
         try write { db in

@@ -52,14 +52,21 @@ struct SettlementOptions: ParsableArguments {
         return result
     }
 
-    /// Sets the rules of the user's group; returns them.
-    func apply(_ actions: GroupActions) async throws(AppError) -> SettlementRules {
+    /// Sets the rules of the user's group; returns them and the week their rates take effect from.
+    func apply(_ actions: GroupActions) async throws(AppError) -> (rules: SettlementRules, from: LocalDate?) {
         try await actions.changeSettlementRules { rules throws(AppError) in try applied(to: rules) }
     }
 
-    static func describe(_ rules: SettlementRules) -> String {
-        "weeks start on \(rules.weekStartName.capitalized); a kept day +\(rules.keptDayCoins) coins, a day over "
+    /// "weeks start on Monday; a kept day +5 coins, … from the week of 2026-12-07 (…)".
+    static func describe(_ set: (rules: SettlementRules, from: LocalDate?)) -> String {
+        let rules = set.rules
+        var text =
+            "weeks start on \(rules.weekStartName.capitalized); a kept day +\(rules.keptDayCoins) coins, a day over "
             + "-\(rules.overDayCoins); days not sent by the close: \(rules.missingDays.rawValue)"
+        if let from = set.from {
+            text += ", from the week of \(from) (weeks already begun keep the rules they began with)"
+        }
+        return text
     }
 }
 
@@ -68,12 +75,14 @@ extension GroupCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set how your group settles its weeks (any member may).",
             discussion: """
-                The rates and the missing-days rule apply to weeks that close afterwards; the week start \
+                The rates and the missing-days rule apply from the first week that has not begun anywhere on \
+                Earth (at once while you are the group's only member); every member is told. The week start \
                 can change only until a week has been settled.
                 """)
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var settlement: SettlementOptions
+        @OptionGroup var clock: ClockOptions
 
         func validate() throws {
             if settlement.isEmpty {
@@ -85,7 +94,7 @@ extension GroupCommand {
 
         func run() async throws {
             try await reporting { () async throws(AppError) -> Int32 in
-                let rules = try await settlement.apply(try GroupCommand.actions(global))
+                let rules = try await settlement.apply(try GroupCommand.actions(global, clock))
                 print("Your group's " + SettlementOptions.describe(rules) + ".")
                 return 0
             }

@@ -67,8 +67,9 @@ extension GroupStoreContract {
     /// A group created at noon on `monday` (its settlement begins that day) with ana and bo.
     static func settlingGroup(in store: any GroupStore, rules: SettlementRules = .standard) async throws -> Group {
         let group = try await store.createGroup(dailyGoalBlocks: 8, creator: ana, now: noon(monday))
+        // Set while ana is the only member: at once.
+        try await store.setSettlementRules(rules, code: group.code, userID: ana.userID, now: noon(monday))
         _ = try await store.join(code: group.code, member: bo, now: noon(monday, plus: 60))
-        try await store.setSettlementRules(rules, code: group.code, userID: ana.userID)
         return group
     }
 

@@ -11,35 +11,64 @@ extension GroupStoreContract {
     static func settlementRulesAreSetByMembers(_ makeStore: GroupStoreFactory) async throws {
         let store = try await makeStore()
         let group = try await store.createGroup(dailyGoalBlocks: 8, creator: ana, now: noon(monday))
-        #expect(try await store.settlementRules(code: group.code) == .standard)
+        #expect(try await store.settlementRules(code: group.code) == SettlementSchedule(rules: .standard))
         let sunday = SettlementRules(weekStart: 7, keptDayCoins: 3, overDayCoins: 0, missingDays: .worstCase)
         let mark = try await store.changeMark(code: group.code)
-        try await store.setSettlementRules(sunday, code: group.code, userID: ana.userID)
+        // Ana is the group's only member: her rules hold at once.
+        #expect(
+            try await store.setSettlementRules(sunday, code: group.code, userID: ana.userID, now: noon(monday)) == nil)
         #expect(try await store.changeMark(code: group.code) > mark)
-        #expect(try await store.settlementRules(code: group.code) == sunday)
+        #expect(try await store.settlementRules(code: group.code) == SettlementSchedule(rules: sunday))
         await expectError(.notAMember(code: group.code)) {
-            try await store.setSettlementRules(.standard, code: group.code, userID: bo.userID)
+            try await store.setSettlementRules(.standard, code: group.code, userID: bo.userID, now: noon(monday))
         }
         await expectError(.invalidValue("Coins for a kept day or a day over the limit are 0 to 1000.")) {
             try await store.setSettlementRules(
                 SettlementRules(weekStart: 1, keptDayCoins: 1001, overDayCoins: 0, missingDays: .pending),
-                code: group.code, userID: ana.userID)
+                code: group.code, userID: ana.userID, now: noon(monday))
         }
         await expectError(.unknownCode(unusedCode)) { _ = try await store.settlementRules(code: unusedCode) }
-        // Once a week is settled, the rates may change but the week start may not.
-        try await store.settleWeeks(
-            code: group.code, today: monday.adding(days: 14), now: noon(monday.adding(days: 14)))
+
+        // With bo in the group, new rates wait for the first week begun nowhere on Earth: at noon
+        // UTC on Tuesday 2 March it is Wednesday at UTC+14, in the week from Sunday 28 February.
+        _ = try await store.join(code: group.code, member: bo, now: noon(monday, plus: 60))
+        var harsh = sunday
+        harsh.keptDayCoins = 9
+        harsh.overDayCoins = 1000
+        let nextWeek = monday.adding(days: 6)
+        let tuesday = noon(monday.adding(days: 1))
         #expect(
-            try await !store.weekResults(code: group.code, weeks: monday.adding(days: -7)...monday.adding(days: 14))
-                .isEmpty)
-        var rates = sunday
-        rates.keptDayCoins = 7
-        try await store.setSettlementRules(rates, code: group.code, userID: ana.userID)
+            try await store.setSettlementRules(harsh, code: group.code, userID: bo.userID, now: tuesday) == nextWeek)
+        #expect(
+            try await store.settlementRules(code: group.code)
+                == SettlementSchedule(rules: sunday, changes: [SettlementRulesChange(from: nextWeek, rules: harsh)]))
+        // Set back before then: nothing is left to change.
+        #expect(
+            try await store.setSettlementRules(sunday, code: group.code, userID: ana.userID, now: tuesday) == nextWeek)
+        #expect(try await store.settlementRules(code: group.code) == SettlementSchedule(rules: sunday))
+        try await store.setSettlementRules(harsh, code: group.code, userID: bo.userID, now: tuesday)
+
+        // Each week is settled by the rules it started with: ana keeps every day, bo sends none.
+        try await store.upsertDayTotals(
+            (0..<13).map { day(ana.userID, monday.adding(days: $0), vice: 1) }, code: group.code)
+        let closing = monday.adding(days: 13)
+        try await store.settleWeeks(code: group.code, today: closing, now: noon(closing))
+        let results = try await store.weekResults(code: group.code, weeks: monday.adding(days: -7)...closing)
+        func coins(_ userID: UserID, _ week: LocalDate) -> Int? {
+            results.first { $0.userID == userID && $0.week == week }?.coins
+        }
+        let firstWeek = monday.adding(days: -1)
+        #expect(coins(ana.userID, firstWeek) == 6 * 3 && coins(bo.userID, firstWeek) == 0)
+        #expect(coins(ana.userID, nextWeek) == 7 * 9 && coins(bo.userID, nextWeek) == -7 * 1000)
+        // The change has been reached: it is the group's own now.
+        #expect(try await store.settlementRules(code: group.code) == SettlementSchedule(rules: harsh))
+
+        // Once a week is settled, the week start may not change.
+        var rates = harsh
         rates.weekStart = 1
         await expectError(.invalidValue(GroupStoreRules.weekStartFixed)) {
-            try await store.setSettlementRules(rates, code: group.code, userID: ana.userID)
+            try await store.setSettlementRules(rates, code: group.code, userID: ana.userID, now: noon(closing))
         }
-        #expect(try await store.settlementRules(code: group.code).keptDayCoins == 7)
     }
 
     static func pendingWeeksWaitForTheirDays(_ makeStore: GroupStoreFactory) async throws {

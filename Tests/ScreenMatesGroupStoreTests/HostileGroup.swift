@@ -93,7 +93,7 @@ struct HostileGroup: Sendable {
         try await ana.store.createGroupChallenge(challenge, code: code, creatorID: ana.userID, now: now)
         _ = try await bo.store.joinGroupChallenge(
             id: challengeID, code: code, userID: bo.userID, today: today, now: now)
-        try await ana.store.setSettlementRules(.standard, code: code, userID: ana.userID)
+        try await ana.store.setSettlementRules(.standard, code: code, userID: ana.userID, now: now)
         // No week has closed in a group made today: a settled one each, written as the owner as
         // `settle_weeks` writes them (the group's change number moved with them).
         let week = today.dayNumber - 7
@@ -226,7 +226,9 @@ struct HostileGroup: Sendable {
         #expect(
             try await store.memberCoins(code: code).first { $0.userID == ana.userID }?.coins == 120,
             sourceLocation: sourceLocation)
-        #expect(try await store.settlementRules(code: code) == .standard, sourceLocation: sourceLocation)
+        #expect(
+            try await store.settlementRules(code: code) == SettlementSchedule(rules: .standard),
+            sourceLocation: sourceLocation)
     }
 
     static let logger = Logger(label: "hostile-tests")

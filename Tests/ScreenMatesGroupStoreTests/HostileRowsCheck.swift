@@ -72,7 +72,7 @@ enum HostileRowsCheck {
         expectKept(.weekResult, weeks.map(\.userID.value), weeksLeftOut, .weekResult)
 
         let (rules, rulesLeftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
-            try await store.settlementRules(code: code)
+            try await store.settlementRules(code: code).rules
         }
         if let planted = planted.first(where: { $0.table == .settlementRules }), !planted.isRight {
             #expect(rules == .standard && rulesLeftOut.count == 1, "\(rulesLeftOut)", sourceLocation: sourceLocation)

@@ -122,7 +122,7 @@ struct PostgresGamesMarkTests {
                 {
                     try await ana.store.setSettlementRules(
                         SettlementRules(weekStart: 1, keptDayCoins: 7, overDayCoins: 10, missingDays: .pending),
-                        code: code, userID: ana.userID)
+                        code: code, userID: ana.userID, now: Date())
                 }
             ),
             (

@@ -159,6 +159,8 @@ struct PostgresHostileMemberTests {
             "SELECT * FROM screenmates.settlement_rules(\(me), '\(code)')",
             "SELECT * FROM screenmates.week_results(\(me), '\(code)', \(group.day(-30)), \(group.day(1)))",
             "SELECT screenmates.set_settlement_rules(\(me), '\(code)', 1, 0, 1000, 'worst-case')",
+            "SELECT * FROM screenmates.settlement_schedule(\(me), '\(code)')",
+            "SELECT * FROM screenmates.change_settlement_rules(\(me), '\(code)', 1, 0, 1000, 'worst-case', NULL)",
             "SELECT * FROM screenmates.settle_weeks(\(me), '\(code)', \(group.day(0)), \(ms))",
             """
             SELECT screenmates.upsert_day_totals(\(me), '\(code)', ARRAY[\(group.day(0))]::bigint[],
@@ -180,6 +182,52 @@ struct PostgresHostileMemberTests {
             _ = try await mal.store.members(code: group.code)
         }
         #expect(try await group.rows(of: [group.ana, group.bo]) == before)
+    }
+
+    /// Eve sets the harshest rates there are, settles the group's closed weeks and sets the rates
+    /// back, as psql would, with a clock of her own for good measure: every closed week is settled
+    /// by the rules it started with (ana's days missing, they wait), and a change eve leaves in
+    /// place waits for the first week begun nowhere on Earth, where every member's client sees it.
+    @Test func aMemberCannotSettleTheOthersWeeksUnderRulesOfTheMoment() async throws {
+        let group = try await HostileGroup.make()
+        let (ana, eve, code) = (group.ana, group.eve, group.code.value)
+        // The group has settled since three weeks ago; nothing of those weeks is settled yet.
+        let from = group.day(-21)
+        try await PostgresTestServer.execute(
+            "UPDATE screenmates.group_info SET settle_from = \(from) WHERE code = '\(code)'",
+            "UPDATE screenmates.member SET joined_at = \(Int64(from) * 86_400_000) WHERE code = '\(code)'",
+            on: group.owner)
+        let past = Int64(from - 7) * 86_400_000
+        let me = eve.proof()
+        for sql in [
+            "SELECT * FROM screenmates.change_settlement_rules(\(me), '\(code)', 1, 0, 1000, 'worst-case', \(past))",
+            "SELECT * FROM screenmates.settle_weeks(\(me), '\(code)', \(group.day(0)), \(group.nowMilliseconds))",
+            "SELECT screenmates.set_settlement_rules(\(me), '\(code)', 1, 5, 10, 'pending')",
+        ] {
+            let state = try await HostileGroup.sqlState(of: PostgresQuery(unsafeSQL: sql), as: eve.login)
+            #expect(state == nil, "\(sql): \(state ?? "")")
+        }
+        let weeks = try await ana.store.weekResults(
+            code: group.code, weeks: group.today.adding(days: -28)...group.today)
+        let settledNow = weeks.filter { $0.week.dayNumber != group.day(-7) }
+        #expect(settledNow.count >= 2 * 3)
+        #expect(settledNow.allSatisfy { $0.rule == .pending && $0.coins == 0 }, "\(settledNow)")
+        #expect(try await ana.store.settlementRules(code: group.code) == SettlementSchedule(rules: .standard))
+
+        // Left in place, eve's rates wait for the week after the one running at UTC+14.
+        let state = try await HostileGroup.sqlState(
+            of: PostgresQuery(
+                unsafeSQL: "SELECT screenmates.set_settlement_rules(\(me), '\(code)', 1, 0, 1000, 'worst-case')"),
+            as: eve.login)
+        #expect(state == nil)
+        let schedule = try await ana.store.settlementRules(code: group.code)
+        let latestDay = try await group.values(
+            "SELECT floor((extract(epoch FROM clock_timestamp()) + 50400) / 86400)::bigint", Int64.self)
+        let next = SettlementRules.standard.firstDay(ofWeekContaining: LocalDate(dayNumber: Int(latestDay[0])))
+            .adding(days: 7)
+        #expect(schedule.rules == .standard)
+        #expect(schedule.changes.map(\.from) == [next] && schedule.latest.overDayCoins == 1000)
+        #expect(schedule.upcoming(after: group.today)?.from == next)
     }
 
     /// Wrong codes count against the verified caller only: five sent under ana's id (with eve's

@@ -390,7 +390,7 @@ struct PostgresHostileValuesTests {
             #expect(try await ana.store.blockSums(code: code, days: today...today).count == 2)
             #expect(try await ana.store.groupChallenges(code: code).count == 1)
             #expect(try await ana.store.memberCoins(code: code).count == 2)
-            #expect(try await ana.store.settlementRules(code: code) == .standard)
+            #expect(try await ana.store.settlementRules(code: code) == SettlementSchedule(rules: .standard))
             #expect(try await ana.store.weekResults(code: code, weeks: today.adding(days: -7)...today).count == 2)
             #expect(try await ana.store.account(userID: ana.userID).memberships.count == 1)
             var next = ana.profile

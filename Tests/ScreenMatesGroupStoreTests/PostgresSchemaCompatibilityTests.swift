@@ -330,7 +330,7 @@ struct PostgresSchemaCompatibilityTests {
         let boards = try await bo.groupChallenges(code: group)
         #expect(boards.map(\.challenge.challenge.id) == ["cyweek"])
         #expect(boards.first?.participants.map(\.daysKept) == [1])
-        #expect(try await ana.settlementRules(code: group).missingDays == .worstCase)
+        #expect(try await ana.settlementRules(code: group).latest.missingDays == .worstCase)
         let weeks = try await ana.weekResults(code: group, weeks: days.lowerBound.adding(days: -14)...days.upperBound)
         #expect(weeks.count == before.filter { $0.hasPrefix("week_result ") }.count)
         // cy, in no group since, has his id and can start afresh.

@@ -10,8 +10,10 @@ import Testing
 /// (`WeekSettlement`, `GroupStoreRules.retainedFrom`; the shared file settles through them) and in
 /// SQL (`settle_weeks`, `week_coins`, `retain_day_totals`), because a server must enforce what the
 /// clients compute. The same seeded random groups — members joining on different days, day totals
-/// with gaps, rules of every kind, weeks left pending and completed later, groups old enough to hit
-/// the cap of weeks one call settles — go to the Swift rule, to the server's function and to the
+/// with gaps, rules of every kind changed between settlements (at once by a group's only member,
+/// else from the first week not begun anywhere; sometimes set back before then), weeks left pending
+/// and completed later, groups old enough to hit the cap of weeks one call settles — go to the
+/// Swift rule (`SettlementSchedule` too), to the server's function and to the
 /// shared file, and all three must give the same week results and keep the same day totals.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipNote))
 struct PostgresSettlementAgreementTests {
@@ -34,6 +36,10 @@ struct PostgresSettlementAgreementTests {
         var members: [Member]
         var rules: SettlementRules
         var laterRules: SettlementRules
+        /// The day, from `firstToday` to `laterToday`, whose noon `laterRules` are set at.
+        var changeDay: LocalDate
+        /// Whether the rules are set back to `rules` at once after.
+        var setBack: Bool
         var firstDays: [DayTotal]
         var laterDays: [DayTotal]
         var lastDays: [DayTotal]
@@ -42,7 +48,7 @@ struct PostgresSettlementAgreementTests {
 
         var description: String {
             "created \(created), members \(members.map { "\($0.id) from \($0.joined)" }), rules \(rules) then "
-                + "\(laterRules), settled \(firstToday) and \(laterToday), "
+                + "\(laterRules) on \(changeDay)\(setBack ? " and back" : ""), settled \(firstToday) and \(laterToday), "
                 + "\(firstDays.count)+\(laterDays.count)+\(lastDays.count) days"
         }
 
@@ -66,6 +72,8 @@ struct PostgresSettlementAgreementTests {
             laterRules.keptDayCoins = int(0...1000)
             laterRules.overDayCoins = int(0...1000)
             laterRules.missingDays = int(0...1) == 0 ? .pending : .worstCase
+            let changeDay = firstToday.adding(days: int(0...firstToday.days(to: laterToday)))
+            let setBack = int(0...4) == 0
             // Days from a little before a member joined to the day they settle: most there, some not.
             var firstDays: [DayTotal] = []
             var laterDays: [DayTotal] = []
@@ -96,7 +104,8 @@ struct PostgresSettlementAgreementTests {
                 }
             }
             return Scenario(
-                created: created, members: members, rules: rules, laterRules: laterRules, firstDays: firstDays,
+                created: created, members: members, rules: rules, laterRules: laterRules, changeDay: changeDay,
+                setBack: setBack, firstDays: firstDays,
                 laterDays: laterDays, lastDays: lastDays, firstToday: firstToday, laterToday: laterToday)
         }
     }
@@ -121,10 +130,12 @@ struct PostgresSettlementAgreementTests {
         var days: [String: DayTotal] = [:]
         var settled: [Int] = []
         func key(_ id: UserID, _ date: LocalDate) -> String { "\(id.value) \(date.dayNumber)" }
-        func settle(today: LocalDate, rules: SettlementRules) {
+        var schedule = SettlementSchedule(rules: scenario.rules)
+        func settle(today: LocalDate) {
             var final = 0
-            let from = WeekSettlement.closedWeeks(from: scenario.created, today: today, rules: rules)
+            let from = WeekSettlement.closedWeeks(from: scenario.created, today: today, rules: schedule.rules)
             for week in from {
+                let rules = schedule.rules(forWeek: week)
                 for member in scenario.members where results[key(member.id, week)] == nil {
                     let memberFrom = WeekSettlement.memberFrom(settleFrom: scenario.created, joined: member.joined)
                     let own = days.values.filter { $0.userID == member.id }
@@ -173,6 +184,7 @@ struct PostgresSettlementAgreementTests {
                 }
             }
             settled.append(final)
+            schedule = schedule.folded(today: today)
             // What the group keeps: days from the first of the month before, and a pending week's.
             let keptFrom = GroupStoreRules.retainedFrom(today: today)
             days = days.filter { _, total in
@@ -184,11 +196,14 @@ struct PostgresSettlementAgreementTests {
             }
         }
         for total in scenario.firstDays { days[key(total.userID, total.date)] = total }
-        settle(today: scenario.firstToday, rules: scenario.rules)
+        settle(today: scenario.firstToday)
+        let alone = scenario.members.count == 1
+        schedule.set(scenario.laterRules, at: noon(scenario.changeDay), atOnce: alone)
+        if scenario.setBack { schedule.set(scenario.rules, at: noon(scenario.changeDay), atOnce: alone) }
         for total in scenario.laterDays { days[key(total.userID, total.date)] = total }
-        settle(today: scenario.laterToday, rules: scenario.laterRules)
+        settle(today: scenario.laterToday)
         for total in scenario.lastDays { days[key(total.userID, total.date)] = total }
-        settle(today: scenario.laterToday, rules: scenario.laterRules)
+        settle(today: scenario.laterToday)
         return Outcome(
             results: results.values.sorted(by: Self.inOrder), days: days.values.sorted(by: Self.inOrder),
             settled: settled)
@@ -204,19 +219,24 @@ struct PostgresSettlementAgreementTests {
         }
         let group = try await store.createGroup(
             dailyGoalBlocks: 8, creator: profile(first, on: scenario.created), now: noon(scenario.created))
+        // Set by the group's only member: at once.
+        try await store.setSettlementRules(
+            scenario.rules, code: group.code, userID: first.id, now: noon(scenario.created))
         for member in scenario.members.dropFirst() {
             _ = try await store.join(
                 code: group.code, member: profile(member, on: member.joined), now: noon(member.joined))
         }
-        try await store.setSettlementRules(scenario.rules, code: group.code, userID: first.id)
         var settled: [Int] = []
-        for (days, today, rules) in [
-            (scenario.firstDays, scenario.firstToday, scenario.rules),
-            (scenario.laterDays, scenario.laterToday, scenario.laterRules),
-            (scenario.lastDays, scenario.laterToday, scenario.laterRules),
-        ] {
-            if rules != (try await store.settlementRules(code: group.code)) {
-                try await store.setSettlementRules(rules, code: group.code, userID: first.id)
+        for (index, (days, today)) in [
+            (scenario.firstDays, scenario.firstToday), (scenario.laterDays, scenario.laterToday),
+            (scenario.lastDays, scenario.laterToday),
+        ].enumerated() {
+            if index == 1 {
+                let at = noon(scenario.changeDay)
+                try await store.setSettlementRules(scenario.laterRules, code: group.code, userID: first.id, now: at)
+                if scenario.setBack {
+                    try await store.setSettlementRules(scenario.rules, code: group.code, userID: first.id, now: at)
+                }
             }
             for member in scenario.members {
                 let own = days.filter { $0.userID == member.id }

@@ -4,13 +4,13 @@ import Testing
 
 @testable import ScreenMatesPostgresGroupStore
 
-/// The schema as the releases before the thirteenth level left a database: their twelve level
-/// files as they shipped (`Schemas/Released/`, every function of each level in it), applied the way
-/// their migrator applied them. Upgrade tests start from these, since this version's own files
+/// The schema as the releases before the fourteenth level left a database: their thirteen level
+/// files as they shipped (`Schemas/Released/`, every function of each level in it; the thirteenth
+/// with what its migrator ran after the level), applied the way their migrator applied them. Upgrade tests start from these, since this version's own files
 /// make only today's schema; databases like them are out there, kept by members' servers.
 enum ReleasedSchema {
-    /// The newest level a release shipped in the old shape.
-    static let newestLevel = 12
+    /// The newest level a release shipped.
+    static let newestLevel = 13
 
     /// The oldest client level each released level served (`compatible_from`).
     static func compatibleFrom(_ level: Int) -> Int { level < 3 ? 1 : 3 }

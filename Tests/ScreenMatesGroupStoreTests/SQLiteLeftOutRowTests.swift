@@ -254,7 +254,7 @@ import Testing
         let (rules, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
             try await store.settlementRules(code: group.code)
         }
-        #expect(rules == .standard)
+        #expect(rules == SettlementSchedule(rules: .standard))
         #expect(
             leftOut.map(\.description) == [
                 "settlement rules \(group.code): week_start is 9; a week starts on weekday 1 to 7"
@@ -264,7 +264,8 @@ import Testing
         }
         #expect(settled.value == 0)
         #expect(settled.leftOut == leftOut)
-        try await store.setSettlementRules(.standard, code: group.code, userID: Contract.bo.userID)
+        try await store.setSettlementRules(
+            .standard, code: group.code, userID: Contract.bo.userID, now: Contract.noon(closing))
         #expect(try await store.settleWeeks(code: group.code, today: closing, now: Contract.noon(closing)) == 1)
     }
 

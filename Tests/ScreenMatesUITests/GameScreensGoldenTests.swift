@@ -89,6 +89,8 @@ import Testing
         #expect(frame.text.contains("Week of Mon 9 Mar") && frame.text.contains("waiting for 2 days"))
         #expect(frame.text.contains("+20 coins") && frame.text.contains("-40 coins"))
         #expect(frame.text.contains("2 days not sent"))
+        // A change a member made, from the week after this one.
+        #expect(frame.text.contains("From Mon 23 Mar: a kept day +10"))
     }
 
     @Test func theScreensInASCII() {

@@ -39,7 +39,11 @@ enum GamesFixtures {
     ]
 
     static let week = GamesData.WeekData(
-        rules: .standard, current: day.adding(days: -2),
+        rules: .standard,
+        upcoming: SettlementRulesChange(
+            from: day.adding(days: 5),
+            rules: SettlementRules(weekStart: 1, keptDayCoins: 10, overDayCoins: 20, missingDays: .worstCase)),
+        current: day.adding(days: -2),
         reminder:
             "2 days not sent to the group; the week closes in 5 days (Monday): sync before then, or the week waits for them.",
         weeks: [

@@ -419,7 +419,7 @@ _screenmates_group_set() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --group-store --week-start --kept-day-coins --over-day-coins --missing-days)
+    non_repeating_options=(--home --group-store --week-start --kept-day-coins --over-day-coins --missing-days --speed --start-at)
     __screenmates_offer_flags_options 0
 
     # Offer option value completions
@@ -440,6 +440,12 @@ _screenmates_group_set() {
         return
         ;;
     '--missing-days')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--start-at')
         return
         ;;
     esac

@@ -20,6 +20,13 @@ public struct WeekSummary: Encodable, Sendable {
     public var keptDayCoins, overDayCoins: Int
     /// `pending` or `worst-case`.
     public var missingDays: String
+    /// A change of the rates a member made, from the first day of the week it takes effect from.
+    public struct Change: Encodable, Sendable {
+        public var from: String
+        public var keptDayCoins, overDayCoins: Int
+        public var missingDays: String
+    }
+    @Nullable public var nextRules: Change?
     /// Finished days of this member the group store has not seen yet.
     public var unsyncedDays: Int
     @Nullable public var reminder: String?
@@ -30,8 +37,13 @@ public struct WeekSummary: Encodable, Sendable {
         snapshot: GroupGamesSnapshot, names: [UserID: String], me: UserID, today: LocalDate, unsyncedDays: Int,
         offline: Bool
     ) {
-        let rules = snapshot.rules
+        let rules = snapshot.schedule.rules(on: today)
         let current = rules.firstDay(ofWeekContaining: today)
+        nextRules = snapshot.schedule.upcoming(after: today).map { change in
+            Change(
+                from: change.from.iso8601, keptDayCoins: change.rules.keptDayCoins,
+                overDayCoins: change.rules.overDayCoins, missingDays: change.rules.missingDays.rawValue)
+        }
         weekStart = rules.weekStartName
         currentWeek = current.iso8601
         closesOn = current.adding(days: 7).iso8601
@@ -59,9 +71,17 @@ public struct WeekSummary: Encodable, Sendable {
     public func text() -> String {
         var lines = [
             "Weeks start on \(weekStart.capitalized): a kept day +\(keptDayCoins) coins, a day over -\(overDayCoins); "
-                + "days not sent by the close: \(missingDays == "pending" ? "the week waits for them" : "charged as over").",
+                + "days not sent by the close: \(missingDays == "pending" ? "the week waits for them" : "charged as over")."
+        ]
+        if let next = nextRules {
+            lines.append(
+                "From the week of \(next.from): a kept day +\(next.keptDayCoins) coins, a day over "
+                    + "-\(next.overDayCoins); days not sent by the close: "
+                    + "\(next.missingDays == "pending" ? "the week waits for them" : "charged as over").")
+        }
+        lines += [
             "This week: \(currentWeek), closes \(closesOn)."
-                + (offline ? " (The group store is out of reach: as last seen.)" : ""),
+                + (offline ? " (The group store is out of reach: as last seen.)" : "")
         ]
         if let reminder { lines.append(reminder) }
         if results.isEmpty { lines.append("No week settled yet.") }

@@ -306,18 +306,20 @@ public struct GroupActions: Sendable {
         }
     }
 
-    /// Changes the settlement rules of the user's group to what `change` makes of the ones the
-    /// group store holds now; returns them as set. Any member may.
+    /// Changes the settlement rules of the user's group to what `change` makes of the ones set
+    /// last; returns them as set, and the first day of the week their rates take effect from
+    /// (nil: at once, the user being the group's only member). Any member may.
     public func changeSettlementRules(_ change: (SettlementRules) throws(AppError) -> SettlementRules)
-        async throws(AppError) -> SettlementRules
+        async throws(AppError) -> (rules: SettlementRules, from: LocalDate?)
     {
         guard let (settings, membership) = membership() else { throw AppError("You are not in a group.") }
         do {
             let store = try location.open()
             return try await store.closing {
-                let rules = try change(try await store.settlementRules(code: membership.code))
-                try await store.setSettlementRules(rules, code: membership.code, userID: settings.userID)
-                return rules
+                let rules = try change(try await store.settlementRules(code: membership.code).latest)
+                let from = try await store.setSettlementRules(
+                    rules, code: membership.code, userID: settings.userID, now: clock.now())
+                return (rules, from)
             }
         } catch let error as GroupStoreError {
             throw AppError(error.message)

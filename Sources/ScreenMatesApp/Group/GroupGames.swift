@@ -77,6 +77,9 @@ public struct GroupGames: Sendable {
         }
         var snapshot = try await fetch(from: store, previous: previous, known: known)
         var notices = try here(local.bookWeeks(snapshot.weeks, group: code, userID: userID, now: now))
+        if let change = snapshot.schedule.upcoming(after: today) {
+            notices += try here(local.noteRulesChange(change, now: now))
+        }
         // Whatever this member takes part in here, their home decides: a copy made now if the
         // one here went missing (created or joined elsewhere, a home cleared).
         for board in snapshot.boards {
@@ -161,23 +164,25 @@ public struct GroupGames: Sendable {
         var (snapshot, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
             let marks: GroupChangeMarks
             if let known { marks = known } else { marks = try await store.changeMarks(code: code) }
-            let rules = try await store.settlementRules(code: code)
-            let weeks = Self.weeks(of: rules, today: today)
+            let schedule = try await store.settlementRules(code: code)
+            let weeks = Self.weeks(of: schedule.rules, today: today)
             var seen: Int64?
-            if let previous, let mark = previous.mark, previous.leftOut.isEmpty, previous.rules == rules,
+            if let previous, let mark = previous.mark, previous.leftOut.isEmpty, previous.schedule == schedule,
                 previous.firstWeek == weeks.lowerBound, marks.canCatchUp(from: mark)
             {
                 seen = mark
             }
             var snapshot = GroupGamesSnapshot(
                 boards: try await store.groupChallenges(code: code, changedAfter: seen),
-                coins: try await store.memberCoins(code: code, changedAfter: seen), rules: rules,
+                coins: try await store.memberCoins(code: code, changedAfter: seen), rules: schedule.rules,
+                ruleChanges: schedule.changes,
                 weeks: try await store.weekResults(code: code, weeks: weeks, changedAfter: seen), fetchedAt: now,
                 mark: marks.mark, firstWeek: weeks.lowerBound)
             if let previous, seen != nil {
                 var merged = previous.merging(boards: snapshot.boards, coins: snapshot.coins, weeks: snapshot.weeks)
                 merged.mark = marks.mark
                 merged.fetchedAt = now
+                merged.schedule = schedule
                 snapshot = merged
             }
             return snapshot

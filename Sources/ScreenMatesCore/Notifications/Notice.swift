@@ -24,6 +24,9 @@ public struct Notice: Hashable, Sendable, Codable {
         case badge(String)
         /// A week of the group was settled for the user (the week's first day).
         case weekSettled(String)
+        /// A member changed the group's settlement rates for the weeks from the notice's day
+        /// (the new rates: "10-20-worst-case").
+        case rulesChange(String)
         /// A challenge's app came to the front while its rule forbids it, and the challenge
         /// acted as asked (`OpenedAction`'s raw value: notice, minimize, close).
         case challengeOpened(id: String, app: String, action: String)
@@ -46,6 +49,7 @@ public struct Notice: Hashable, Sendable, Codable {
             case .mateChallenge(let id, let userID): "challenge-\(id)-mate-\(userID)"
             case .badge(let kind): "badge-\(kind)"
             case .weekSettled(let week): "week-\(week)"
+            case .rulesChange(let rates): "rules-\(rates)"
             case .challengeOpened(let id, _, _): "challenge-\(id)-opened"
             }
         }

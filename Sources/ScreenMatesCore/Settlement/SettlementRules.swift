@@ -11,7 +11,8 @@ public enum MissingDaysRule: String, Hashable, Sendable, Codable, CaseIterable {
 /// what a kept day earns, what a day over the limit costs, and the rule for missing days.
 ///
 /// The week start is fixed once a week has been settled (weeks that were settled must stay the
-/// weeks they were); the rates and the missing-days rule apply to weeks that close afterwards.
+/// weeks they were); the rates and the missing-days rule change for weeks that have not begun
+/// yet (`SettlementSchedule`).
 public struct SettlementRules: Hashable, Sendable, Codable {
     /// ISO weekday the week starts on: 1 = Monday … 7 = Sunday.
     public var weekStart: Int

@@ -108,6 +108,8 @@ public struct GamesData: Hashable, Sendable {
     /// The group's weeks: the rules, the week in progress and each member's results.
     public struct WeekData: Hashable, Sendable {
         public var rules: SettlementRules
+        /// A change of the rates from a later week, when a member made one.
+        public var upcoming: SettlementRulesChange?
         /// The current week's first day.
         public var current: LocalDate
         /// `WeekReminder`'s words for this member, if days wait to be sent.
@@ -115,8 +117,12 @@ public struct GamesData: Hashable, Sendable {
         /// Newest week first.
         public var weeks: [Week]
 
-        public init(rules: SettlementRules, current: LocalDate, reminder: String?, weeks: [Week]) {
+        public init(
+            rules: SettlementRules, upcoming: SettlementRulesChange? = nil, current: LocalDate, reminder: String?,
+            weeks: [Week]
+        ) {
             self.rules = rules
+            self.upcoming = upcoming
             self.current = current
             self.reminder = reminder
             self.weeks = weeks

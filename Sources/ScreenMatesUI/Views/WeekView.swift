@@ -29,10 +29,9 @@ struct WeekView {
     }
 
     func lines(_ week: GamesData.WeekData, glyphs: Glyphs, width: Int) -> [GameLine] {
-        let rules = week.rules
         let dot = " \(glyphs.bullet) "
-        var lines = [
-            GameLine([
+        func rates(_ rules: SettlementRules) -> [(String, Style)] {
+            [
                 ("a kept day ", Style(.muted)), ("+\(rules.keptDayCoins)", Style(.good, bold: true)),
                 (dot + "a day over ", Style(.muted)), ("-\(rules.overDayCoins)", Style(.over, bold: true)),
                 (
@@ -41,10 +40,17 @@ struct WeekView {
                             ? "days not sent: the week waits for them" : "days not sent: charged as over"),
                     Style(.muted)
                 ),
-            ]),
+            ]
+        }
+        var lines = [GameLine(rates(week.rules))]
+        if let upcoming = week.upcoming {
+            lines.append(
+                GameLine([("From \(Self.date(upcoming.from)): ", Style(.warning, bold: true))] + rates(upcoming.rules)))
+        }
+        lines += [
             GameLine(
                 "This week: \(Self.date(week.current)) to \(Self.date(week.current.adding(days: 6))), closes "
-                    + Self.date(week.current.adding(days: 7)), Style(.text)),
+                    + Self.date(week.current.adding(days: 7)), Style(.text))
         ]
         if let reminder = week.reminder {
             lines += WordWrap.lines(reminder, width: width).map { GameLine($0, Style(.warning, bold: true)) }

@@ -1,4 +1,4 @@
--- The group store's schema on PostgreSQL at level 13, as a fresh install and every
+-- The group store's schema on PostgreSQL at level 14, as a fresh install and every
 -- upgrade leave it: `pg_dump --schema-only --schema=screenmates --no-owner`, without the lines
 -- naming versions and psql's restrict key. Generated, never edited: the functions live in
 -- Sources/ScreenMatesPostgresGroupStore/Schema/Functions/, the tables in its Migrations/. PostgresSchemaStructureTests compares it with a fresh
@@ -476,6 +476,61 @@ BEGIN
         RETURN;
     END IF;
     RETURN QUERY SELECT g.change_seq, g.removed_seq FROM screenmates.group_info g WHERE g.code = p_code;
+END $$;
+
+
+--
+-- Name: change_settlement_rules(text, text, text, integer, bigint, bigint, text, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.change_settlement_rules(p_user text, p_secret text, p_code text, p_week_start integer, p_kept bigint, p_over bigint, p_missing text, p_now bigint) RETURNS TABLE(outcome text, from_day bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_at bigint := screenmates.call_ms(p_now);
+    v_from bigint;
+    v_before record;
+BEGIN
+    PERFORM screenmates.check_settlement_rules(p_week_start, p_kept, p_over, p_missing);
+    IF NOT screenmates.lock_group(v_user, p_code) THEN
+        RETURN QUERY SELECT 'unknown'::text, NULL::bigint;
+        RETURN;
+    END IF;
+    IF EXISTS (SELECT 1 FROM screenmates.group_info g WHERE g.code = p_code AND g.week_start <> p_week_start)
+        AND EXISTS (SELECT 1 FROM screenmates.week_result r WHERE r.code = p_code)
+    THEN
+        RETURN QUERY SELECT 'week-fixed'::text, NULL::bigint;
+        RETURN;
+    END IF;
+    UPDATE screenmates.group_info g SET week_start = p_week_start WHERE g.code = p_code AND g.week_start <> p_week_start;
+    IF (SELECT count(*) FROM screenmates.member m WHERE m.code = p_code) = 1 THEN
+        UPDATE screenmates.group_info g SET kept_day_coins = p_kept, over_day_coins = p_over, missing_days = p_missing
+            WHERE g.code = p_code;
+        DELETE FROM screenmates.rules_change c WHERE c.code = p_code;
+        PERFORM screenmates.touch(p_code);
+        RETURN QUERY SELECT 'set'::text, NULL::bigint;
+        RETURN;
+    END IF;
+    v_from := screenmates.week_first_day(floor((v_at + 50400000)::numeric / 86400000)::bigint, p_week_start) + 7;
+    DELETE FROM screenmates.rules_change c WHERE c.code = p_code AND c.from_day >= v_from;
+    SELECT coalesce(c.kept_day_coins, g.kept_day_coins) AS kept, coalesce(c.over_day_coins, g.over_day_coins) AS over,
+        coalesce(c.missing_days, g.missing_days) AS missing
+        INTO v_before
+        FROM screenmates.group_info g
+        LEFT JOIN LATERAL (
+            SELECT * FROM screenmates.rules_change c WHERE c.code = g.code ORDER BY c.from_day DESC LIMIT 1
+        ) c ON true
+        WHERE g.code = p_code;
+    IF (v_before.kept, v_before.over, v_before.missing) IS DISTINCT FROM (p_kept, p_over, p_missing) THEN
+        INSERT INTO screenmates.rules_change (code, from_day, kept_day_coins, over_day_coins, missing_days)
+            VALUES (p_code, v_from, p_kept, p_over, p_missing);
+    END IF;
+    PERFORM screenmates.touch(p_code);
+    RETURN QUERY SELECT 'set'::text, v_from;
 END $$;
 
 
@@ -2578,27 +2633,13 @@ $$;
 --
 
 CREATE FUNCTION screenmates.set_settlement_rules(p_user text, p_secret text, p_code text, p_week_start integer, p_kept bigint, p_over bigint, p_missing text) RETURNS text
-    LANGUAGE plpgsql SECURITY DEFINER
+    LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'screenmates', 'pg_temp'
     SET lock_timeout TO '2s'
     AS $$
-DECLARE
-    v_user text := screenmates.caller(p_user, p_secret);
-BEGIN
-    PERFORM screenmates.check_settlement_rules(p_week_start, p_kept, p_over, p_missing);
-    IF NOT screenmates.lock_group(v_user, p_code) THEN
-        RETURN 'unknown';
-    END IF;
-    IF EXISTS (SELECT 1 FROM screenmates.group_info g WHERE g.code = p_code AND g.week_start <> p_week_start)
-        AND EXISTS (SELECT 1 FROM screenmates.week_result r WHERE r.code = p_code)
-    THEN
-        RETURN 'week-fixed';
-    END IF;
-    UPDATE screenmates.group_info g SET week_start = p_week_start, kept_day_coins = p_kept,
-        over_day_coins = p_over, missing_days = p_missing WHERE g.code = p_code;
-    PERFORM screenmates.touch(p_code);
-    RETURN 'set';
-END $$;
+    SELECT c.outcome
+    FROM screenmates.change_settlement_rules(p_user, p_secret, p_code, p_week_start, p_kept, p_over, p_missing, NULL) c
+$$;
 
 
 --
@@ -2624,6 +2665,7 @@ DECLARE
     v_changed bigint;
     v_changed_final bigint;
     v_removed bigint;
+    v_change screenmates.rules_change%ROWTYPE;
 BEGIN
     -- The usual call: a member, verified in one statement, on a day already settled for with
     -- nothing that counts written since.
@@ -2651,9 +2693,18 @@ BEGIN
 
     -- 1. Closed weeks without a result.
     WITH counted AS (
-        SELECT w.week, m.user_id, t.kept, t.over, (w.week + 7 - f.first) - t.kept - t.over AS missing
+        SELECT w.week, m.user_id, t.kept, t.over, (w.week + 7 - f.first) - t.kept - t.over AS missing,
+            r.kept_day_coins AS kept_coins, r.over_day_coins AS over_coins, r.missing_days AS rule
         FROM generate_series(greatest(v_weeks - screenmates.weeks_per_settlement(), 0), v_weeks - 1) AS i
         CROSS JOIN LATERAL (SELECT v_first + 7 * i AS week) w
+        CROSS JOIN LATERAL (
+            SELECT x.kept_day_coins, x.over_day_coins, x.missing_days FROM (
+                SELECT c.from_day, c.kept_day_coins, c.over_day_coins, c.missing_days
+                FROM screenmates.rules_change c WHERE c.code = p_code AND c.from_day <= w.week
+                UNION ALL
+                SELECT NULL, v_group.kept_day_coins, v_group.over_day_coins, v_group.missing_days
+            ) x ORDER BY x.from_day DESC NULLS LAST LIMIT 1
+        ) r
         JOIN screenmates.member m ON m.code = p_code
         CROSS JOIN LATERAL (SELECT greatest(w.week, v_from, screenmates.day_of(m.joined_at)) AS first) f
         CROSS JOIN LATERAL (
@@ -2669,13 +2720,13 @@ BEGIN
         INSERT INTO screenmates.week_result (code, user_id, week, status, kept_days, over_days, missing_days, coins,
             rule, kept_day_coins, over_day_coins, settled_at)
         SELECT p_code, c.user_id, c.week,
-            CASE WHEN c.missing > 0 AND v_group.missing_days = 'pending' THEN 'pending' ELSE 'settled' END,
+            CASE WHEN c.missing > 0 AND c.rule = 'pending' THEN 'pending' ELSE 'settled' END,
             c.kept, c.over, c.missing,
-            CASE WHEN c.missing > 0 AND v_group.missing_days = 'pending' THEN 0
-                ELSE screenmates.week_coins(c.kept, c.over, c.missing, v_group.kept_day_coins, v_group.over_day_coins)
+            CASE WHEN c.missing > 0 AND c.rule = 'pending' THEN 0
+                ELSE screenmates.week_coins(c.kept, c.over, c.missing, c.kept_coins, c.over_coins)
             END,
-            v_group.missing_days, v_group.kept_day_coins, v_group.over_day_coins,
-            CASE WHEN c.missing > 0 AND v_group.missing_days = 'pending' THEN NULL ELSE v_at END
+            c.rule, c.kept_coins, c.over_coins,
+            CASE WHEN c.missing > 0 AND c.rule = 'pending' THEN NULL ELSE v_at END
         FROM counted c
         ON CONFLICT DO NOTHING
         RETURNING status
@@ -2712,6 +2763,16 @@ BEGIN
     -- 3. What the group keeps; the group's change number moves once for all of it.
     PERFORM screenmates.retain_day_totals(p_code, v_today);
     v_removed := screenmates.retain_challenges(p_code, v_today);
+    SELECT * INTO v_change FROM screenmates.rules_change c
+        WHERE c.code = p_code AND c.from_day <= screenmates.week_first_day(v_today, v_group.week_start)
+        ORDER BY c.from_day DESC LIMIT 1;
+    IF FOUND THEN
+        UPDATE screenmates.group_info g SET kept_day_coins = v_change.kept_day_coins,
+            over_day_coins = v_change.over_day_coins, missing_days = v_change.missing_days
+            WHERE g.code = p_code;
+        DELETE FROM screenmates.rules_change c WHERE c.code = p_code AND c.from_day <= v_change.from_day;
+        v_removed := v_removed + 1;
+    END IF;
     IF v_new + v_changed + v_removed > 0 THEN
         PERFORM screenmates.touch(p_code);
     END IF;
@@ -2739,8 +2800,40 @@ BEGIN
         RETURN QUERY SELECT false, NULL::integer, NULL::bigint, NULL::bigint, NULL::text;
         RETURN;
     END IF;
-    RETURN QUERY SELECT true, g.week_start, g.kept_day_coins, g.over_day_coins, g.missing_days::text
-        FROM screenmates.group_info g WHERE g.code = p_code;
+    RETURN QUERY SELECT true, g.week_start, coalesce(c.kept_day_coins, g.kept_day_coins),
+            coalesce(c.over_day_coins, g.over_day_coins), coalesce(c.missing_days, g.missing_days)::text
+        FROM screenmates.group_info g
+        LEFT JOIN LATERAL (
+            SELECT * FROM screenmates.rules_change c WHERE c.code = g.code ORDER BY c.from_day DESC LIMIT 1
+        ) c ON true
+        WHERE g.code = p_code;
+END $$;
+
+
+--
+-- Name: settlement_schedule(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.settlement_schedule(p_user text, p_secret text, p_code text) RETURNS TABLE(known boolean, from_day bigint, week_start integer, kept_day_coins bigint, over_day_coins bigint, missing_days text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::bigint, NULL::integer, NULL::bigint, NULL::bigint, NULL::text;
+        RETURN;
+    END IF;
+    RETURN QUERY
+        SELECT true, NULL::bigint, g.week_start, g.kept_day_coins, g.over_day_coins, g.missing_days::text
+        FROM screenmates.group_info g WHERE g.code = p_code
+        UNION ALL
+        (SELECT true, c.from_day, g.week_start, c.kept_day_coins, c.over_day_coins, c.missing_days::text
+        FROM screenmates.rules_change c JOIN screenmates.group_info g ON g.code = c.code
+        WHERE c.code = p_code ORDER BY c.from_day);
 END $$;
 
 
@@ -3362,6 +3455,22 @@ CREATE TABLE screenmates.open_participant (
 
 
 --
+-- Name: rules_change; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.rules_change (
+    code text NOT NULL COLLATE pg_catalog."C",
+    from_day bigint NOT NULL,
+    kept_day_coins bigint NOT NULL,
+    over_day_coins bigint NOT NULL,
+    missing_days text NOT NULL COLLATE pg_catalog."C",
+    CONSTRAINT rules_change_kept_day_coins_check CHECK (((kept_day_coins >= 0) AND (kept_day_coins <= 1000))),
+    CONSTRAINT rules_change_missing_days_check CHECK ((missing_days = ANY (ARRAY['pending'::text, 'worst-case'::text]))),
+    CONSTRAINT rules_change_over_day_coins_check CHECK (((over_day_coins >= 0) AND (over_day_coins <= 1000)))
+);
+
+
+--
 -- Name: schema_migration; Type: TABLE; Schema: screenmates; Owner: -
 --
 
@@ -3590,6 +3699,14 @@ ALTER TABLE ONLY screenmates.open_participant
 
 ALTER TABLE ONLY screenmates.open_participant
     ADD CONSTRAINT open_participant_pkey PRIMARY KEY (challenge_id, user_id);
+
+
+--
+-- Name: rules_change rules_change_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.rules_change
+    ADD CONSTRAINT rules_change_pkey PRIMARY KEY (code, from_day);
 
 
 --
@@ -3856,6 +3973,13 @@ CREATE TRIGGER open_participant_removed AFTER DELETE ON screenmates.open_partici
 
 
 --
+-- Name: rules_change rules_change_games; Type: TRIGGER; Schema: screenmates; Owner: -
+--
+
+CREATE TRIGGER rules_change_games AFTER INSERT OR DELETE OR UPDATE ON screenmates.rules_change FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_games();
+
+
+--
 -- Name: week_result week_result_games; Type: TRIGGER; Schema: screenmates; Owner: -
 --
 
@@ -3938,6 +4062,14 @@ ALTER TABLE ONLY screenmates.open_participant
 
 ALTER TABLE ONLY screenmates.open_participant
     ADD CONSTRAINT open_participant_user_id_fkey FOREIGN KEY (user_id) REFERENCES screenmates.identity(user_id) ON DELETE CASCADE;
+
+
+--
+-- Name: rules_change rules_change_code_fkey; Type: FK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.rules_change
+    ADD CONSTRAINT rules_change_code_fkey FOREIGN KEY (code) REFERENCES screenmates.group_info(code) ON DELETE CASCADE;
 
 
 --
@@ -4025,6 +4157,12 @@ ALTER TABLE screenmates.open_challenge ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE screenmates.open_participant ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: rules_change; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.rules_change ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: schema_migration; Type: ROW SECURITY; Schema: screenmates; Owner: -

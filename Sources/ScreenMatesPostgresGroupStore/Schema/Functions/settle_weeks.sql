@@ -2,14 +2,16 @@
 -- server's own day at UTC+14 (no week closes before it has ended somewhere on Earth), in one
 -- transaction holding the group's row:
 --
--- 1. every member's closed week that has no result yet gets one: settled, or pending when days are
---    missing and the group's rule says to wait for them (a member's days count from the later of
+-- 1. every member's closed week that has no result yet gets one, by the rules the week started
+--    with (the latest change from its first day or before, else the group's own): settled, or
+--    pending when days are missing and that rule says to wait for them (a member's days count from the later of
 --    the day the group began settling and the day they joined; one call counts at most the last
 --    `weeks_per_settlement()`);
 -- 2. every pending week whose missing days have arrived is counted again, and made final once
 --    none is missing, at the rates it was closed with;
 -- 3. the group keeps only the day totals still asked for (`retain_day_totals`) and the challenges
---    that ended within them (`retain_challenges`);
+--    that ended within them (`retain_challenges`), and the changes of the rules its weeks have
+--    reached become its own (every week before the one in progress has a result now);
 -- 4. the day it settled for and the settlement change number it saw are recorded.
 --
 -- A later call for that day or an earlier one that finds `settle_seq` unmoved (nothing that counts
@@ -34,6 +36,7 @@ DECLARE
     v_changed bigint;
     v_changed_final bigint;
     v_removed bigint;
+    v_change screenmates.rules_change%ROWTYPE;
 BEGIN
     -- The usual call: a member, verified in one statement, on a day already settled for with
     -- nothing that counts written since.
@@ -61,9 +64,18 @@ BEGIN
 
     -- 1. Closed weeks without a result.
     WITH counted AS (
-        SELECT w.week, m.user_id, t.kept, t.over, (w.week + 7 - f.first) - t.kept - t.over AS missing
+        SELECT w.week, m.user_id, t.kept, t.over, (w.week + 7 - f.first) - t.kept - t.over AS missing,
+            r.kept_day_coins AS kept_coins, r.over_day_coins AS over_coins, r.missing_days AS rule
         FROM generate_series(greatest(v_weeks - screenmates.weeks_per_settlement(), 0), v_weeks - 1) AS i
         CROSS JOIN LATERAL (SELECT v_first + 7 * i AS week) w
+        CROSS JOIN LATERAL (
+            SELECT x.kept_day_coins, x.over_day_coins, x.missing_days FROM (
+                SELECT c.from_day, c.kept_day_coins, c.over_day_coins, c.missing_days
+                FROM screenmates.rules_change c WHERE c.code = p_code AND c.from_day <= w.week
+                UNION ALL
+                SELECT NULL, v_group.kept_day_coins, v_group.over_day_coins, v_group.missing_days
+            ) x ORDER BY x.from_day DESC NULLS LAST LIMIT 1
+        ) r
         JOIN screenmates.member m ON m.code = p_code
         CROSS JOIN LATERAL (SELECT greatest(w.week, v_from, screenmates.day_of(m.joined_at)) AS first) f
         CROSS JOIN LATERAL (
@@ -79,13 +91,13 @@ BEGIN
         INSERT INTO screenmates.week_result (code, user_id, week, status, kept_days, over_days, missing_days, coins,
             rule, kept_day_coins, over_day_coins, settled_at)
         SELECT p_code, c.user_id, c.week,
-            CASE WHEN c.missing > 0 AND v_group.missing_days = 'pending' THEN 'pending' ELSE 'settled' END,
+            CASE WHEN c.missing > 0 AND c.rule = 'pending' THEN 'pending' ELSE 'settled' END,
             c.kept, c.over, c.missing,
-            CASE WHEN c.missing > 0 AND v_group.missing_days = 'pending' THEN 0
-                ELSE screenmates.week_coins(c.kept, c.over, c.missing, v_group.kept_day_coins, v_group.over_day_coins)
+            CASE WHEN c.missing > 0 AND c.rule = 'pending' THEN 0
+                ELSE screenmates.week_coins(c.kept, c.over, c.missing, c.kept_coins, c.over_coins)
             END,
-            v_group.missing_days, v_group.kept_day_coins, v_group.over_day_coins,
-            CASE WHEN c.missing > 0 AND v_group.missing_days = 'pending' THEN NULL ELSE v_at END
+            c.rule, c.kept_coins, c.over_coins,
+            CASE WHEN c.missing > 0 AND c.rule = 'pending' THEN NULL ELSE v_at END
         FROM counted c
         ON CONFLICT DO NOTHING
         RETURNING status
@@ -122,6 +134,16 @@ BEGIN
     -- 3. What the group keeps; the group's change number moves once for all of it.
     PERFORM screenmates.retain_day_totals(p_code, v_today);
     v_removed := screenmates.retain_challenges(p_code, v_today);
+    SELECT * INTO v_change FROM screenmates.rules_change c
+        WHERE c.code = p_code AND c.from_day <= screenmates.week_first_day(v_today, v_group.week_start)
+        ORDER BY c.from_day DESC LIMIT 1;
+    IF FOUND THEN
+        UPDATE screenmates.group_info g SET kept_day_coins = v_change.kept_day_coins,
+            over_day_coins = v_change.over_day_coins, missing_days = v_change.missing_days
+            WHERE g.code = p_code;
+        DELETE FROM screenmates.rules_change c WHERE c.code = p_code AND c.from_day <= v_change.from_day;
+        v_removed := v_removed + 1;
+    END IF;
     IF v_new + v_changed + v_removed > 0 THEN
         PERFORM screenmates.touch(p_code);
     END IF;

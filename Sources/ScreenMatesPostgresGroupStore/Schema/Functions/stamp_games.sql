@@ -37,3 +37,8 @@ CREATE TRIGGER member_renamed_games AFTER UPDATE OF display_name ON screenmates.
 CREATE TRIGGER week_result_games AFTER INSERT OR UPDATE OR DELETE ON screenmates.week_result
     FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_games()
 ;
+
+-- A change of the settlement rates still to come is part of the games (the week screen says it).
+CREATE TRIGGER rules_change_games AFTER INSERT OR UPDATE OR DELETE ON screenmates.rules_change
+    FOR EACH ROW EXECUTE FUNCTION screenmates.stamp_games()
+;
