@@ -4,6 +4,7 @@ import ScreenMatesCore
 import ScreenMatesMonitor
 import ScreenMatesSources
 import ScreenMatesStore
+import ScreenMatesWatch
 
 /// How a sampling source is followed.
 public struct SamplingOptions: Sendable {
@@ -64,13 +65,28 @@ public final class SampledFollower: Sendable {
     }
 
     /// Runs until `stop` is requested (which wakes it between samples), or the source ends
-    /// (exit status 1); returns the exit status. The loop runs on a thread of its own
-    /// (`SamplingThread`).
+    /// (exit status 1); returns the exit status. The loop runs on a thread of its own (a
+    /// `ThreadExecutor`), which sleeps in the kernel between samples: nothing else runs there but
+    /// the loop and the tasks it awaits (a tmux query).
     public func run(stop: StopRequest) async -> Int32 {
-        await SamplingThread.run { thread in await follow(on: thread, stop: stop) }
+        await ThreadExecutor.run(name: "sampling") { thread in await follow(on: thread, stop: stop) }
     }
 
-    private func follow(on thread: SamplingThread, stop: StopRequest) async -> Int32 {
+    /// Sleeps for `duration`, or until `stop` is requested: in `poll` on the stop's pipe when
+    /// called on the sampling thread, else with `Task.sleep` (cancelled by the stop). Waking once
+    /// a second with `Task.sleep` on Swift's shared pool costs about 210 µs of CPU a wake-up (a
+    /// timer and hand-offs between the pool's threads); on a thread of its own that sleeps in the
+    /// kernel, about 45 µs (both measured in a release build on this kind of machine): the
+    /// difference is most of what following costs.
+    private static func sleep(for duration: Duration, on thread: ThreadExecutor, until stop: StopRequest) async {
+        guard thread.isCurrent else {
+            await stop.cancelling { try? await Task.sleep(for: duration) }
+            return
+        }
+        _ = stop.sleep(for: duration)
+    }
+
+    private func follow(on thread: ThreadExecutor, stop: StopRequest) async -> Int32 {
         var probe: any FocusProbe
         do {
             probe = try makeProbe()
@@ -152,7 +168,7 @@ public final class SampledFollower: Sendable {
             if stopping { break }
             // One wake-up a sample keeps following cheap; a stop ends the sleep at once, for a
             // last sample.
-            if status == nil { await thread.sleep(for: options.interval, until: stop) }
+            if status == nil { await Self.sleep(for: options.interval, on: thread, until: stop) }
         }
         await tasks.finish()
         logger.info("\(source.name) follower stopped")

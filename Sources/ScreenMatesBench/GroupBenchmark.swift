@@ -137,7 +137,7 @@ enum GroupBenchmark {
         let root = NSTemporaryDirectory() + "screenmates-bench-large-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let store = try SQLiteGroupStore.open(at: root + "/group-store.sqlite")
+        let store = try await SQLiteGroupStore.open(at: root + "/group-store.sqlite")
         let local = try LocalStore.open(at: root + "/local.sqlite")
         let calendar = DayCalendar(timeZone: TimeZone(identifier: "UTC")!)
         let now = ISO8601DateFormatter().date(from: "2026-11-21T12:00:00Z")!

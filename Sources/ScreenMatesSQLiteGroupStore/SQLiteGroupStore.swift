@@ -4,6 +4,7 @@ import Glibc
 import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesSQLiteRows
+import ScreenMatesWatch
 import Synchronization
 
 /// The group store on one SQLite file shared by every member on a host (each member's
@@ -78,7 +79,20 @@ public final class SQLiteGroupStore: GroupStore {
     /// `.unavailable` when its directory is missing, permissions forbid it, or another process
     /// keeps it locked beyond `busyTimeout` seconds. An up-to-date schema is not written to, so
     /// a file that may only be read still opens (and writes then fail as `.unavailable`).
-    public static func open(at path: String, busyTimeout: TimeInterval = defaultBusyTimeout) throws(GroupStoreError)
+    ///
+    /// Opening waits for the file's lock and SQLite's, up to `busyTimeout`, on a thread of its
+    /// own (`ThreadExecutor.blocking`), never on one of the few that run every task.
+    public static func open(at path: String, busyTimeout: TimeInterval = defaultBusyTimeout)
+        async throws(GroupStoreError) -> SQLiteGroupStore
+    {
+        try await ThreadExecutor.blocking(name: "group-store-open") { () throws(GroupStoreError) in
+            try openBlocking(at: path, busyTimeout: busyTimeout)
+        }
+    }
+
+    /// `open`, on the calling thread, which it may block for up to `busyTimeout`.
+    @available(*, noasync, message: "blocks its thread: await open(at:busyTimeout:) instead")
+    private static func openBlocking(at path: String, busyTimeout: TimeInterval) throws(GroupStoreError)
         -> SQLiteGroupStore
     {
         try SharedFileDefences.refuseSymbolicLinks(path)
@@ -137,15 +151,10 @@ public final class SQLiteGroupStore: GroupStore {
         // Opening waits for the lock up to the busy timeout: on a thread of its own, not one of
         // the few that run every task.
         let (path, busyTimeout) = (self.path, self.busyTimeout)
-        let writing = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result {
-                        let pool = try Self.writingPool(at: path, busyTimeout: busyTimeout, migrating: false)
-                        try SharedFileDefences.refuseSymbolicLinks(path)
-                        return pool
-                    })
-            }
+        let writing = try await ThreadExecutor.blocking(name: "group-store-open") { () throws -> DatabasePool in
+            let pool = try Self.writingPool(at: path, busyTimeout: busyTimeout, migrating: false)
+            try SharedFileDefences.refuseSymbolicLinks(path)
+            return pool
         }
         // Another write may have opened one meanwhile: the first kept is used by all.
         return pools.withLock { pools in

@@ -22,10 +22,10 @@ import Testing
         let location: GroupStoreLocation
         let store: any GroupStore
 
-        init() throws {
+        init() async throws {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             location = .sqlite(path: directory + "/group-store.sqlite")
-            store = try location.open(creating: true)
+            store = try await location.open(creating: true)
         }
 
         deinit { try? FileManager.default.removeItem(atPath: directory) }
@@ -43,8 +43,8 @@ import Testing
         }
     }
 
-    @Test func aHomesIdentityIsMadeOnceKeptPrivateAndNeverReplaced() throws {
-        let machines = try Machines()
+    @Test func aHomesIdentityIsMadeOnceKeptPrivateAndNeverReplaced() async throws {
+        let machines = try await Machines()
         let (home, _) = try machines.home("ana")
         let file = MemberIdentityFile(home: home)
         #expect(try file.read() == nil)
@@ -61,8 +61,8 @@ import Testing
         #expect(MemberIdentityFile(home: home).keyring.reader() == UserID("ana23456"))
     }
 
-    @Test func aDamagedIdentityFileIsNamedNotReplaced() throws {
-        let machines = try Machines()
+    @Test func aDamagedIdentityFileIsNamedNotReplaced() async throws {
+        let machines = try await Machines()
         let (home, _) = try machines.home("ana")
         let file = MemberIdentityFile(home: home)
         try Data("user_id=ana23456\nsecret=not-hex\n".utf8).write(to: URL(fileURLWithPath: file.path))
@@ -75,7 +75,7 @@ import Testing
     /// copy of his identity, the restore brings back his group, name, days and streak, and his
     /// next report is newer than anything the group holds of him.
     @Test func aRestoreOnANewMachineBringsBackTheGroupNameDaysAndStreak() async throws {
-        let machines = try Machines()
+        let machines = try await Machines()
         let ana = MemberProfile(
             userID: UserID("ana23456"), displayName: try DisplayName(validating: "ana"), blocksToday: 1,
             day: Self.today,
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func aMemberTheStoreDoesNotKnowIsToldSo() async throws {
-        let machines = try Machines()
+        let machines = try await Machines()
         let (home, local) = try machines.home("nobody")
         _ = try MemberIdentityFile(home: home).identity(for: UserID("zz234567"))
         do {
@@ -132,7 +132,7 @@ import Testing
     }
 
     @Test func deletingTheAccountEmptiesTheStoreOfTheMemberAndTheHomeOfItsData() async throws {
-        let machines = try Machines()
+        let machines = try await Machines()
         let (home, local) = try machines.home("ana")
         let settings = try local.createProfileIfNeeded(
             userID: UserID("ana23456"), trackingStart: Self.today, apps: Self.apps, now: Self.now)

@@ -62,8 +62,8 @@ struct GroupGamesMarkTests {
         try await ana.location.prepare()
         let code = try await ana.actions.create(goal: 8).code
         _ = try await bo.actions.join(code)
-        let store = try ana.location.open()
-        let boStore = try bo.location.open()
+        let store = try await ana.location.open()
+        let boStore = try await bo.location.open()
         let games = ana.games(code, clock: clock)
         let first = try await games.fetch(from: store)
         #expect(first.boards.isEmpty)

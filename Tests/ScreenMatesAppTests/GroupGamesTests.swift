@@ -26,7 +26,7 @@ import Testing
         init(createdAt: Date) async throws {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             clock = ManualClock(createdAt)
-            store = try GroupStoreLocation.sqlite(path: directory + "/group-store.sqlite").open(creating: true)
+            store = try await GroupStoreLocation.sqlite(path: directory + "/group-store.sqlite").open(creating: true)
             let directory = self.directory
             func home(_ name: String, _ userID: String) throws -> (LocalStore, MemberProfile) {
                 let local = try LocalStore.open(at: "\(directory)/\(name).sqlite")

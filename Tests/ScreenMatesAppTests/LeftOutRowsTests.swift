@@ -30,7 +30,7 @@ import Testing
         init() async throws {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             location = .sqlite(path: directory + "/group-store.sqlite")
-            store = try location.open(creating: true)
+            store = try await location.open(creating: true)
             local = try LocalStore.open(at: directory + "/ana.sqlite")
             let today = LeftOutRowsTests.calendar.day(containing: LeftOutRowsTests.createdAt)
             var settings = try local.createProfileIfNeeded(

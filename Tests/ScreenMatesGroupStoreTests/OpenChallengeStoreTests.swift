@@ -14,34 +14,34 @@ import Testing
     private typealias Contract = OpenChallengeContract
 
     /// The owner's connection and another one to the same file.
-    private static func stores(_ scratch: Scratch) throws -> (owner: any GroupStore, member: any GroupStore) {
+    private static func stores(_ scratch: Scratch) async throws -> (owner: any GroupStore, member: any GroupStore) {
         let path = scratch.newStorePath()
-        return (try SQLiteGroupStore.open(at: path), try SQLiteGroupStore.open(at: path))
+        return (try await SQLiteGroupStore.open(at: path), try await SQLiteGroupStore.open(at: path))
     }
 
     @Test func aPublishedChallengeIsJoinedAndRankedAcrossGroups() async throws {
         let scratch = Scratch()
-        let (owner, member) = try Self.stores(scratch)
+        let (owner, member) = try await Self.stores(scratch)
         try await Contract.publishedChallengeIsJoinedAndRanked(owner: owner, member: member)
     }
 
     @Test func joiningAndReportingFollowTheRules() async throws {
         let scratch = Scratch()
-        let (owner, member) = try Self.stores(scratch)
+        let (owner, member) = try await Self.stores(scratch)
         try await Contract.joiningAndReportingFollowTheRules(owner: owner, member: member)
     }
 
     @Test func deletingAnAccountRemovesItsLines() async throws {
         let scratch = Scratch()
-        let (owner, member) = try Self.stores(scratch)
+        let (owner, member) = try await Self.stores(scratch)
         try await Contract.deletingAnAccountRemovesItsLines(owner: owner, member: member)
     }
 
     /// Only the Unix owner of the file publishes: anyone else is told who does.
-    @Test func onlyTheFilesOwnerPublishes() throws {
+    @Test func onlyTheFilesOwnerPublishes() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        _ = try SQLiteGroupStore.open(at: path)
+        _ = try await SQLiteGroupStore.open(at: path)
         try SQLiteGroupStore.requireOwner(ofFileAt: path, uid: getuid())
         #expect {
             try SQLiteGroupStore.requireOwner(ofFileAt: path, uid: getuid() &+ 1)
@@ -57,7 +57,7 @@ import Testing
     @Test func badRowsAreLeftOutAndNamed() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        let store = try SQLiteGroupStore.open(at: path)
+        let store = try await SQLiteGroupStore.open(at: path)
         try await store.publishOpenChallenge(Contract.challenge("good2345"), publisherID: Contract.ana, now: .now)
         _ = try await store.joinOpenChallenge(
             id: "good2345", userID: Contract.bo, name: GroupStoreContract.name("bo"), today: GroupStoreContract.today,
@@ -85,7 +85,7 @@ import Testing
     @Test func aFileFromBeforeGainsTheOpenChallenges() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        let store = try SQLiteGroupStore.open(at: path)
+        let store = try await SQLiteGroupStore.open(at: path)
         let group = try await GroupStoreContract.newGroup(in: store)
         await store.close()
         // The file as a version at level 3 left it.
@@ -96,7 +96,7 @@ import Testing
                     DROP TABLE open_change; DELETE FROM schema_level WHERE version >= 4;
                     """)
         }
-        let reopened = try SQLiteGroupStore.open(at: path)
+        let reopened = try await SQLiteGroupStore.open(at: path)
         #expect(try await reopened.members(code: group.code).count == 1)
         try await reopened.publishOpenChallenge(Contract.challenge("again234"), publisherID: Contract.ana, now: .now)
         #expect(try await reopened.openChallenges(userID: Contract.bo).map(\.id) == ["again234"])

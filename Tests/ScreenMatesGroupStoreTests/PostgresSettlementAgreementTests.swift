@@ -265,7 +265,7 @@ struct PostgresSettlementAgreementTests {
         let address = try await PostgresTestServer.newPreparedDatabase()
         let serverDay = LocalDate(dayNumber: try await HostileGroup.serverDay(on: address))
         let scratch = Scratch()
-        let file = try SQLiteGroupStore.open(at: scratch.newStorePath())
+        let file = try await SQLiteGroupStore.open(at: scratch.newStorePath())
         var random = SeededGenerator(seed: seed)
         let scenarios = (0..<Self.cases).map { Scenario.draw(&random, case: $0, lastDay: serverDay.adding(days: -1)) }
         let disagreements = try await withThrowingTaskGroup(of: String?.self) { group in

@@ -19,7 +19,7 @@ import Testing
         let versions = Int64(20)
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        let observer = try SQLiteGroupStore.open(at: path)
+        let observer = try await SQLiteGroupStore.open(at: path)
         let group = try await Contract.newGroup(in: observer)
         let code = group.code
         let markBefore = try await observer.changeMark(code: code)
@@ -35,7 +35,7 @@ import Testing
                 all.addTask {
                     // What is checked is that no update is lost, not how long a write waits: on a
                     // busy machine (other suites run alongside) 200 writers can queue beyond 5 s.
-                    let store = try SQLiteGroupStore.open(at: path, busyTimeout: 60)
+                    let store = try await SQLiteGroupStore.open(at: path, busyTimeout: 60)
                     try await withThrowingTaskGroup(of: Void.self) { members in
                         for member in 0..<membersPerConnection {
                             members.addTask {
@@ -91,26 +91,21 @@ import Testing
         #expect(try await observer.integrityProblems() == [])
     }
 
-    /// Opens the store at `path` from `count` threads released at the same moment, as
-    /// processes started together would.
+    /// Opens the store at `path` `count` times at once (each opening waits on a thread of its
+    /// own), as processes started together would.
     private func openAtOnce(_ path: String, count: Int) async -> [Result<SQLiteGroupStore, GroupStoreError>] {
-        let gate = DispatchSemaphore(value: 0)
-        let finished = DispatchGroup()
-        let results = Mutex<[Result<SQLiteGroupStore, GroupStoreError>]>([])
-        for _ in 0..<count {
-            finished.enter()
-            Thread.detachNewThread {
-                gate.wait()
-                let result = Result { () throws(GroupStoreError) in try SQLiteGroupStore.open(at: path) }
-                results.withLock { $0.append(result) }
-                finished.leave()
+        await withTaskGroup(of: Result<SQLiteGroupStore, GroupStoreError>.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    do throws(GroupStoreError) {
+                        return .success(try await SQLiteGroupStore.open(at: path))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
             }
+            return await group.reduce(into: []) { $0.append($1) }
         }
-        for _ in 0..<count { gate.signal() }
-        await withCheckedContinuation { continuation in
-            finished.notify(queue: .global()) { continuation.resume() }
-        }
-        return results.withLock { $0 }
     }
 
     @Test func connectionsCreatingTheFileAtTheSameMomentAllSucceed() async throws {

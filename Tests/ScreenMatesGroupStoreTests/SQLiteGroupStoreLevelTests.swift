@@ -25,7 +25,7 @@ import Testing
                     arguments: ["K7Q2XM"])
             }
         }
-        let store = try SQLiteGroupStore.open(at: path)
+        let store = try await SQLiteGroupStore.open(at: path)
         let code = try GroupCode(validating: "K7Q2XM")
         #expect(try await store.settlementRules(code: code) == SettlementSchedule(rules: .standard))
         let queue = try DatabaseQueue(path: path)
@@ -42,7 +42,7 @@ import Testing
     @Test func aNewerLevelIsUsedWhenCompatibleAndRefusedWhenNot() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        let group = try await Contract.newGroup(in: try SQLiteGroupStore.open(at: path))
+        let group = try await Contract.newGroup(in: try await SQLiteGroupStore.open(at: path))
         let queue = try DatabaseQueue(path: path)
         try await queue.write { db in
             try db.execute(sql: "INSERT INTO schema_level VALUES (6, 5, 'later, compatible')")
@@ -53,8 +53,8 @@ import Testing
         try await queue.write { db in
             try db.execute(sql: "INSERT INTO schema_level VALUES (7, 7, 'later, not compatible')")
         }
-        #expect {
-            try SQLiteGroupStore.open(at: path)
+        await #expect {
+            try await SQLiteGroupStore.open(at: path)
         } throws: { error in
             guard case .unusable(let location, let detail) = error as? GroupStoreError else { return false }
             return location == path && detail.contains("newer version")

@@ -32,7 +32,7 @@ import Testing
         let path = scratch.newStorePath()
         let previous = umask(0o022)
         defer { umask(previous) }
-        let store = try SQLiteGroupStore.open(at: path)
+        let store = try await SQLiteGroupStore.open(at: path)
         _ = try await Contract.newGroup(in: store)
         for suffix in ["", "-wal", "-shm", ".lock"] {
             #expect(mode(path + suffix) == 0o660, "group-store.sqlite\(suffix)")
@@ -42,9 +42,9 @@ import Testing
     @Test func anExistingFileKeepsTheModeItsOwnerGaveIt() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        _ = try SQLiteGroupStore.open(at: path)
+        _ = try await SQLiteGroupStore.open(at: path)
         chmod(path, 0o600)
-        let store = try SQLiteGroupStore.open(at: path)
+        let store = try await SQLiteGroupStore.open(at: path)
         _ = try await Contract.newGroup(in: store)
         #expect(mode(path) == 0o600)
     }
@@ -52,8 +52,8 @@ import Testing
     @Test func whatIsWrittenIsThereForTheNextOpener() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        let group = try await Contract.newGroup(in: try SQLiteGroupStore.open(at: path))
-        let reopened = try SQLiteGroupStore.open(at: path)
+        let group = try await Contract.newGroup(in: try await SQLiteGroupStore.open(at: path))
+        let reopened = try await SQLiteGroupStore.open(at: path)
         #expect(try await reopened.group(code: group.code, userID: Contract.bo.userID, now: Contract.start) == group)
         #expect(try await reopened.members(code: group.code) == [Contract.ana])
         #expect(try await reopened.integrityProblems() == [])
@@ -114,7 +114,7 @@ import Testing
     @Test func aFileThatMayOnlyBeReadStillOpensForReading() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        let group = try await Contract.newGroup(in: try SQLiteGroupStore.open(at: path))  // Closed again.
+        let group = try await Contract.newGroup(in: try await SQLiteGroupStore.open(at: path))  // Closed again.
         switch await makeReadOnly(path) {
         case .impossible(let reason):
             try Test.cancel("Skipped: the file cannot be made read-only for this process: \(reason).")
@@ -134,7 +134,7 @@ import Testing
     }
 
     private func readButNotWrite(_ path: String, group: Group, how: String) async throws {
-        let store = try SQLiteGroupStore.open(at: path)
+        let store = try await SQLiteGroupStore.open(at: path)
         #expect(try await store.members(code: group.code) == [Contract.ana])
         let (_, refusal) = await sendVersionTwo(to: store)
         guard case .unavailable(let location, _) = refusal else {
@@ -178,14 +178,14 @@ import Testing
         }
     }
 
-    @Test func aFileThatIsNotADatabaseIsUnusableAndLeftAlone() throws {
+    @Test func aFileThatIsNotADatabaseIsUnusableAndLeftAlone() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
         var generator = SeededGenerator(seed: 7)
         let junk = Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) })
         #expect(FileManager.default.createFile(atPath: path, contents: junk))
-        #expect {
-            try SQLiteGroupStore.open(at: path)
+        await #expect {
+            try await SQLiteGroupStore.open(at: path)
         } throws: { error in
             guard case .unusable(let location, _) = error as? GroupStoreError else { return false }
             return location == path && !(error as! GroupStoreError).isTransient
@@ -193,11 +193,11 @@ import Testing
         #expect(FileManager.default.contents(atPath: path) == junk)
     }
 
-    @Test func aPathInAMissingDirectoryIsUnavailable() {
+    @Test func aPathInAMissingDirectoryIsUnavailable() async {
         let scratch = Scratch()
         let path = scratch.path + "/missing/group-store.sqlite"
-        #expect {
-            try SQLiteGroupStore.open(at: path)
+        await #expect {
+            try await SQLiteGroupStore.open(at: path)
         } throws: { error in
             guard case .unavailable(let location, let detail) = error as? GroupStoreError else { return false }
             return location == path && detail.contains("No such file or directory")
@@ -205,22 +205,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/missing"))
     }
 
-    @Test func openingWaitsForAnotherOpenerThenGivesUp() throws {
+    @Test func openingWaitsForAnotherOpenerThenGivesUp() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
         let holder = Glibc.open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         #expect(holder >= 0)
         #expect(flock(holder, LOCK_EX) == 0)
         let started = ContinuousClock.now
-        #expect {
-            try SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
+        await #expect {
+            try await SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
         } throws: { error in
             guard case .unavailable(let location, let detail) = error as? GroupStoreError else { return false }
             return location == path && detail.contains("locked")
         }
         #expect(ContinuousClock.now - started >= .milliseconds(300))
         close(holder)
-        _ = try SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
+        _ = try await SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
     }
 
     // MARK: - The change signal
@@ -231,7 +231,7 @@ import Testing
     @Test func anotherConnectionsChangeIsNoticedByItsNoticeNotTheSafetyPoll() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        let watching = try SQLiteGroupStore.open(at: path)
+        let watching = try await SQLiteGroupStore.open(at: path)
         let group = try await Contract.newGroup(in: watching)
         let counter = Contract.YieldCounter(watching.changes(code: group.code, safetyInterval: .seconds(3600)))
         #expect(try await counter.waitForMore(than: 0, timeout: .seconds(30)), "a first yield, for a first look")
@@ -281,7 +281,7 @@ import Testing
         let scratch = Scratch()
         let path = scratch.newStorePath()
         let directory = (path as NSString).deletingLastPathComponent
-        let store = try SQLiteGroupStore.open(at: path)
+        let store = try await SQLiteGroupStore.open(at: path)
         let group = try await Contract.newGroup(in: store)
         let counters = (0..<4).map { _ in Contract.YieldCounter(store.changes(code: group.code)) }
         #expect(watches(of: directory) == 4)
@@ -299,7 +299,7 @@ import Testing
     /// asked for afterwards.
     @Test func aSubscriptionsThreadIsGoneOnceTheStoreIsClosed() async throws {
         let scratch = Scratch()
-        let store = try SQLiteGroupStore.open(at: scratch.newStorePath())
+        let store = try await SQLiteGroupStore.open(at: scratch.newStorePath())
         let group = try await Contract.newGroup(in: store)
         let ended = Contract.YieldCounter(store.changes(code: group.code, safetyInterval: .seconds(3600)))
         let running = Contract.YieldCounter(store.changes(code: group.code, safetyInterval: .seconds(3600)))
@@ -361,10 +361,10 @@ import Testing
     @Test(.enabled(if: hasShell)) func aFileFromANewerVersionIsUnusable() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        _ = try SQLiteGroupStore.open(at: path)
+        _ = try await SQLiteGroupStore.open(at: path)
         try await runShell(path, ["INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')"])
-        #expect {
-            try SQLiteGroupStore.open(at: path)
+        await #expect {
+            try await SQLiteGroupStore.open(at: path)
         } throws: { error in
             guard case .unusable(let location, let detail) = error as? GroupStoreError else { return false }
             return location == path && detail.contains("newer version")
@@ -386,8 +386,8 @@ import Testing
             let path = scratch.newStorePath()
             try await runShell(path, commands)
             let before = FileManager.default.contents(atPath: path)
-            #expect {
-                try SQLiteGroupStore.open(at: path)
+            await #expect {
+                try await SQLiteGroupStore.open(at: path)
             } throws: { error in
                 guard case .unusable(let location, let detail) = error as? GroupStoreError else { return false }
                 return location == path && detail.contains("not a ScreenMates group store")
@@ -399,7 +399,7 @@ import Testing
     @Test(.enabled(if: hasShell)) func aWriteLockHeldTooLongMakesTheStoreBusyNotBroken() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        let store = try SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
+        let store = try await SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
         let group = try await Contract.newGroup(in: store)
         let release = try await holdWriteLock(
             path, scratch: scratch, then: ["UPDATE group_info SET change_seq = change_seq"])
@@ -425,7 +425,7 @@ import Testing
         let path = scratch.newStorePath()
         let code: GroupCode
         do {
-            let first = try SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
+            let first = try await SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
             code = try await Contract.newGroup(in: first).code
             await first.close()
         }
@@ -433,7 +433,7 @@ import Testing
         let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
         #expect(wal == 0, "every connection closed, the WAL is empty")
 
-        let store = try SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
+        let store = try await SQLiteGroupStore.open(at: path, busyTimeout: 0.3)
         #expect(try await store.members(code: code) == [Contract.ana])
         let (update, refusal) = await sendVersionTwo(to: store)
         try await release()

@@ -18,7 +18,7 @@ import Testing
             let scratch = Scratch()
             defer { withExtendedLifetime(scratch) {} }
             let path = scratch.newStorePath()
-            let store = try SQLiteGroupStore.open(at: path)
+            let store = try await SQLiteGroupStore.open(at: path)
             let group = try await Contract.newGroup(in: store)
             _ = try await store.join(code: group.code, member: Contract.bo, now: Contract.start)
             try await store.createGroupChallenge(

@@ -14,7 +14,7 @@ import Testing
     private func group() async throws -> (SQLiteGroupStore, Group, HostileMember, Scratch) {
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        let store = try SQLiteGroupStore.open(at: path)
+        let store = try await SQLiteGroupStore.open(at: path)
         let group = try await Contract.newGroup(in: store)
         _ = try await store.join(code: group.code, member: Contract.bo, now: Contract.start)
         return (store, group, try HostileMember(path: path), scratch)
@@ -244,7 +244,7 @@ import Testing
     @Test func settlementRulesThatCannotBeRightSettleNothingUntilSetAgain() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        let store = try SQLiteGroupStore.open(at: path)
+        let store = try await SQLiteGroupStore.open(at: path)
         let group = try await Contract.settlingGroup(in: store)
         let hostile = try HostileMember(path: path)
         let week = (0..<7).map { Contract.monday.adding(days: $0) }
@@ -274,7 +274,7 @@ import Testing
     @Test func theSettlementLeavesOutWhatCannotBeRightAndSettlesTheRest() async throws {
         let scratch = Scratch()
         let path = scratch.newStorePath()
-        let store = try SQLiteGroupStore.open(at: path)
+        let store = try await SQLiteGroupStore.open(at: path)
         let group = try await Contract.settlingGroup(in: store)
         let hostile = try HostileMember(path: path)
         let code = group.code.value

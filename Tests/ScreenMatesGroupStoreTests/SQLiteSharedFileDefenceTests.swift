@@ -25,7 +25,7 @@ import Testing
         let scratch = Scratch()
         defer { withExtendedLifetime(scratch) {} }
         let path = scratch.newStorePath()
-        let store = try SQLiteGroupStore.open(at: path)
+        let store = try await SQLiteGroupStore.open(at: path)
         let group = try await Contract.newGroup(in: store)
         let hostile = try HostileMember(path: path)
         try hostile.execute(Self.coinTrigger)
@@ -44,22 +44,22 @@ import Testing
         #expect(try hostile.value("SELECT count(*) FROM day_total") == 0)
         // …and its reads; a new one is not opened at all.
         await Contract.expectError(refusal) { _ = try await store.members(code: group.code) }
-        #expect {
-            try SQLiteGroupStore.open(at: path)
+        await #expect {
+            try await SQLiteGroupStore.open(at: path)
         } throws: { error in
             error as? GroupStoreError == refusal
         }
         // Dropped, the file is used again.
         try hostile.execute("DROP TRIGGER steal")
         #expect(try await store.members(code: group.code) == [Contract.ana])
-        _ = try SQLiteGroupStore.open(at: path)
+        _ = try await SQLiteGroupStore.open(at: path)
     }
 
     @Test func aViewAddedByAMemberIsRefused() async throws {
         let scratch = Scratch()
         defer { withExtendedLifetime(scratch) {} }
         let path = scratch.newStorePath()
-        let store = try SQLiteGroupStore.open(at: path)
+        let store = try await SQLiteGroupStore.open(at: path)
         let group = try await Contract.newGroup(in: store)
         try HostileMember(path: path).execute("CREATE VIEW everyone AS SELECT code, user_id FROM member")
         await Contract.expectError(
@@ -69,7 +69,7 @@ import Testing
                     "it holds a view \"everyone\" that ScreenMates did not create; someone who can write the file added it, and a view there could act in your name. Remove it (DROP VIEW \"everyone\") if you trust whoever made it"
             )
         ) { _ = try await store.members(code: group.code) }
-        #expect(throws: GroupStoreError.self) { try SQLiteGroupStore.open(at: path) }
+        await #expect(throws: GroupStoreError.self) { try await SQLiteGroupStore.open(at: path) }
     }
 
     /// An index on an expression is computed inside every write to its table: one that overflows
@@ -79,7 +79,7 @@ import Testing
         let scratch = Scratch()
         defer { withExtendedLifetime(scratch) {} }
         let path = scratch.newStorePath()
-        let store = try SQLiteGroupStore.open(at: path)
+        let store = try await SQLiteGroupStore.open(at: path)
         try HostileMember(path: path).execute(
             "CREATE INDEX stall ON member(abs(version - version - 9223372036854775807 - 1))")
         await Contract.expectError(
@@ -90,7 +90,7 @@ import Testing
             )
         ) { _ = try await Contract.newGroup(in: store) }
         try HostileMember(path: path).execute("DROP INDEX stall")
-        let group = try await Contract.newGroup(in: try SQLiteGroupStore.open(at: path))
+        let group = try await Contract.newGroup(in: try await SQLiteGroupStore.open(at: path))
         #expect(try await store.members(code: group.code) == [Contract.ana])
     }
 
@@ -106,18 +106,18 @@ import Testing
         defer { withExtendedLifetime(scratch) {} }
         // The victim's own file, which only the victim can write.
         let victims = scratch.newStorePath()
-        let victim = try SQLiteGroupStore.open(at: victims)
+        let victim = try await SQLiteGroupStore.open(at: victims)
         let group = try await Contract.newGroup(in: victim)
         let before = FileManager.default.contents(atPath: victims)
         for companion in ["", "-wal", "-shm", ".lock"] {
             let path = scratch.newStorePath()
-            if companion != "" { _ = try SQLiteGroupStore.open(at: path) }
+            if companion != "" { _ = try await SQLiteGroupStore.open(at: path) }
             let link = path + companion
             try? FileManager.default.removeItem(atPath: link)
             #expect(symlink(victims + companion, link) == 0)
             let name = (link as NSString).lastPathComponent
-            #expect {
-                try SQLiteGroupStore.open(at: path)
+            await #expect {
+                try await SQLiteGroupStore.open(at: path)
             } throws: { error in
                 guard case .unusable(let location, let detail) = error as? GroupStoreError else { return false }
                 return location == path && detail.hasPrefix("\(name) is a symbolic link, and the store follows none")
@@ -132,7 +132,7 @@ import Testing
     @Test func theStoresConnectionsRunDefensively() async throws {
         let scratch = Scratch()
         defer { withExtendedLifetime(scratch) {} }
-        let store = try SQLiteGroupStore.open(at: scratch.newStorePath())
+        let store = try await SQLiteGroupStore.open(at: scratch.newStorePath())
         let trusted = try await store.read { db in try Int.fetchOne(db, sql: "PRAGMA trusted_schema") }
         #expect(trusted == 0)
         await #expect(throws: GroupStoreError.self) {

@@ -24,10 +24,10 @@ final class Scratch: Sendable {
     /// The contract's stores: SQLite files in this directory.
     var fixture: GroupStoreContract.Fixture {
         GroupStoreContract.Fixture(
-            fresh: { try SQLiteGroupStore.open(at: self.newStorePath()) },
+            fresh: { try await SQLiteGroupStore.open(at: self.newStorePath()) },
             shared: {
                 let path = self.newStorePath()
-                return (try SQLiteGroupStore.open(at: path), try SQLiteGroupStore.open(at: path))
+                return (try await SQLiteGroupStore.open(at: path), try await SQLiteGroupStore.open(at: path))
             })
     }
 }

@@ -72,7 +72,7 @@ public actor OpenChallengeWatch {
             if let store {
                 current = store
             } else {
-                current = try location.open()
+                current = try await location.open()
                 store = current
             }
             let mark = try await current.openChallengesMark(userID: open.userID)

@@ -61,7 +61,7 @@ public final class DemoMates: Sendable {
         if let refusal = refusal(for: location) { throw AppError(refusal) }
         let store: any GroupStore
         do {
-            store = try location.open()
+            store = try await location.open()
         } catch {
             throw AppError(error.message)
         }

@@ -46,7 +46,7 @@ public struct GroupActions: Sendable {
         }
         let (settings, draft) = try me()
         let version = try nextVersion()
-        let store = try open(creating: true)
+        let store = try await open(creating: true)
         let group = try await store.closing { () throws(AppError) in
             let group: Group
             do throws(GroupStoreError) {
@@ -126,7 +126,7 @@ public struct GroupActions: Sendable {
             throw .app(error)
         }
         do {
-            store = try location.open()
+            store = try await location.open()
         } catch {
             throw .app(AppError(Self.failed("join group \(code)", error)))
         }
@@ -160,7 +160,7 @@ public struct GroupActions: Sendable {
     public func leave() async throws(AppError) -> GroupCode {
         let settings = try profile()
         guard let membership = settings.group else { throw AppError("You are not in a group.") }
-        let store = try open()
+        let store = try await open()
         try await store.closing { () throws(AppError) in
             do throws(GroupStoreError) {
                 try await store.leave(code: membership.code, userID: settings.userID)
@@ -314,7 +314,7 @@ public struct GroupActions: Sendable {
     {
         guard let (settings, membership) = membership() else { throw AppError("You are not in a group.") }
         do {
-            let store = try location.open()
+            let store = try await location.open()
             return try await store.closing {
                 let rules = try change(try await store.settlementRules(code: membership.code).latest)
                 let from = try await store.setSettlementRules(
@@ -368,9 +368,9 @@ public struct GroupActions: Sendable {
         DayCalendar(timeZone: timeZone.current(), dayStartHour: settings.dayStartHour).day(containing: clock.now())
     }
 
-    private func open(creating: Bool = false) throws(AppError) -> any GroupStore {
+    private func open(creating: Bool = false) async throws(AppError) -> any GroupStore {
         do {
-            return try location.open(creating: creating)
+            return try await location.open(creating: creating)
         } catch {
             throw AppError(error.message)
         }

@@ -207,7 +207,7 @@ public actor GroupLink {
         var daysSent = false
         do {
             if store == nil {
-                let opened = try location.open()
+                let opened = try await location.open()
                 store = opened
                 watcher = watch(opened)
                 lastMark = nil

@@ -99,13 +99,13 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
     /// Opens the store, which the caller closes (`GroupStore.close`) when done with it. Only
     /// creating a group makes a new store file; otherwise a missing file is a store that cannot
     /// be reached (a shared disk not mounted, a path mistyped).
-    public func open(creating: Bool = false) throws(GroupStoreError) -> any GroupStore {
+    public func open(creating: Bool = false) async throws(GroupStoreError) -> any GroupStore {
         switch self {
         case .sqlite(let path, let busyTimeout):
             if !creating && !FileManager.default.fileExists(atPath: path) {
                 throw .unavailable(location: path, detail: "there is no group store file there")
             }
-            return try SQLiteGroupStore.open(at: path, busyTimeout: busyTimeout)
+            return try await SQLiteGroupStore.open(at: path, busyTimeout: busyTimeout)
         case .postgres(let server):
             return server.opened
         }
@@ -153,7 +153,7 @@ public enum GroupStoreLocation: Hashable, Sendable, CustomStringConvertible {
     public func using<T>(creating: Bool = false, _ body: (any GroupStore) async throws(GroupStoreError) -> T)
         async throws(GroupStoreError) -> T
     {
-        let store = try open(creating: creating)
+        let store = try await open(creating: creating)
         return try await store.closing { () throws(GroupStoreError) in try await body(store) }
     }
 
