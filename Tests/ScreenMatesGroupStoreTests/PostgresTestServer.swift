@@ -62,7 +62,8 @@ enum PostgresTestServer {
 
     /// A new, empty database; the address reaches it as the superuser.
     static func newDatabase() async throws -> PostgresAddress {
-        let name = "screenmates_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await leftovers.sweep()
+        let name = newDatabaseName()
         try await execute("CREATE DATABASE \(name)")
         var address = try adminAddress
         address.database = name
@@ -76,7 +77,7 @@ enum PostgresTestServer {
     /// answering anyone within a minute.
     static func newPreparedDatabase() async throws -> PostgresAddress {
         let template = try await Self.template.name()
-        let name = "screenmates_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let name = newDatabaseName()
         try await execute("CREATE DATABASE \(name) TEMPLATE \(template)")
         var address = try adminAddress
         address.database = name
@@ -84,6 +85,50 @@ enum PostgresTestServer {
     }
 
     private static let template = TemplateDatabase()
+
+    /// What this process's databases are named from: the host and the process, so that a later
+    /// run on the host knows which were left by test processes that have ended
+    /// (`screenmates_test_<host>_<pid>_<random>`).
+    private static let processPrefix: String = {
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count - 1)
+        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let hash = host.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
+        return "screenmates_test_\(String(hash, radix: 16))_"
+    }()
+
+    private static func newDatabaseName() -> String {
+        let random = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
+        return processPrefix + "\(getpid())_" + random
+    }
+
+    private static let leftovers = Leftovers()
+
+    /// The databases test processes on this host left behind when they ended, dropped by the
+    /// first test of the next process that asks for one: every test makes a database of its own
+    /// (about 9 MB each), and a server kept between runs had filled the disk with 8,000 of them.
+    private actor Leftovers {
+        private var swept: Task<Void, any Error>?
+
+        func sweep() async throws {
+            if let swept { return try await swept.value }
+            let task = Task<Void, any Error> {
+                let names = try await PostgresTestServer.withConnection { connection in
+                    try await connection.query(
+                        "SELECT datname::text FROM pg_database WHERE starts_with(datname, \(PostgresTestServer.processPrefix))",
+                        logger: Logger(label: "tests")
+                    ).collect().map { try $0.decode(String.self) }
+                }
+                for name in names {
+                    let pid = name.dropFirst(PostgresTestServer.processPrefix.count).prefix { $0.isNumber }
+                    guard let pid = Int32(pid), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                    try? await PostgresTestServer.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+                }
+            }
+            swept = task
+            try await task.value
+        }
+    }
 
     /// The prepared database the others are copied from, made by the first test that asks.
     private actor TemplateDatabase {
