@@ -47,7 +47,7 @@ final class PostgresChangeFeed: Sendable {
         var notify: @Sendable (_ channel: String, _ payload: String) async throws -> Void
     }
 
-    private struct State {
+    struct State {
         var watchers: [GroupCode: [UUID: AsyncStream<Void>.Continuation]] = [:]
         /// Codes whose LISTEN is in place on the current connection.
         var listening: Set<GroupCode> = []
@@ -70,12 +70,12 @@ final class PostgresChangeFeed: Sendable {
     }
 
     private let address: PostgresAddress
-    private let logger: Logger
+    let logger: Logger
     /// The member who asks for a group's channel (only members may).
     private let caller: @Sendable (GroupCode) -> PostgresGroupStore.Caller?
     /// The store's queries given up on (a keep-alive or a channel lookup with no answer).
     private let overdue: OverdueQueries
-    private let state: Mutex<State>
+    let state: Mutex<State>
     private let connectionIDs = Atomic<Int>(0)
 
     static let keepAliveInterval: Duration = .seconds(15)
@@ -349,161 +349,5 @@ final class PostgresChangeFeed: Sendable {
             self.startedListening(code, generation: generation)
             for try await _ in notifications { self.signal(code) }
         }
-    }
-
-    /// Finds out whether notifications reach `connection` (see the type's overview): it listens
-    /// on a channel of its own (as `listen` does, in a transaction), the pool notifies it, and
-    /// the notification must come back within `probeTimeout`; else throws `ListenUnheard`.
-    private func probe(_ connection: PostgresConnection, pool: Pool) async throws {
-        let logger = self.logger
-        let channel = "screenmates_" + UUID().uuidString.lowercased().filter(\.isHexDigit)
-        let payload = "probe"
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                _ = try await connection.query("BEGIN", logger: logger).collect()
-                try await connection.listen(on: channel) { notifications in
-                    _ = try await connection.query("COMMIT", logger: logger).collect()
-                    try await pool.notify(channel, payload)
-                    for try await notification in notifications where notification.payload == payload { return }
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: Self.probeTimeout)
-                throw ListenUnheard()
-            }
-            // Whichever ends first: the probe heard, or the time up.
-            _ = try await group.next()
-            group.cancelAll()
-        }
-    }
-
-    /// Whose turn it is to start listening on a connection (see `listen`): one at a time, in
-    /// the order asked.
-    final class ListenTurns: Sendable {
-        private let state = Mutex<(busy: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
-
-        /// Returns once it is the caller's turn, which lasts until `end` of its `Turn`.
-        func take() async {
-            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    guard state.busy else {
-                        state.busy = true
-                        return true
-                    }
-                    state.waiting.append(waiter)
-                    return false
-                }
-                if now { waiter.resume() }
-            }
-        }
-
-        fileprivate func pass() {
-            let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                guard !state.waiting.isEmpty else {
-                    state.busy = false
-                    return nil
-                }
-                return state.waiting.removeFirst()
-            }
-            next?.resume()
-        }
-    }
-
-    /// One turn taken: ended once, by whichever comes first (the COMMIT, or leaving).
-    final class Turn: Sendable {
-        private let turns: ListenTurns
-        private let ended = Mutex(false)
-
-        init(_ turns: ListenTurns) { self.turns = turns }
-
-        func end() {
-            let first = ended.withLock { ended in
-                defer { ended = true }
-                return !ended
-            }
-            if first { turns.pass() }
-        }
-    }
-
-    /// The store's own NOTIFY did not come back: notifications do not reach this client.
-    private struct ListenUnheard: Error {}
-
-    // MARK: - Asking at a steady pace
-
-    /// Asks for every watched group's change number every `pollInterval`, through the store's
-    /// pool, and signals a group's watchers when it moved (and at the first answer, as a
-    /// listener does when its LISTEN is in place). A question that fails is asked again next
-    /// time: the watchers' own reads find out whether the store is out of reach.
-    ///
-    /// The questions keep to a beat of their own, at a moment of the interval drawn at random
-    /// (`PollBeat`): thousands of members behind one pooler ask spread over the interval, and
-    /// stay spread after the server was slow to answer them all — were each to wait the interval
-    /// from its answer, the answers that came together would make their questions come together.
-    private func poll(generation: Int) async {
-        var seen: [GroupCode: Int64] = [:]
-        var beat = PollBeat(interval: Self.pollInterval, start: .now)
-        while !Task.isCancelled {
-            let asked = state.withLock { state -> (codes: [GroupCode], pool: Pool?)? in
-                guard state.generation == generation else { return nil }
-                return (Array(state.watchers.keys), state.pool)
-            }
-            guard let asked else { return }
-            for code in asked.codes {
-                guard let pool = asked.pool, let mark = try? await pool.changeMark(code) else { continue }
-                if seen.updateValue(mark, forKey: code) != mark { signal(code) }
-            }
-            try? await Task.sleep(until: beat.next(after: .now), clock: .continuous)
-        }
-    }
-
-    /// A channel name the schema generates: `screenmates_` and 32 hexadecimal digits.
-    static func isGenerated(_ channel: String) -> Bool {
-        let prefix = "screenmates_"
-        guard channel.hasPrefix(prefix) else { return false }
-        let digits = channel.utf8.dropFirst(prefix.utf8.count)
-        return digits.count == 32 && digits.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    }
-
-    private func startedListening(_ code: GroupCode, generation: Int) {
-        let watchers = state.withLock { state -> [AsyncStream<Void>.Continuation] in
-            guard state.generation == generation else { return [] }
-            state.listening.insert(code)
-            return state.watchers[code].map { Array($0.values) } ?? []
-        }
-        for watcher in watchers { watcher.yield() }
-    }
-
-    private func signalEveryWatcher() {
-        let watchers = state.withLock { state in state.watchers.values.flatMap(\.values) }
-        for watcher in watchers { watcher.yield() }
-    }
-
-    private func signal(_ code: GroupCode) {
-        let watchers = state.withLock { state in state.watchers[code].map { Array($0.values) } ?? [] }
-        for watcher in watchers { watcher.yield() }
-    }
-}
-
-/// When a store that follows its groups by asking asks next: on a beat of `interval` whose phase
-/// is drawn at random once, so that many stores ask spread over the interval. A beat missed (an
-/// answer that took longer than the interval) is skipped, not made up: the next question comes
-/// at the following beat of the same phase.
-struct PollBeat: Sendable {
-    let interval: Duration
-    /// A beat: every other is a whole number of intervals from it.
-    private var beat: ContinuousClock.Instant
-
-    init(interval: Duration, start: ContinuousClock.Instant, phase: Double = .random(in: 0..<1)) {
-        self.interval = interval
-        beat = start + interval * min(max(phase, 0), 1)
-    }
-
-    /// The first beat after `now` (the one at `now` counts as passed).
-    mutating func next(after now: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        if beat <= now {
-            let behind = beat.duration(to: now) / interval
-            beat += interval * (behind.rounded(.down) + 1)
-        }
-        return beat
     }
 }
