@@ -151,7 +151,8 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reporting { () async throws(AppError) -> Int32 in
-                let group = try await GroupCommand.actions(global, clock).join(try! GroupCode(validating: code))
+                let group = try await GroupCommand.actions(global, clock).joinForCommand(
+                    try! GroupCode(validating: code))
                 print(
                     "Joined group \(group.code): \(group.memberCount) member\(group.memberCount == 1 ? "" : "s"), "
                         + "a daily goal of \(group.dailyGoalBlocks) blocks.")
@@ -222,7 +223,7 @@ struct SyncCommand: AsyncParsableCommand {
                 return 0
             }
             guard watch else {
-                let result = try await actions.syncNow()
+                let result = try await actions.syncForCommand()
                 print(
                     "Synced with group \(membership.code): your numbers and \(result.days) finished day\(result.days == 1 ? "" : "s"); "
                         + "\(result.members) member\(result.members == 1 ? "" : "s").")

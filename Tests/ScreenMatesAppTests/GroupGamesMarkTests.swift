@@ -61,7 +61,7 @@ struct GroupGamesMarkTests {
         // takes longer than a store call's 5 s to make it).
         try await ana.location.prepare()
         let code = try await ana.actions.create(goal: 8).code
-        _ = try await bo.actions.join(code)
+        _ = try await bo.actions.joinForCommand(code)
         let store = try await ana.location.open()
         let boStore = try await bo.location.open()
         let games = ana.games(code, clock: clock)

@@ -134,7 +134,7 @@ struct GroupLinkBusyGroupTests {
         var said: [String] = []
         while !holder.hasEnded, !said.contains(where: { $0.contains("is busy") }) {
             do {
-                _ = try await actions.syncNow()
+                _ = try await actions.syncForCommand()
                 Issue.record("a sync went through a held group")
                 break
             } catch {
@@ -148,7 +148,7 @@ struct GroupLinkBusyGroupTests {
         #expect(
             try local.groupCache(code: group.code)?.fetchedAt == clock.now(), "the group was read and cached")
         #expect(await holder.wait() == 0, "\(holder.standardError)")
-        #expect(try await actions.syncNow().members == 1, "and once the row is free, the numbers go")
+        #expect(try await actions.syncForCommand().members == 1, "and once the row is free, the numbers go")
     }
 
     private static func waitFor(_ condition: () -> Bool) async throws {

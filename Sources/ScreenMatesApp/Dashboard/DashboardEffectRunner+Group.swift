@@ -123,7 +123,7 @@ extension DashboardEffectRunner {
                 }
             case .join(let code):
                 do throws(GroupActions.Failure) {
-                    outcome = .joined(try await actions.joinExplained(code))
+                    outcome = .joined(try await actions.join(code))
                 } catch {
                     if case .store(.nameTaken) = error {
                         outcome = .failed(message: error.message, nameTaken: true)

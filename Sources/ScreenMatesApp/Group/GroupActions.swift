@@ -64,14 +64,14 @@ public struct GroupActions: Sendable {
             return group
         }
         try remember(group)
-        await syncOnce()
+        await syncIfReachable()
         return group
     }
 
-    /// Joins the group with `code`.
-    public func join(_ code: GroupCode) async throws(AppError) -> Group {
+    /// `join`, its failure said for the command line.
+    public func joinForCommand(_ code: GroupCode) async throws(AppError) -> Group {
         do {
-            return try await joinExplained(code)
+            return try await join(code)
         } catch {
             switch error {
             // The group refused (an unknown code, a name taken, too many wrong codes) or could not
@@ -114,7 +114,7 @@ public struct GroupActions: Sendable {
     }
 
     /// Joins the group with `code`, keeping the store's reason when it refuses.
-    public func joinExplained(_ code: GroupCode) async throws(Failure) -> Group {
+    public func join(_ code: GroupCode) async throws(Failure) -> Group {
         let settings: UserSettings
         let draft: ProfileDraft
         let store: any GroupStore
@@ -152,7 +152,7 @@ public struct GroupActions: Sendable {
         } catch {
             throw .app(error)
         }
-        await syncOnce()
+        await syncIfReachable()
         return group
     }
 
@@ -224,11 +224,11 @@ public struct GroupActions: Sendable {
     /// `screenmates sync` asks for, with the group's games exchanged (`GroupGames`). Creating
     /// or joining a group does neither, so that it writes nothing dated to the home's past.
     @discardableResult
-    public func syncOnce(archiving: Bool = false) async -> (days: Int, members: Int)? {
+    public func syncIfReachable(archiving: Bool = false) async -> (days: Int, members: Int)? {
         try? await sync(archiving: archiving)
     }
 
-    /// `syncOnce`, saying why when nothing could be done: the store out of reach, or a refusal
+    /// `syncIfReachable`, saying why when nothing could be done: the store out of reach, or a refusal
     /// to act on (a login the server refused…), or no group or profile here.
     public func sync(archiving: Bool = false) async throws(Failure) -> (days: Int, members: Int) {
         if archiving, let settings = try? local.settings() {
@@ -290,7 +290,7 @@ public struct GroupActions: Sendable {
     /// command line. Out of reach, or busy (a group someone's open transaction holds: read, not
     /// written), is exit status 1 (the numbers are kept and sent next time);
     /// anything else (a login the server refused…) is 70, said as what it is for someone to fix.
-    public func syncNow() async throws(AppError) -> (days: Int, members: Int) {
+    public func syncForCommand() async throws(AppError) -> (days: Int, members: Int) {
         do throws(Failure) {
             return try await sync(archiving: true)
         } catch {
