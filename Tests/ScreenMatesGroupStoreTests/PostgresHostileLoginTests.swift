@@ -100,6 +100,33 @@ struct PostgresHostileLoginTests {
         try await group.expectVictimStillWorks()
     }
 
+    /// A membership question is a lookup: a code that names no group counts as a wrong code for
+    /// the id and the login, as `find_group`'s do, and once the login's budget is spent no
+    /// question about any code is answered — not even which codes name a group (`SMNOT`, what a
+    /// right code of a group one is not in answers, as `find_group` answers `found`).
+    @Test func membershipQuestionsAreCountedAsLookups() async throws {
+        let group = try await HostileGroup.make()
+        try await PostgresTestServer.execute(
+            "UPDATE screenmates.store_policy SET wrong_codes_per_login_per_hour = 8", on: group.owner)
+        let alphabet = Array(GroupCode.alphabet)
+        func ask(_ index: Int, _ code: String) -> PostgresQuery {
+            let (user, secret) = Self.puppet(index)
+            return PostgresQuery(
+                unsafeSQL: "SELECT known FROM screenmates.group_members('\(user)', '\(secret)', '\(code)')")
+        }
+        let right = try await HostileGroup.sqlState(of: ask(0, group.code.value), as: group.eve.login)
+        #expect(right == "SMNOT")
+        var answers: [String] = []
+        for index in 0..<10 {
+            let wrong = "ZZZX" + String(alphabet[index / 4]) + String(alphabet[index % 4])
+            answers.append(try await HostileGroup.sqlState(of: ask(index / 4, wrong), as: group.eve.login) ?? "unknown")
+        }
+        #expect(answers == Array(repeating: "unknown", count: 8) + ["SMLIM", "SMLIM"], "\(answers)")
+        #expect(try await HostileGroup.sqlState(of: ask(3, group.code.value), as: group.eve.login) == "SMLIM")
+        // The login's members' own groups still read.
+        #expect(try await group.eve.store.members(code: group.code).count == 3)
+    }
+
     /// A login the owner lists as shared by several members keeps a budget per id: one member's
     /// wrong codes keep the others from nothing.
     @Test func aSharedLoginKeepsABudgetPerId() async throws {
