@@ -10,7 +10,8 @@ public struct GroupGamesSnapshot: Hashable, Sendable, Codable {
     public var rules: SettlementRules
     /// The changes of the rates still to come, oldest first.
     public var ruleChanges: [SettlementRulesChange]
-    /// Every member's results for the weeks shown (the app shows the last twelve), oldest first.
+    /// Every member's results for the weeks shown (the app shows the last twelve, fewer in a group
+    /// of over a thousand members: `GroupGames.weeksShown`), oldest first.
     public var weeks: [WeekResult]
     public var fetchedAt: Date
     /// The rows the store left out of all this (and of the settlement) as they could not be right.

@@ -111,6 +111,19 @@ import Testing
         }
     }
 
+    /// What a member reads of the weeks is bounded whatever the group's size: twelve weeks up to a
+    /// thousand members, then as many as hold 12,000 results, one at least.
+    @Test func theWeeksReadHoldAtMostTwelveThousandResults() {
+        let monday = LocalDate(year: 2026, month: 11, day: 23)!
+        func weeks(_ members: Int) -> Int {
+            let range = GroupGames.weeks(of: .standard, today: monday.adding(days: 3), members: members)
+            #expect(range.upperBound == monday)
+            return range.lowerBound.days(to: range.upperBound) / 7
+        }
+        #expect([0, 1, 3, 1000].map(weeks) == [12, 12, 12, 12])
+        #expect([1001, 4000, 6001, 10000].map(weeks) == [11, 3, 1, 1])
+    }
+
     @Test func aWeekIsSettledOnceForTheGroupAndBookedOnceIntoEachLedger() async throws {
         let monday = LocalDate(iso8601: "2021-03-01")!
         let group = try await TwoHomes(createdAt: TimeFormat.parseInstant("2021-03-01T07:00", timeZone: .gmt)!)

@@ -19,8 +19,12 @@ public struct GroupGames: Sendable {
     public let clock: any AppClock
     public let calendar: DayCalendar
 
-    /// How many weeks before the current one the week results cover.
+    /// How many weeks before the current one the week results cover: twelve, fewer in a group
+    /// so large that they would hold more than `resultsRead` (one at 10,000 members), so that what
+    /// a member reads stays bounded whatever the group's size.
     public static let weeksShown = 12
+    /// The most week results of the weeks before the current one read at a time.
+    public static let resultsRead = 12_000
     static let snapshotKind = "games"
     static let standingKind = "standing-sent"
 
@@ -149,7 +153,8 @@ public struct GroupGames: Sendable {
         let today = calendar.day(containing: now)
         var known: GroupChangeMarks?
         if let previous, let mark = previous.mark, previous.leftOut.isEmpty,
-            previous.firstWeek == Self.weeks(of: previous.rules, today: today).lowerBound,
+            previous.firstWeek
+                == Self.weeks(of: previous.rules, today: today, members: previous.coins.count).lowerBound,
             let games = try await Self.gamesMarks(said: marksSaid, asking: store, code: code)
         {
             if games.gamesUnchanged(since: mark) {
@@ -165,16 +170,22 @@ public struct GroupGames: Sendable {
             let marks: GroupChangeMarks
             if let known { marks = known } else { marks = try await store.changeMarks(code: code) }
             let schedule = try await store.settlementRules(code: code)
-            let weeks = Self.weeks(of: schedule.rules, today: today)
+            // How many weeks are read depends on how many members there are: as last read, or
+            // read now (the members with coins: every member whose client has synced).
+            var coins: [MemberCoins]?
+            if previous == nil { coins = try await store.memberCoins(code: code, changedAfter: nil) }
+            let members = previous?.coins.count ?? coins?.count ?? 0
+            let weeks = Self.weeks(of: schedule.rules, today: today, members: members)
             var seen: Int64?
             if let previous, let mark = previous.mark, previous.leftOut.isEmpty, previous.schedule == schedule,
                 previous.firstWeek == weeks.lowerBound, marks.canCatchUp(from: mark)
             {
                 seen = mark
             }
+            let boards = try await store.groupChallenges(code: code, changedAfter: seen)
+            if coins == nil { coins = try await store.memberCoins(code: code, changedAfter: seen) }
             var snapshot = GroupGamesSnapshot(
-                boards: try await store.groupChallenges(code: code, changedAfter: seen),
-                coins: try await store.memberCoins(code: code, changedAfter: seen), rules: schedule.rules,
+                boards: boards, coins: coins ?? [], rules: schedule.rules,
                 ruleChanges: schedule.changes,
                 weeks: try await store.weekResults(code: code, weeks: weeks, changedAfter: seen), fetchedAt: now,
                 mark: marks.mark, firstWeek: weeks.lowerBound)
@@ -204,10 +215,12 @@ public struct GroupGames: Sendable {
         return try await store.gamesMarks(code: code)
     }
 
-    /// The weeks the games show on `today` under `rules`: the current one and the twelve before.
-    static func weeks(of rules: SettlementRules, today: LocalDate) -> ClosedRange<LocalDate> {
+    /// The weeks the games show on `today` under `rules` in a group of `members`: the current one
+    /// and the twelve before, or as many of those as hold `resultsRead` results (one at least).
+    static func weeks(of rules: SettlementRules, today: LocalDate, members: Int) -> ClosedRange<LocalDate> {
         let current = rules.firstDay(ofWeekContaining: today)
-        return current.adding(days: -7 * weeksShown)...current
+        let shown = min(weeksShown, max(1, resultsRead / max(1, members)))
+        return current.adding(days: -7 * shown)...current
     }
 
     /// The games as last read, for offline use.
