@@ -41,7 +41,7 @@ import Testing
             effects = DashboardEffectRunner(
                 dependencies, reader: reader, screen: screen, inbox: inbox, tasks: tasks)
             state = DashboardState(
-                setting: .init(
+                launch: .init(
                     clockSpeed: 1, demo: false, bell: false, desktop: false, catalogue: catalogue.apps,
                     themeFollowsSettings: true),
                 numbers: reader.numbers, moment: DashboardMoment(now: clock.now(), instant: .now), width: 120,

@@ -55,7 +55,7 @@ import Testing
                     assets: assets, catalogue: catalogue, scenario: nil, logger: Logger(label: "test")),
                 reader: reader, screen: screen, inbox: inbox, tasks: tasks)
             state = DashboardState(
-                setting: .init(clockSpeed: 1, demo: false, bell: false, desktop: false, catalogue: catalogue.apps),
+                launch: .init(clockSpeed: 1, demo: false, bell: false, desktop: false, catalogue: catalogue.apps),
                 numbers: reader.numbers, moment: DashboardMoment(now: start, instant: instants.now()), width: width,
                 height: height, configProblems: [])
         }

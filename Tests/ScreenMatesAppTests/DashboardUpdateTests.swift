@@ -22,7 +22,7 @@ import Testing
         var numbers = scenario.feed.numbers
         if !named { numbers.settings.displayName = nil }
         return DashboardState(
-            setting: .init(
+            launch: .init(
                 clockSpeed: 1, demo: demo, bell: bell, desktop: desktop, catalogue: numbers.settings.apps,
                 themeFollowsSettings: themeFollowsSettings),
             numbers: numbers, moment: moment(0), width: 120, height: 40, configProblems: [])
@@ -422,7 +422,7 @@ import Testing
     /// A demo with mates, for a user in `group` (none: no group).
     static func matesState(group: GroupMembership? = nil) throws -> DashboardState {
         var state = try Self.state(demo: true)
-        state.setting.demoGroupStore = demoStore
+        state.launch.demoGroupStore = demoStore
         state.numbers.settings.group = group
         return state
     }
@@ -461,8 +461,8 @@ import Testing
         #expect(effects.contains { if case .log(let line) = $0 { line.level == .notice } else { false } })
         #expect(state.model.data?.warning == "no demo mates: this home is in group K7Q2XM elsewhere")
         var named = try Self.matesState()
-        named.setting.namedGroupStore = Self.demoStore
-        #expect(named.setting.isDemoGroupStore(remembered: "/srv/friends.sqlite"), "every group is in the named store")
+        named.launch.namedGroupStore = Self.demoStore
+        #expect(named.launch.isDemoGroupStore(remembered: "/srv/friends.sqlite"), "every group is in the named store")
     }
 
     /// Leaving the demo's group takes the mates out; so does clearing the home.
@@ -541,7 +541,7 @@ import Testing
         // 12:00:30 + 27 s: 3 s to the next minute.
         #expect(abs(DashboardUpdate.secondsUntilWake(state, at: Self.moment(27)) - 3) < 1e-9)
         #expect(DashboardUpdate.secondsUntilWake(state, at: Self.moment(0)) == DashboardUpdate.safetyInterval)
-        state.setting.clockSpeed = 6000
+        state.launch.clockSpeed = 6000
         #expect(DashboardUpdate.secondsUntilWake(state, at: Self.moment(0)) == DashboardUpdate.minimumInterval)
     }
 

@@ -105,7 +105,7 @@ extension DashboardEffectRunner {
             ("notices today", "\(recorded.shown) shown, \(recorded.keys.count - recorded.shown) counted as sent"),
             ("next notice due", state.nextNoticeDue.map(TimeFormat.iso8601) ?? "-"),
         ]
-        if let carrier = state.noticeCarrier, state.setting.desktop || settings.notificationDesktop {
+        if let carrier = state.noticeCarrier, state.launch.desktop || settings.notificationDesktop {
             lines.append(("desktop notices", carrier.summary))
         }
         lines += recorded.keys.sorted().map { ("  recorded", $0) }

@@ -82,7 +82,7 @@ public final class DashboardSession {
         let options = dependencies.options
         let home = dependencies.home
         var state = DashboardState(
-            setting: .init(
+            launch: .init(
                 clockSpeed: clock.clock.speed, demo: options.demo, bell: options.bell, desktop: options.desktop,
                 catalogue: dependencies.catalogue.apps, themeFollowsSettings: options.theme == nil && options.useColor,
                 demoGroupStore: runner.demoGroupStore, namedGroupStore: options.groupStore),

@@ -9,8 +9,8 @@ import ScreenMatesWatch
 /// screen is drawn from `model`, which `present` keeps in step with the rest; the effect runner
 /// reads the user's setup from it and keeps nothing of its own.
 struct DashboardState: Hashable, Sendable {
-    /// What stays the same for the whole run.
-    struct Setting: Hashable, Sendable {
+    /// What the dashboard was launched with, the same for the whole run.
+    struct Launch: Hashable, Sendable {
         /// How many app-clock seconds pass per real second.
         var clockSpeed: Double
         /// A demo: the simulated monitor runs inside the dashboard.
@@ -37,7 +37,7 @@ struct DashboardState: Hashable, Sendable {
         }
     }
 
-    var setting: Setting
+    var launch: Launch
     /// The screens' state; `model.data` is derived (see `present`).
     var model: ScreensModel
     var numbers: UsageFigures
@@ -83,7 +83,7 @@ struct DashboardState: Hashable, Sendable {
     var nextNoticeDue: Date?
     /// The settings as the last change on the settings screen made them, until a read of the
     /// figures shows them: a second change before that read builds on the first.
-    var settingsAsked: UserSettings?
+    var pendingSettings: UserSettings?
     /// Group actions started and not finished yet.
     var groupActionsRunning = 0
     /// A group action changed the membership: the group link is to follow it once a read of the
@@ -140,16 +140,16 @@ struct DashboardState: Hashable, Sendable {
     }
 
     init(
-        setting: Setting, numbers: UsageFigures, moment: DashboardMoment, width: Int, height: Int,
+        launch: Launch, numbers: UsageFigures, moment: DashboardMoment, width: Int, height: Int,
         configProblems: [String]
     ) {
-        self.setting = setting
+        self.launch = launch
         self.numbers = numbers
         self.moment = moment
         self.lastZoneCheck = moment.instant
         self.nextReopen = moment.instant
         self.noticesSince = moment.now.addingTimeInterval(-60)
-        self.themeShown = setting.themeFollowsSettings ? numbers.settings.theme : nil
+        self.themeShown = launch.themeFollowsSettings ? numbers.settings.theme : nil
         self.startupPagesDue = moment.instant + StartupPages.delay
         self.configProblems = configProblems
         model = ScreensModel(screen: .dashboard, width: width, height: height)

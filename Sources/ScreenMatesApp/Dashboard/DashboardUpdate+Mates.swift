@@ -11,11 +11,11 @@ extension DashboardUpdate {
     /// none.
     static func followMates(_ state: inout DashboardState, makingGroup: Bool) -> [DashboardEffect] {
         let settings = state.numbers.settings
-        guard state.setting.demoGroupStore != nil, settings.displayName != nil else { return [] }
+        guard state.launch.demoGroupStore != nil, settings.displayName != nil else { return [] }
         var effects: [DashboardEffect] = []
         var code: GroupCode?
         if let membership = settings.group {
-            if state.setting.isDemoGroupStore(remembered: membership.store) {
+            if state.launch.isDemoGroupStore(remembered: membership.store) {
                 code = membership.code
             } else {
                 let problem = "no demo mates: this home is in group \(membership.code) elsewhere"

@@ -20,11 +20,11 @@ extension DashboardUpdate {
         }
         let monitorProblem = state.demoProblem.map { _ in "demo monitor cannot write; retrying" }
         var data = DashboardContentBuilder.make(
-            numbers: state.numbers, clockSpeed: state.setting.clockSpeed, now: minute, group: state.group,
+            numbers: state.numbers, clockSpeed: state.launch.clockSpeed, now: minute, group: state.group,
             leaderboards: state.leaderboards?.boards,
             warning: state.storeWarning ?? state.writeWarning ?? monitorProblem ?? state.matesProblem
                 ?? state.configWarning ?? state.games?.week?.reminder,
-            source: state.setting.demo ? "demo monitor" : nil)
+            source: state.launch.demo ? "demo monitor" : nil)
         data.games = state.games
         data.notices = state.noticeLines
         data.toast = state.toasts.toast(at: instant)
@@ -47,7 +47,7 @@ extension DashboardUpdate {
     /// the next minute on the app clock, the daily reset, a toast, the next notice, a look
     /// after another process's write.
     static func secondsUntilWake(_ state: DashboardState, at moment: DashboardMoment) -> Double {
-        let speed = state.setting.clockSpeed
+        let speed = state.launch.clockSpeed
         let now = moment.now
         func real(until instant: Date) -> Double { max(0, instant.timeIntervalSince(now) / speed) }
         let intoMinute = now.timeIntervalSince1970.truncatingRemainder(dividingBy: 60)

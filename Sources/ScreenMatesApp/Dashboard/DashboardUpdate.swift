@@ -29,7 +29,7 @@ enum DashboardUpdate {
         var effects = connectGroup(&state) + [.refresh(checkTimeZone: false)]
         if state.numbers.settings.displayName == nil {
             beginSetup(&state)
-        } else if state.setting.demo {
+        } else if state.launch.demo {
             effects += startDemo(&state)
         }
         present(&state)
@@ -134,7 +134,7 @@ enum DashboardUpdate {
             if let message { state.model.settingsScreen?.finished(message, error: false) }
             return [.refresh(checkTimeZone: false)]
         case .settingsRefused(let message):
-            state.settingsAsked = nil
+            state.pendingSettings = nil
             state.model.settingsScreen?.finished(message, error: true)
             return []
         case .dayEnded(let clock):
@@ -162,7 +162,7 @@ enum DashboardUpdate {
             state.games = nil
             state.gamesBasis = nil
             state.writeFailures = [:]
-            state.settingsAsked = nil
+            state.pendingSettings = nil
             state.demoRunning = false
             state.noticesSince = state.moment.now.addingTimeInterval(-60)
             state.model.debugPanel = DebugPanelState()
@@ -195,7 +195,7 @@ enum DashboardUpdate {
         }
         state.numbers = numbers
         state.storeWarning = reading.warning
-        if reading.failure == nil { state.settingsAsked = nil }
+        if reading.failure == nil { state.pendingSettings = nil }
         if reading.reopenable, state.moment.instant >= state.nextReopen {
             state.nextReopen = state.moment.instant + reopenInterval
             return effects + stopBackground(state) + [.reopenStore]
@@ -264,7 +264,7 @@ enum DashboardUpdate {
     private static func panelFacts(_ state: inout DashboardState) -> [DashboardEffect] {
         switch state.model.screen {
         case .debug:
-            let desktop = state.setting.desktop || state.numbers.settings.notificationDesktop
+            let desktop = state.launch.desktop || state.numbers.settings.notificationDesktop
             return (desktop ? findNoticeCarrier(&state) : []) + [.gatherDebugFacts]
         case .settings:
             return [.gatherSeenApps]
@@ -301,7 +301,7 @@ enum DashboardUpdate {
             effects.append(.startGroupAction(.leave))
         case .finishSetup:
             effects += [.releaseClock, .refresh(checkTimeZone: false)] + connectGroup(&state)
-            if state.setting.demo { effects += startDemo(&state) }
+            if state.launch.demo { effects += startDemo(&state) }
         case .changeSettings(let change):
             effects += changeSettings(change, &state)
         case .sendTestNotice:
@@ -334,14 +334,14 @@ enum DashboardUpdate {
     /// change not read back yet), for the runner to save; an app that cannot be added is refused
     /// at once.
     static func changeSettings(_ change: SettingsChange, _ state: inout DashboardState) -> [DashboardEffect] {
-        var settings = state.settingsAsked ?? state.numbers.settings
+        var settings = state.pendingSettings ?? state.numbers.settings
         var confirmation: String?
         if case .addApp(let name, let category) = change {
             let shown = SafeText.displayable(name)
             do throws(AppError) {
                 let apps = try ProfileSetup.resolveApps(
                     [name], category: category,
-                    catalogue: AppCatalogue(apps: state.setting.catalogue, defaultVice: [], defaultProductive: []))
+                    catalogue: AppCatalogue(apps: state.launch.catalogue, defaultVice: [], defaultProductive: []))
                 guard let app = apps.first, !settings.apps.contains(where: { $0.id == app.id }) else {
                     state.model.settingsScreen?.finished("\(shown) is already on your lists.", error: true)
                     return []
@@ -355,12 +355,12 @@ enum DashboardUpdate {
         } else {
             change.apply(to: &settings)
         }
-        state.settingsAsked = settings
+        state.pendingSettings = settings
         return [.saveSettings(settings, for: change, confirmation: confirmation)]
     }
 
     private static func beginSetup(_ state: inout DashboardState) {
         state.model.beginSetup(
-            SetupFlow(catalogue: state.setting.catalogue, current: state.numbers.settings.apps, name: nil))
+            SetupFlow(catalogue: state.launch.catalogue, current: state.numbers.settings.apps, name: nil))
     }
 }
