@@ -8,23 +8,23 @@ import ScreenMatesUI
 /// group's.
 public enum DashboardContentBuilder {
     public static func make(
-        numbers: UsageFigures, clockSpeed: Double, now: Date, group: GroupLink.Status? = nil,
+        figures: UsageFigures, clockSpeed: Double, now: Date, group: GroupLink.Status? = nil,
         leaderboards: [LeaderboardPeriod: [LeaderboardEntry]]? = nil, warning: String? = nil, source: String? = nil
     ) -> DashboardContent {
-        let name = numbers.settings.displayName?.value ?? "you"
-        let groupLine = numbers.settings.group.map { membership in
+        let name = figures.settings.displayName?.value ?? "you"
+        let groupLine = figures.settings.group.map { membership in
             DashboardContent.GroupSummary(
                 code: membership.code.value, memberCount: max(group?.snapshot?.members.count ?? 1, 1))
         }
         let notes = [source, group.flatMap { syncNote($0, now: now, clockSpeed: clockSpeed) }].compactMap { $0 }
         var data = DashboardContent(
             userName: name, group: groupLine,
-            calendar: numbers.calendar, now: now, clockSpeed: clockSpeed, today: numbers.summary,
-            leaderboards: leaderboards ?? Self.leaderboards(numbers: numbers, group: group),
+            calendar: figures.calendar, now: now, clockSpeed: clockSpeed, today: figures.summary,
+            leaderboards: leaderboards ?? Self.leaderboards(figures: figures, group: group),
             warning: warning ?? group?.problem, source: notes.isEmpty ? nil : notes.joined(separator: " · "))
         data.history = HistoryOverview(
-            history: numbers.history, today: numbers.summary, trackingStart: numbers.dayState.trackingStart)
-        data.settings = numbers.settings
+            history: figures.history, today: figures.summary, trackingStart: figures.dayState.trackingStart)
+        data.settings = figures.settings
         return data
     }
 
@@ -34,25 +34,25 @@ public enum DashboardContentBuilder {
         leaderboards: [LeaderboardPeriod: [LeaderboardEntry]]? = nil, warning: String? = nil, source: String? = nil
     ) -> DashboardContent {
         make(
-            numbers: feed.numbers, clockSpeed: feed.clock.speed, now: now, group: group, leaderboards: leaderboards,
+            figures: feed.figures, clockSpeed: feed.clock.speed, now: now, group: group, leaderboards: leaderboards,
             warning: warning, source: source)
     }
 
     /// The ranked leaderboards: the group's when there is a snapshot, the user alone otherwise.
-    public static func leaderboards(numbers: UsageFigures, group: GroupLink.Status?) -> [LeaderboardPeriod:
+    public static func leaderboards(figures: UsageFigures, group: GroupLink.Status?) -> [LeaderboardPeriod:
         [LeaderboardEntry]]
     {
         let me = LeaderboardMember(
-            id: numbers.settings.userID, name: numbers.settings.displayName?.value ?? "you",
-            blocks: numbers.ledger.viceBlocks, streak: numbers.summary.streak.current, lastActive: numbers.lastActive,
+            id: figures.settings.userID, name: figures.settings.displayName?.value ?? "you",
+            blocks: figures.ledger.viceBlocks, streak: figures.summary.streak.current, lastActive: figures.lastActive,
             isMe: true)
         if let snapshot = group?.snapshot {
-            return GroupLeaderboards.make(snapshot: snapshot, today: numbers.today, me: me, myHistory: numbers.history)
+            return GroupLeaderboards.make(snapshot: snapshot, today: figures.today, me: me, myHistory: figures.history)
         }
         var result: [LeaderboardPeriod: [LeaderboardEntry]] = [:]
         for period in LeaderboardPeriod.allCases {
             var mine = me
-            mine.blocks = numbers.blocks(in: period)
+            mine.blocks = figures.blocks(in: period)
             result[period] = Leaderboard.rank([mine])
         }
         return result

@@ -30,7 +30,7 @@ public final class FiguresReader {
     public private(set) var ledger = DailyLedger()
     public private(set) var history: [DayRecord] = []
     public private(set) var streak = StreakManager.Summary(current: 0, best: 0)
-    /// Today's numbers, kept up to date with the rest.
+    /// Today's figures, kept up to date with the rest.
     public private(set) var summary: TodaySummary
     /// Total events stored, each counted once.
     public private(set) var eventsApplied = 0
@@ -88,10 +88,10 @@ public final class FiguresReader {
     }
 
     /// Vice blocks in each leaderboard period, from history and today.
-    public func blocks(in period: LeaderboardPeriod) -> Int { numbers.blocks(in: period) }
+    public func blocks(in period: LeaderboardPeriod) -> Int { figures.blocks(in: period) }
 
     /// The figures as they stand, as a value.
-    public var numbers: UsageFigures {
+    public var figures: UsageFigures {
         UsageFigures(
             settings: settings, dayState: dayState, calendar: calendar, today: today, todayInterval: todayInterval,
             ledger: ledger, history: history, summary: summary, eventsApplied: eventsApplied, lastActive: lastActive,

@@ -39,15 +39,15 @@ struct NoticeCenter {
     }
 
     /// Decides and records what is due now.
-    func evaluate(numbers: UsageFigures, mates: [NotificationScheduler.Mate]?, now: Date) -> Outcome {
+    func evaluate(figures: UsageFigures, mates: [NotificationScheduler.Mate]?, now: Date) -> Outcome {
         let recorded =
-            (try? store.noticeState(day: numbers.today, untoastedSince: started)) ?? (keys: [], shown: 0, untoasted: 0)
-        let yesterday = numbers.history.last { $0.date == numbers.today.adding(days: -1) }
+            (try? store.noticeState(day: figures.today, untoastedSince: started)) ?? (keys: [], shown: 0, untoasted: 0)
+        let yesterday = figures.history.last { $0.date == figures.today.adding(days: -1) }
         let input = NotificationScheduler.Input(
-            now: now, calendar: numbers.calendar, today: numbers.today, blocksUsed: numbers.ledger.viceBlocks,
-            goal: numbers.settings.dailyGoalBlocks, streak: numbers.summary.streak.current, yesterday: yesterday,
-            myName: numbers.settings.displayName?.value ?? "you", mates: mates,
-            enabled: numbers.settings.notificationsEnabled, recordedKeys: recorded.keys, shownToday: recorded.shown)
+            now: now, calendar: figures.calendar, today: figures.today, blocksUsed: figures.ledger.viceBlocks,
+            goal: figures.settings.dailyGoalBlocks, streak: figures.summary.streak.current, yesterday: yesterday,
+            myName: figures.settings.displayName?.value ?? "you", mates: mates,
+            enabled: figures.settings.notificationsEnabled, recordedKeys: recorded.keys, shownToday: recorded.shown)
         let decision = NotificationScheduler.decide(input)
         var shown: [NoticeRecord] = []
         if !decision.isEmpty,

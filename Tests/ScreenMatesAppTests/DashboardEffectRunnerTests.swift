@@ -44,7 +44,7 @@ import Testing
                 launch: .init(
                     clockSpeed: 1, demo: false, bell: false, desktop: false, catalogue: catalogue.apps,
                     themeFollowsSettings: true),
-                numbers: reader.numbers, moment: DashboardMoment(now: clock.now(), instant: .now), width: 120,
+                figures: reader.figures, moment: DashboardMoment(now: clock.now(), instant: .now), width: 120,
                 height: 40, configProblems: [])
         }
 
@@ -67,21 +67,21 @@ import Testing
         var store: LocalStore { effects.store }
     }
 
-    static func numbers(_ events: [DashboardEvent]) -> UsageFigures? {
-        for case .numbersRead(let numbers, _) in events { return numbers }
+    static func figures(_ events: [DashboardEvent]) -> UsageFigures? {
+        for case .numbersRead(let figures, _) in events { return figures }
         return nil
     }
 
     @Test func aRefreshFindsWhatAnotherWriterRecorded() throws {
         let fixture = try Fixture()
         let app = try #require(try fixture.store.settings()?.viceApps.first)
-        let before = try #require(Self.numbers(fixture.perform(.refresh(checkTimeZone: false))))
+        let before = try #require(Self.figures(fixture.perform(.refresh(checkTimeZone: false))))
         try fixture.store.record([
             UsageEvent(
                 id: UUID(), appID: app.id, category: .vice, seconds: 900,
                 occurredAt: fixture.effects.clock.now().addingTimeInterval(-60))
         ])
-        let after = try #require(Self.numbers(fixture.perform(.refresh(checkTimeZone: false))))
+        let after = try #require(Self.figures(fixture.perform(.refresh(checkTimeZone: false))))
         #expect(after.ledger.viceBlocks == before.ledger.viceBlocks + 1)
         #expect(after.eventsApplied == before.eventsApplied + 1)
     }
@@ -96,13 +96,13 @@ import Testing
         ])
         let userID = try #require(try fixture.store.settings()?.userID)
         let events = fixture.perform(.clearLocalData)
-        guard case .localDataCleared(let numbers, _) = events.first else {
+        guard case .localDataCleared(let figures, _) = events.first else {
             Issue.record("not cleared: \(events)")
             return
         }
-        #expect(numbers.settings.displayName == nil)
-        #expect(numbers.settings.userID == userID, "the group store still knows the user")
-        #expect(numbers.eventsApplied == 0)
+        #expect(figures.settings.displayName == nil)
+        #expect(figures.settings.userID == userID, "the group store still knows the user")
+        #expect(figures.eventsApplied == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: fixture.home.path)
         #expect(files.contains { $0.hasPrefix("config.toml.cleared-") }, "\(files)")
         #expect(files.contains("config.toml"), "a fresh config file is written")
@@ -120,7 +120,7 @@ import Testing
 
     @Test func aNewThemeIsSavedAndAppliesToTheScreenAtOnce() throws {
         let fixture = try Fixture()
-        var settings = fixture.state.numbers.settings
+        var settings = fixture.state.figures.settings
         settings.theme = .dark
         fixture.run(.saveSettings(settings, for: .theme(.dark), confirmation: nil))
         #expect(fixture.screen.themes.count == 1, "the figures read after the save show the new theme")
@@ -155,7 +155,7 @@ import Testing
     /// line of the config file.
     @Test func theSettingsAreSavedAsTheStateHasThem() throws {
         let fixture = try Fixture()
-        var settings = fixture.state.numbers.settings
+        var settings = fixture.state.figures.settings
         settings.rules.dailyGoalBlocks = 5
         #expect(
             fixture.perform(.saveSettings(settings, for: .dailyGoal(5), confirmation: "Goal 5.")) == [

@@ -56,7 +56,7 @@ import Testing
                 reader: reader, screen: screen, inbox: inbox, tasks: tasks)
             state = DashboardState(
                 launch: .init(clockSpeed: 1, demo: false, bell: false, desktop: false, catalogue: catalogue.apps),
-                numbers: reader.numbers, moment: DashboardMoment(now: start, instant: instants.now()), width: width,
+                figures: reader.figures, moment: DashboardMoment(now: start, instant: instants.now()), width: width,
                 height: height, configProblems: [])
         }
 
@@ -131,7 +131,7 @@ import Testing
         let fixture = try Fixture(script: [])
         fixture.screen.script = [.meanwhile { [unowned fixture] in fixture.recordBlock() }]
         _ = fixture.run()
-        #expect(fixture.state.numbers.ledger.viceBlocks == 1)
+        #expect(fixture.state.figures.ledger.viceBlocks == 1)
         #expect(fixture.screen.frames.count == 2, "the block changed the frame")
         #expect(fixture.screen.frames[0].text != fixture.screen.frames[1].text)
     }
@@ -188,7 +188,7 @@ import Testing
         ]
         #expect(fixture.run() == 0)
         #expect(fixture.state.model.screen == .dashboard)
-        #expect(fixture.state.numbers.settings.displayName?.value == "bo", "the name was saved")
+        #expect(fixture.state.figures.settings.displayName?.value == "bo", "the name was saved")
         #expect(fixture.screen.text.contains("config.toml not saved - see the log"), "\(fixture.screen.text)")
     }
 
@@ -207,7 +207,7 @@ import Testing
         ]
         _ = await fixture.runOnItsOwnThread()
         await fixture.tasks.finish()
-        let code = try #require(fixture.state.numbers.settings.group?.code)
+        let code = try #require(fixture.state.figures.settings.group?.code)
         #expect(fixture.state.model.groupScreen.message == "Created group \(code). Share the code.")
         #expect(fixture.state.group != nil, "connected to the group just created")
     }

@@ -19,13 +19,13 @@ import Testing
         themeFollowsSettings: Bool = false
     ) throws -> DashboardState {
         let scenario = try Scenario(timeZone: "UTC", start: "2026-11-21T12:00:30", trackingStart: "2026-11-21")
-        var numbers = scenario.feed.numbers
-        if !named { numbers.settings.displayName = nil }
+        var figures = scenario.feed.figures
+        if !named { figures.settings.displayName = nil }
         return DashboardState(
             launch: .init(
-                clockSpeed: 1, demo: demo, bell: bell, desktop: desktop, catalogue: numbers.settings.apps,
+                clockSpeed: 1, demo: demo, bell: bell, desktop: desktop, catalogue: figures.settings.apps,
                 themeFollowsSettings: themeFollowsSettings),
-            numbers: numbers, moment: moment(0), width: 120, height: 40, configProblems: [])
+            figures: figures, moment: moment(0), width: 120, height: 40, configProblems: [])
     }
 
     static let origin = ContinuousClock.now
@@ -103,7 +103,7 @@ import Testing
         state.group = GroupLink.Status(snapshot: nil, offline: false, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)
         state.noticeLines = [.init(at: Self.moment(0).now, title: "old", body: "notice", severity: .warning)]
         state.toasts.add(state.noticeLines)
-        var fresh = state.numbers
+        var fresh = state.figures
         fresh.settings.displayName = nil
         let effects = DashboardUpdate.update(&state, .localDataCleared(fresh, configProblems: []))
         #expect(state.model.screen == .setup)
@@ -138,9 +138,9 @@ import Testing
         #expect(state.model.groupScreen.message == "Created group K7Q2XM. Share the code.")
         #expect(!state.model.groupScreen.messageIsError)
         let failed = StoreReading(warning: "database busy - showing last saved numbers", failure: "locked")
-        #expect(!DashboardUpdate.update(&state, .numbersRead(state.numbers, failed)).contains(.connectGroup))
-        #expect(DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading())).contains(.connectGroup))
-        #expect(!DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading())).contains(.connectGroup))
+        #expect(!DashboardUpdate.update(&state, .numbersRead(state.figures, failed)).contains(.connectGroup))
+        #expect(DashboardUpdate.update(&state, .numbersRead(state.figures, StoreReading())).contains(.connectGroup))
+        #expect(!DashboardUpdate.update(&state, .numbersRead(state.figures, StoreReading())).contains(.connectGroup))
     }
 
     @Test func aNameTakenInTheGroupSendsTheFirstRunBackToTheName() throws {
@@ -174,7 +174,7 @@ import Testing
             DashboardUpdate.update(&state, .groupActionFinished(.left(Self.group.code))) == [
                 .refresh(checkTimeZone: false)
             ])
-        #expect(DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading())).contains(.connectGroup))
+        #expect(DashboardUpdate.update(&state, .numbersRead(state.figures, StoreReading())).contains(.connectGroup))
         _ = DashboardUpdate.update(&state, .groupConnected(nil))
         #expect(state.group == nil)
         #expect(state.model.data?.source == nil, "no sync note without a group")
@@ -183,13 +183,13 @@ import Testing
     @Test func newFiguresAreReportedToTheGroupOnlyWhileConnected() throws {
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
-        let alone = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
+        let alone = DashboardUpdate.update(&state, .numbersRead(state.figures, StoreReading()))
         #expect(!alone.contains { if case .reportProfile = $0 { true } else { false } })
         _ = DashboardUpdate.update(
             &state,
             .groupConnected(.init(snapshot: nil, offline: false, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)))
-        let linked = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
-        #expect(linked.contains(.reportProfile(state.numbers.profileDraft!)))
+        let linked = DashboardUpdate.update(&state, .numbersRead(state.figures, StoreReading()))
+        #expect(linked.contains(.reportProfile(state.figures.profileDraft!)))
     }
 
     // MARK: - Settings
@@ -216,7 +216,7 @@ import Testing
     @Test func aChangeBuildsOnTheStatesSettingsAndOnAChangeNotReadBackYet() throws {
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
-        let apps = state.numbers.settings.apps
+        let apps = state.figures.settings.apps
         #expect(apps.count >= 2)
         _ = DashboardUpdate.changeSettings(.removeApp(id: apps[0].id), &state)
         let second = DashboardUpdate.changeSettings(.removeApp(id: apps[1].id), &state)
@@ -225,7 +225,7 @@ import Testing
             return
         }
         #expect(settings.apps == Array(apps.dropFirst(2)), "both apps are gone")
-        _ = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
+        _ = DashboardUpdate.update(&state, .numbersRead(state.figures, StoreReading()))
         let third = DashboardUpdate.changeSettings(.theme(.dark), &state)
         guard case .saveSettings(let afterRead, _, _) = third.first else {
             Issue.record("\(third)")
@@ -239,7 +239,7 @@ import Testing
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
         _ = Self.keys([.character("s")], &state)
-        let listed = try #require(state.numbers.settings.apps.first)
+        let listed = try #require(state.figures.settings.apps.first)
         #expect(DashboardUpdate.changeSettings(.addApp(name: listed.name, category: .vice), &state).isEmpty)
         #expect(state.model.settingsScreen?.message == "\(listed.name) is already on your lists.")
         #expect(state.model.settingsScreen?.messageIsError == true)
@@ -351,11 +351,11 @@ import Testing
         var named = try Self.state()
         _ = DashboardUpdate.start(&named)
         #expect(
-            DashboardUpdate.update(&named, .numbersRead(named.numbers, StoreReading())).contains(
+            DashboardUpdate.update(&named, .numbersRead(named.figures, StoreReading())).contains(
                 .lookAtNotices(mates: nil)))
         var unnamed = try Self.state(named: false)
         _ = DashboardUpdate.start(&unnamed)
-        let effects = DashboardUpdate.update(&unnamed, .numbersRead(unnamed.numbers, StoreReading()))
+        let effects = DashboardUpdate.update(&unnamed, .numbersRead(unnamed.figures, StoreReading()))
         #expect(!effects.contains { if case .lookAtNotices = $0 { true } else { false } }, "\(effects)")
     }
 
@@ -423,7 +423,7 @@ import Testing
     static func matesState(group: GroupMembership? = nil) throws -> DashboardState {
         var state = try Self.state(demo: true)
         state.launch.demoGroupStore = demoStore
-        state.numbers.settings.group = group
+        state.figures.settings.group = group
         return state
     }
 
@@ -432,7 +432,7 @@ import Testing
     @Test func theDemoMakesAGroupForItsMatesAndTheyJoinItOnceItIsConnectedTo() throws {
         var state = try Self.matesState()
         let effects = DashboardUpdate.start(&state)
-        #expect(effects.contains(.startGroupAction(.create(goal: state.numbers.settings.rules.dailyGoalBlocks))))
+        #expect(effects.contains(.startGroupAction(.create(goal: state.figures.settings.rules.dailyGoalBlocks))))
         #expect(!effects.contains { if case .startMates = $0 { true } else { false } })
         #expect(state.makingDemoGroup && state.groupActionsRunning == 1)
         let midnight = TimeFormat.parseInstant("2026-11-22T00:00", timeZone: TimeZone(identifier: "UTC")!)!
@@ -442,10 +442,10 @@ import Testing
             }, "one group is being made")
         _ = DashboardUpdate.update(&state, .groupActionFinished(.created(Self.group)))
         #expect(state.groupActionsRunning == 0)
-        var numbers = state.numbers
-        numbers.settings.group = GroupMembership(
+        var figures = state.figures
+        figures.settings.group = GroupMembership(
             code: Self.group.code, dailyGoalBlocks: 8, store: Self.demoStore.remembered)
-        let read = DashboardUpdate.update(&state, .numbersRead(numbers, StoreReading()))
+        let read = DashboardUpdate.update(&state, .numbersRead(figures, StoreReading()))
         #expect(read.contains(.startMates(Self.group.code)) && read.contains(.connectGroup), "\(read)")
         #expect(state.matesGroup == Self.group.code)
         #expect(!DashboardUpdate.update(&state, .storeReopened).contains(.startMates(Self.group.code)), "running")
@@ -471,7 +471,7 @@ import Testing
         var leaving = try Self.matesState(group: membership)
         #expect(DashboardUpdate.start(&leaving).contains(.startMates(Self.group.code)))
         _ = DashboardUpdate.update(&leaving, .groupActionFinished(.left(Self.group.code)))
-        var left = leaving.numbers
+        var left = leaving.figures
         left.settings.group = nil
         let read = DashboardUpdate.update(&leaving, .numbersRead(left, StoreReading()))
         #expect(read.contains(.stopMates) && read.contains(.connectGroup), "\(read)")
@@ -593,11 +593,11 @@ import Testing
     @Test func newBlocksOrANewDayAskTheGamesToBeExchangedAndReadAgain() throws {
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
-        let first = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
+        let first = DashboardUpdate.update(&state, .numbersRead(state.figures, StoreReading()))
         #expect(first.contains(.pokeGames) && first.contains(.gatherGames))
-        let same = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
+        let same = DashboardUpdate.update(&state, .numbersRead(state.figures, StoreReading()))
         #expect(!same.contains(.pokeGames) && !same.contains(.gatherGames), "nothing changed")
-        var more = state.numbers
+        var more = state.figures
         more.eventsApplied += 1
         #expect(DashboardUpdate.update(&state, .numbersRead(more, StoreReading())).contains(.gatherGames))
     }
@@ -627,17 +627,17 @@ import Testing
         state.group = GroupLink.Status(snapshot: nil, offline: false, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)
         let reopenable = StoreReading(warning: nil, failure: nil, reopenable: true)
         #expect(
-            DashboardUpdate.update(&state, .numbersRead(state.numbers, reopenable)) == [
+            DashboardUpdate.update(&state, .numbersRead(state.figures, reopenable)) == [
                 .stopDemo, .disconnectGroup, .reopenStore,
             ])
         _ = DashboardUpdate.update(&state, .tick(Self.moment(4), timedOut: false))
-        #expect(!DashboardUpdate.update(&state, .numbersRead(state.numbers, reopenable)).contains(.reopenStore))
+        #expect(!DashboardUpdate.update(&state, .numbersRead(state.figures, reopenable)).contains(.reopenStore))
         #expect(
             DashboardUpdate.update(&state, .storeReopened) == [
                 .refresh(checkTimeZone: false), .startDemo, .connectGroup,
             ])
         _ = DashboardUpdate.update(&state, .tick(Self.moment(5), timedOut: false))
-        #expect(DashboardUpdate.update(&state, .numbersRead(state.numbers, reopenable)).contains(.reopenStore))
+        #expect(DashboardUpdate.update(&state, .numbersRead(state.figures, reopenable)).contains(.reopenStore))
     }
 
     /// The daily prune (`prune_keep_days`) is asked for by the first read of each day whose
@@ -645,15 +645,15 @@ import Testing
     @Test func theDailyPruneIsAskedForOnceADay() throws {
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
-        #expect(!DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading())).contains(.prune), "off")
-        var numbers = state.numbers
-        numbers.settings.pruneKeepDays = 30
+        #expect(!DashboardUpdate.update(&state, .numbersRead(state.figures, StoreReading())).contains(.prune), "off")
+        var figures = state.figures
+        figures.settings.pruneKeepDays = 30
         let failed = StoreReading(warning: "database busy - showing last saved numbers", failure: "locked")
-        #expect(!DashboardUpdate.update(&state, .numbersRead(numbers, failed)).contains(.prune))
-        #expect(DashboardUpdate.update(&state, .numbersRead(numbers, StoreReading())).contains(.prune))
-        #expect(!DashboardUpdate.update(&state, .numbersRead(numbers, StoreReading())).contains(.prune), "once")
-        numbers.today = numbers.today.adding(days: 1)
-        #expect(DashboardUpdate.update(&state, .numbersRead(numbers, StoreReading())).contains(.prune), "a new day")
+        #expect(!DashboardUpdate.update(&state, .numbersRead(figures, failed)).contains(.prune))
+        #expect(DashboardUpdate.update(&state, .numbersRead(figures, StoreReading())).contains(.prune))
+        #expect(!DashboardUpdate.update(&state, .numbersRead(figures, StoreReading())).contains(.prune), "once")
+        figures.today = figures.today.adding(days: 1)
+        #expect(DashboardUpdate.update(&state, .numbersRead(figures, StoreReading())).contains(.prune), "a new day")
     }
 
     @Test func aReadThatFailsIsLoggedOnceAndItsWarningShown() throws {
@@ -661,11 +661,11 @@ import Testing
         _ = DashboardUpdate.start(&state)
         let failed = StoreReading(warning: "database busy - showing last saved numbers", failure: "locked")
         #expect(
-            DashboardUpdate.update(&state, .numbersRead(state.numbers, failed)).contains(
+            DashboardUpdate.update(&state, .numbersRead(state.figures, failed)).contains(
                 .log(.init(level: .error, message: "refresh failed: locked"))))
         #expect(state.model.data?.warning == "database busy - showing last saved numbers")
         #expect(
-            !DashboardUpdate.update(&state, .numbersRead(state.numbers, failed)).contains { effect in
+            !DashboardUpdate.update(&state, .numbersRead(state.figures, failed)).contains { effect in
                 if case .log = effect { true } else { false }
             })
     }
@@ -677,14 +677,14 @@ import Testing
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
         _ = DashboardUpdate.update(&state, .writeFailed(.apps, warning: "config.toml not saved - see the log"))
-        _ = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
+        _ = DashboardUpdate.update(&state, .numbersRead(state.figures, StoreReading()))
         #expect(state.model.data?.warning == "config.toml not saved - see the log")
         _ = DashboardUpdate.update(&state, .saved(.name))
         #expect(state.model.data?.warning == "config.toml not saved - see the log", "the name is not the apps")
         let busy = StoreReading(warning: "database busy - showing last saved numbers", failure: "locked")
-        _ = DashboardUpdate.update(&state, .numbersRead(state.numbers, busy))
+        _ = DashboardUpdate.update(&state, .numbersRead(state.figures, busy))
         #expect(state.model.data?.warning == "database busy - showing last saved numbers")
-        _ = DashboardUpdate.update(&state, .numbersRead(state.numbers, StoreReading()))
+        _ = DashboardUpdate.update(&state, .numbersRead(state.figures, StoreReading()))
         #expect(state.model.data?.warning == "config.toml not saved - see the log")
         _ = DashboardUpdate.update(&state, .saved(.apps))
         #expect(state.model.data?.warning == nil)
@@ -695,14 +695,14 @@ import Testing
     @Test func theThemeFollowsTheSettingsUnlessOneWasNamed() throws {
         var following = try Self.state(themeFollowsSettings: true)
         _ = DashboardUpdate.start(&following)
-        var numbers = following.numbers
-        numbers.settings.theme = .dark
-        #expect(DashboardUpdate.update(&following, .numbersRead(numbers, StoreReading())).contains(.applyTheme(.dark)))
+        var figures = following.figures
+        figures.settings.theme = .dark
+        #expect(DashboardUpdate.update(&following, .numbersRead(figures, StoreReading())).contains(.applyTheme(.dark)))
         _ = DashboardUpdate.update(&following, .themeApplied(.dark, problem: nil))
-        #expect(!DashboardUpdate.update(&following, .numbersRead(numbers, StoreReading())).contains(.applyTheme(.dark)))
+        #expect(!DashboardUpdate.update(&following, .numbersRead(figures, StoreReading())).contains(.applyTheme(.dark)))
         var named = try Self.state()
         _ = DashboardUpdate.start(&named)
-        #expect(!DashboardUpdate.update(&named, .numbersRead(numbers, StoreReading())).contains(.applyTheme(.dark)))
+        #expect(!DashboardUpdate.update(&named, .numbersRead(figures, StoreReading())).contains(.applyTheme(.dark)))
     }
 
     @Test func aWeekAboutToCloseWithDaysNotSentIsSaidOnTheDashboard() throws {

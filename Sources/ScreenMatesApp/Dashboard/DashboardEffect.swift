@@ -65,7 +65,7 @@ enum DashboardEffect: Hashable, Sendable {
     case gatherSeenApps
     /// Read coins, challenges, badges and the group's weeks.
     case gatherGames
-    /// Ask the group's games to be exchanged soon (the user's numbers changed).
+    /// Ask the group's games to be exchanged soon (the user's figures changed).
     case pokeGames
     /// Do what the challenges screen asked for (create, join, give up), in the background.
     case gameAction(HomeGames.Action)

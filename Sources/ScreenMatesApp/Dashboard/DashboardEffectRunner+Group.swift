@@ -65,8 +65,8 @@ extension DashboardEffectRunner {
 
     /// What the game screens need: the store, the clock, the day, the group's games.
     func gamesSupport(_ state: DashboardState) -> HomeGames {
-        let settings = state.numbers.settings
-        let calendar = state.numbers.calendar
+        let settings = state.figures.settings
+        let calendar = state.figures.calendar
         return HomeGames(
             local: store, clock: clock, calendar: calendar,
             games: settings.group.map {
@@ -78,11 +78,11 @@ extension DashboardEffectRunner {
     /// Coins, challenges, badges and the group's weeks as the group link last exchanged them.
     func gatherGames(_ state: DashboardState) -> DashboardEvent {
         // A challenge open to all joined since (from the command line): its board is watched too.
-        watchOpenChallenges(state.numbers.settings)
+        watchOpenChallenges(state.figures.settings)
         let group = state.group
         return .gamesRead(
             gamesSupport(state).gamesData(
-                settings: state.numbers.settings, snapshot: group?.games, offline: group?.offline ?? false,
+                settings: state.figures.settings, snapshot: group?.games, offline: group?.offline ?? false,
                 names: Self.memberNames(group)))
     }
 

@@ -7,7 +7,7 @@ import ScreenMatesCore
 extension DashboardEffectRunner {
     func lookAtNotices(mates: [NotificationScheduler.Mate]?, _ state: DashboardState) -> DashboardEvent {
         let outcome = NoticeCenter(store: store, since: state.noticesSince)
-            .evaluate(numbers: state.numbers, mates: mates, now: clock.now())
+            .evaluate(figures: state.figures, mates: mates, now: clock.now())
         for record in outcome.shown { logger.info("notice shown", metadata: ["key": "\(record.notice.key)"]) }
         return .noticesLooked(outcome)
     }
@@ -48,7 +48,7 @@ extension DashboardEffectRunner {
     }
 
     func sendTestNotice(_ state: DashboardState) -> DashboardEvent {
-        let notice = NotificationScheduler.test(now: clock.now(), calendar: state.numbers.calendar)
+        let notice = NotificationScheduler.test(now: clock.now(), calendar: state.figures.calendar)
         do {
             _ = try store.claim(deliver: [notice], countAsSent: [], at: clock.now(), toasted: false)
             return .testNoticeSent

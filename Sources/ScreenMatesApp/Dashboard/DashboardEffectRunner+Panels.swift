@@ -77,16 +77,16 @@ extension DashboardEffectRunner {
             // The figures are the last ones read; the read the update asks for next says why.
             logger.error("reading the cleared data failed: \(error.message)")
         }
-        return .localDataCleared(reader.numbers, configProblems: configProblems)
+        return .localDataCleared(reader.figures, configProblems: configProblems)
     }
 
     /// What the debug panel shows.
     func debugLines(_ state: DashboardState) -> [DashboardContent.DebugLine] {
         let home = dependencies.home
         let status = state.group
-        let numbers = state.numbers
-        let settings = numbers.settings
-        let recorded = (try? store.noticeKeys(day: numbers.today)) ?? (keys: [], shown: 0)
+        let figures = state.figures
+        let settings = figures.settings
+        let recorded = (try? store.noticeKeys(day: figures.today)) ?? (keys: [], shown: 0)
         var lines: [(String, String)] = [
             ("user id", settings.userID.value),
             ("name", settings.displayName?.value ?? "(none)"),
@@ -96,10 +96,10 @@ extension DashboardEffectRunner {
             ("group store", groupStore(remembered: settings.group?.store).description),
             ("group", settings.group.map { "\($0.code) · goal \($0.dailyGoalBlocks)" } ?? "(none)"),
             ("app clock", "\(TimeFormat.iso8601(clock.now())) · ×\(clock.speed)"),
-            ("today", "\(numbers.today) · resets \(TimeFormat.iso8601(numbers.todayInterval.upperBound))"),
-            ("events applied", "\(numbers.eventsApplied)"),
+            ("today", "\(figures.today) · resets \(TimeFormat.iso8601(figures.todayInterval.upperBound))"),
+            ("events applied", "\(figures.eventsApplied)"),
             ("last sync", status?.lastSyncedAt.map(TimeFormat.iso8601) ?? "never"),
-            ("days not synced", "\(status?.unsyncedDays ?? numbers.history.filter { !$0.synced }.count)"),
+            ("days not synced", "\(status?.unsyncedDays ?? figures.history.filter { !$0.synced }.count)"),
             ("group store state", status.map { $0.offline ? "offline" : $0.busy ? "busy" : "online" } ?? "-"),
             ("group changes", status?.following?.description ?? "-"),
             ("notices today", "\(recorded.shown) shown, \(recorded.keys.count - recorded.shown) counted as sent"),

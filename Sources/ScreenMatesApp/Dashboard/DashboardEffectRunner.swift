@@ -98,22 +98,22 @@ final class DashboardEffectRunner {
         case .repaintAll: screen.invalidate()
         case .applyTheme(let choice): return [applyTheme(choice)]
         case .reportProfile(let draft): groupLink?.report(draft)
-        case .connectGroup: return [connectGroup(state.numbers.settings)]
+        case .connectGroup: return [connectGroup(state.figures.settings)]
         case .disconnectGroup: disconnectGroup()
         case .syncNow: groupLink?.syncNow()
         case .startGroupAction(let request):
-            startGroupAction(request, remembered: state.numbers.settings.group?.store)
-        case .saveApps(let apps): return [saveApps(apps, settings: state.numbers.settings)]
+            startGroupAction(request, remembered: state.figures.settings.group?.store)
+        case .saveApps(let apps): return [saveApps(apps, settings: state.figures.settings)]
         case .saveName(let name): return [write(.name) { () throws(StoreError) in try store.setDisplayName(name) }]
         case .saveSettings(let settings, let change, let confirmation):
             return [saveSettings(settings, for: change, confirmation: confirmation)]
         case .sendTestNotice: return [sendTestNotice(state)]
-        case .endDay: return [endDay(at: state.numbers.todayInterval.upperBound)]
-        case .clearLocalData: return [clearLocalData(calendar: state.numbers.calendar)]
+        case .endDay: return [endDay(at: state.figures.todayInterval.upperBound)]
+        case .clearLocalData: return [clearLocalData(calendar: state.figures.calendar)]
         case .reopenStore: return [reopenStore()]
-        case .startDemo: startDemo(settings: state.numbers.settings, calendar: state.numbers.calendar)
+        case .startDemo: startDemo(settings: state.figures.settings, calendar: state.figures.calendar)
         case .stopDemo: demo.stop()
-        case .startMates(let code): startMates(in: code, settings: state.numbers.settings)
+        case .startMates(let code): startMates(in: code, settings: state.figures.settings)
         case .stopMates: stopMates()
         case .releaseClock: ClockSource.release(dependencies.clock, store: store)
         case .releaseStartupPages: releaseStartupPages()
@@ -143,7 +143,7 @@ final class DashboardEffectRunner {
             reading.failure = error.message
             reading.warning = Self.shortWarning(for: error)
         }
-        return .numbersRead(reader.numbers, reading)
+        return .numbersRead(reader.figures, reading)
     }
 
     /// Runs the daily prune in the background (it prunes only if the settings still ask for it).
@@ -188,7 +188,7 @@ final class DashboardEffectRunner {
 
     private func gatherSeenApps(_ state: DashboardState) -> DashboardEvent {
         let seen = AppFiling.unplacedSeenApps(
-            store: store, settings: state.numbers.settings, catalogue: dependencies.catalogue)
+            store: store, settings: state.figures.settings, catalogue: dependencies.catalogue)
         return .seenApps(seen.map { SettingsScreenState.SeenApp(name: $0.name, seconds: $0.seconds) })
     }
 

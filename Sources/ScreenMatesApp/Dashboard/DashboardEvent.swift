@@ -87,9 +87,9 @@ enum DashboardWrite: String, Hashable, Sendable, CaseIterable {
 
 /// How a read of the figures went, beside the figures themselves.
 struct StoreReading: Hashable, Sendable {
-    /// Why the numbers may be stale or new usage waits (the database busy, the disk full…).
+    /// Why the figures may be stale or new usage waits (the database busy, the disk full…).
     var warning: String?
-    /// The read failed: the error's words, for the log (the numbers are the last ones read).
+    /// The read failed: the error's words, for the log (the figures are the last ones read).
     var failure: String?
     /// The store was opened read-only and nothing stops writes now: it may be opened again.
     var reopenable = false

@@ -40,12 +40,12 @@ struct DashboardState: Hashable, Sendable {
     var launch: Launch
     /// The screens' state; `model.data` is derived (see `present`).
     var model: ScreensModel
-    var numbers: UsageFigures
+    var figures: UsageFigures
     /// The group link's status, while connected to a group.
     var group: GroupLink.Status?
     /// The time at the last wake.
     var moment: DashboardMoment
-    /// Why the numbers may be stale or new usage waits (the database is busy, the disk full…),
+    /// Why the figures may be stale or new usage waits (the database is busy, the disk full…),
     /// as the last read of the figures found it.
     var storeWarning: String?
     /// What a key asked to save and was not saved, with the footer's words for it: each stays
@@ -140,16 +140,16 @@ struct DashboardState: Hashable, Sendable {
     }
 
     init(
-        launch: Launch, numbers: UsageFigures, moment: DashboardMoment, width: Int, height: Int,
+        launch: Launch, figures: UsageFigures, moment: DashboardMoment, width: Int, height: Int,
         configProblems: [String]
     ) {
         self.launch = launch
-        self.numbers = numbers
+        self.figures = figures
         self.moment = moment
         self.lastZoneCheck = moment.instant
         self.nextReopen = moment.instant
         self.noticesSince = moment.now.addingTimeInterval(-60)
-        self.themeShown = launch.themeFollowsSettings ? numbers.settings.theme : nil
+        self.themeShown = launch.themeFollowsSettings ? figures.settings.theme : nil
         self.startupPagesDue = moment.instant + StartupPages.delay
         self.configProblems = configProblems
         model = ScreensModel(screen: .dashboard, width: width, height: height)
@@ -170,11 +170,11 @@ struct DashboardState: Hashable, Sendable {
 
     /// The other members of the user's group with today's figures, for group notices.
     var mates: [NotificationScheduler.Mate]? {
-        guard numbers.settings.group != nil, let snapshot = group?.snapshot else { return nil }
-        return snapshot.members.filter { $0.userID != numbers.settings.userID }.map { profile in
+        guard figures.settings.group != nil, let snapshot = group?.snapshot else { return nil }
+        return snapshot.members.filter { $0.userID != figures.settings.userID }.map { profile in
             NotificationScheduler.Mate(
                 userID: profile.userID, name: profile.displayName.value,
-                blocksToday: profile.day == numbers.today ? profile.blocksToday : nil)
+                blocksToday: profile.day == figures.today ? profile.blocksToday : nil)
         }
     }
 }

@@ -10,7 +10,7 @@ extension DashboardUpdate {
     /// takes them out of any other; `makingGroup` (the demo starting) makes a group for a user in
     /// none.
     static func followMates(_ state: inout DashboardState, makingGroup: Bool) -> [DashboardEffect] {
-        let settings = state.numbers.settings
+        let settings = state.figures.settings
         guard state.launch.demoGroupStore != nil, settings.displayName != nil else { return [] }
         var effects: [DashboardEffect] = []
         var code: GroupCode?

@@ -12,8 +12,8 @@ extension DashboardUpdate {
         if let lines = outcome.lines { state.noticeLines = lines }
         guard !outcome.shown.isEmpty else { return [] }
         state.toasts.add(outcome.shown.map(NoticeCenter.line))
-        let bell = state.launch.bell || state.numbers.settings.notificationBell
-        let desktop = state.launch.desktop || state.numbers.settings.notificationDesktop
+        let bell = state.launch.bell || state.figures.settings.notificationBell
+        let desktop = state.launch.desktop || state.figures.settings.notificationDesktop
         guard bell || desktop else { return [] }
         let notices = outcome.shown.map(\.notice)
         guard desktop, state.noticeCarrier == nil else {

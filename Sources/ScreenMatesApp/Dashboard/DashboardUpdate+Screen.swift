@@ -16,11 +16,11 @@ extension DashboardUpdate {
         let key = leaderboardKey(state)
         if state.leaderboards?.key != key {
             state.leaderboards = DashboardState.LeaderboardMemo(
-                key: key, boards: DashboardContentBuilder.leaderboards(numbers: state.numbers, group: state.group))
+                key: key, boards: DashboardContentBuilder.leaderboards(figures: state.figures, group: state.group))
         }
         let monitorProblem = state.demoProblem.map { _ in "demo monitor cannot write; retrying" }
         var data = DashboardContentBuilder.make(
-            numbers: state.numbers, clockSpeed: state.launch.clockSpeed, now: minute, group: state.group,
+            figures: state.figures, clockSpeed: state.launch.clockSpeed, now: minute, group: state.group,
             leaderboards: state.leaderboards?.boards,
             warning: state.storeWarning ?? state.writeWarning ?? monitorProblem ?? state.matesProblem
                 ?? state.configWarning ?? state.games?.week?.reminder,
@@ -34,13 +34,13 @@ extension DashboardUpdate {
     }
 
     private static func leaderboardKey(_ state: DashboardState) -> DashboardState.LeaderboardMemo.Key {
-        let numbers = state.numbers
+        let figures = state.figures
         let snapshot = state.group?.snapshot
         return DashboardState.LeaderboardMemo.Key(
-            fetchedAt: snapshot?.fetchedAt, memberCount: snapshot?.members.count ?? 0, today: numbers.today,
-            blocks: numbers.ledger.viceBlocks, streak: numbers.summary.streak.current,
-            history: numbers.history.suffix(31).map(\.viceBlocks), name: numbers.settings.displayName?.value,
-            lastActive: numbers.lastActive)
+            fetchedAt: snapshot?.fetchedAt, memberCount: snapshot?.members.count ?? 0, today: figures.today,
+            blocks: figures.ledger.viceBlocks, streak: figures.summary.streak.current,
+            history: figures.history.suffix(31).map(\.viceBlocks), name: figures.settings.displayName?.value,
+            lastActive: figures.lastActive)
     }
 
     /// Real seconds from `moment` until the screen must change even if nothing else happens:
@@ -52,7 +52,7 @@ extension DashboardUpdate {
         func real(until instant: Date) -> Double { max(0, instant.timeIntervalSince(now) / speed) }
         let intoMinute = now.timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
         let nextMinute = (60 - intoMinute) / speed
-        let reset = real(until: state.numbers.todayInterval.upperBound)
+        let reset = real(until: state.figures.todayInterval.upperBound)
         let toast = state.toasts.secondsUntilChange(at: moment.instant) ?? .infinity
         let notice = state.nextNoticeDue.map(real(until:)) ?? .infinity
         let recheck = state.rechecks.next.map { max(0, ($0 - moment.instant) / .seconds(1)) } ?? .infinity

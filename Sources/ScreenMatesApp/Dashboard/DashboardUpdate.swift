@@ -27,7 +27,7 @@ enum DashboardUpdate {
     /// any notice already due, at once.
     static func start(_ state: inout DashboardState) -> [DashboardEffect] {
         var effects = connectGroup(&state) + [.refresh(checkTimeZone: false)]
-        if state.numbers.settings.displayName == nil {
+        if state.figures.settings.displayName == nil {
             beginSetup(&state)
         } else if state.launch.demo {
             effects += startDemo(&state)
@@ -81,7 +81,7 @@ enum DashboardUpdate {
         case .groupConnected(let status):
             state.group = status
             guard let status else { return [] }
-            return (state.numbers.profileDraft.map { [.reportProfile($0)] } ?? [])
+            return (state.figures.profileDraft.map { [.reportProfile($0)] } ?? [])
                 + (status.games != nil ? [.gatherGames] : [])
         case .groupActionFinished(let outcome):
             return groupActionFinished(outcome, &state)
@@ -95,8 +95,8 @@ enum DashboardUpdate {
             // What the user's blocks decide now (a challenge just joined may already be broken)
             // is decided before the games are read for the screens.
             return [.settleChallenges, .gatherGames, .pokeGames, .refresh(checkTimeZone: false)]
-        case .numbersRead(let numbers, let reading):
-            return numbersRead(numbers, reading, &state)
+        case .numbersRead(let figures, let reading):
+            return numbersRead(figures, reading, &state)
         case .noticesLooked(let outcome):
             return noticesLooked(outcome, &state)
         case .debugFacts(let lines):
@@ -138,7 +138,7 @@ enum DashboardUpdate {
             state.model.settingsScreen?.finished(message, error: true)
             return []
         case .dayEnded(let clock):
-            let calendar = state.numbers.calendar
+            let calendar = state.figures.calendar
             let (hour, minute) = calendar.hourAndMinute(of: clock)
             state.model.debugPanel.finished(
                 "The day is over: the clock moved to \(TimeFormat.clock(hour: hour, minute: minute)) and \(calendar.day(containing: clock)) has begun. Its notices show on the dashboard (esc).",
@@ -151,8 +151,8 @@ enum DashboardUpdate {
             state.model.debugPanel.finished(message, error: true)
             let demo = state.demoRunning ? startDemo(&state) : []
             return demo + panelFacts(&state)
-        case .localDataCleared(let numbers, let configProblems):
-            state.numbers = numbers
+        case .localDataCleared(let figures, let configProblems):
+            state.figures = figures
             state.configProblems = configProblems
             state.group = nil
             state.leaderboards = nil
@@ -181,19 +181,19 @@ enum DashboardUpdate {
     /// stopped meanwhile); a membership a group action changed is connected to; a theme changed
     /// in the settings is drawn in; the daily prune runs on the first read of each day that asks
     /// for it.
-    private static func numbersRead(_ numbers: UsageFigures, _ reading: StoreReading, _ state: inout DashboardState)
+    private static func numbersRead(_ figures: UsageFigures, _ reading: StoreReading, _ state: inout DashboardState)
         -> [DashboardEffect]
     {
         var effects: [DashboardEffect] = []
         if let failure = reading.failure, state.storeWarning == nil {
             effects.append(.log(.init(level: .error, message: "refresh failed: \(failure)")))
         }
-        if numbers != state.numbers { effects.append(.settleChallenges) }
-        if reading.failure == nil, numbers.settings.pruneKeepDays > 0, numbers.today != state.prunedOn {
-            state.prunedOn = numbers.today
+        if figures != state.figures { effects.append(.settleChallenges) }
+        if reading.failure == nil, figures.settings.pruneKeepDays > 0, figures.today != state.prunedOn {
+            state.prunedOn = figures.today
             effects.append(.prune)
         }
-        state.numbers = numbers
+        state.figures = figures
         state.storeWarning = reading.warning
         if reading.failure == nil { state.pendingSettings = nil }
         if reading.reopenable, state.moment.instant >= state.nextReopen {
@@ -204,11 +204,11 @@ enum DashboardUpdate {
             state.connectAfterRead = false
             effects += connectGroup(&state)
         }
-        if let shown = state.themeShown, numbers.settings.theme != shown {
-            effects.append(.applyTheme(numbers.settings.theme))
+        if let shown = state.themeShown, figures.settings.theme != shown {
+            effects.append(.applyTheme(figures.settings.theme))
         }
-        if state.group != nil, let draft = numbers.profileDraft { effects.append(.reportProfile(draft)) }
-        let basis = DashboardState.GamesBasis(eventsApplied: numbers.eventsApplied, today: numbers.today)
+        if state.group != nil, let draft = figures.profileDraft { effects.append(.reportProfile(draft)) }
+        let basis = DashboardState.GamesBasis(eventsApplied: figures.eventsApplied, today: figures.today)
         if basis != state.gamesBasis {
             state.gamesBasis = basis
             effects += [.pokeGames, .gatherGames]
@@ -264,7 +264,7 @@ enum DashboardUpdate {
     private static func panelFacts(_ state: inout DashboardState) -> [DashboardEffect] {
         switch state.model.screen {
         case .debug:
-            let desktop = state.launch.desktop || state.numbers.settings.notificationDesktop
+            let desktop = state.launch.desktop || state.figures.settings.notificationDesktop
             return (desktop ? findNoticeCarrier(&state) : []) + [.gatherDebugFacts]
         case .settings:
             return [.gatherSeenApps]
@@ -334,7 +334,7 @@ enum DashboardUpdate {
     /// change not read back yet), for the runner to save; an app that cannot be added is refused
     /// at once.
     static func changeSettings(_ change: SettingsChange, _ state: inout DashboardState) -> [DashboardEffect] {
-        var settings = state.pendingSettings ?? state.numbers.settings
+        var settings = state.pendingSettings ?? state.figures.settings
         var confirmation: String?
         if case .addApp(let name, let category) = change {
             let shown = SafeText.displayable(name)
@@ -361,6 +361,6 @@ enum DashboardUpdate {
 
     private static func beginSetup(_ state: inout DashboardState) {
         state.model.beginSetup(
-            SetupFlow(catalogue: state.launch.catalogue, current: state.numbers.settings.apps, name: nil))
+            SetupFlow(catalogue: state.launch.catalogue, current: state.figures.settings.apps, name: nil))
     }
 }
