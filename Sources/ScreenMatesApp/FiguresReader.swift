@@ -69,7 +69,7 @@ public final class FiguresReader {
     /// Brings the figures up to date. Returns true when anything visible may have changed.
     /// `checkTimeZone` asks the system again for its time zone (it is cached otherwise).
     @discardableResult
-    public func refresh(checkTimeZone: Bool = true) throws(StoreError) -> Bool {
+    public func read(checkTimeZone: Bool = true) throws(StoreError) -> Bool {
         let newSettings = try store.settings() ?? settings
         let zone = checkTimeZone ? timeZone.current() : calendar.timeZone
         let newCalendar = DayCalendar(timeZone: zone, dayStartHour: newSettings.dayStartHour)

@@ -75,13 +75,13 @@ import Testing
     @Test func aRefreshFindsWhatAnotherWriterRecorded() throws {
         let fixture = try Fixture()
         let app = try #require(try fixture.store.settings()?.viceApps.first)
-        let before = try #require(Self.figures(fixture.perform(.refresh(checkTimeZone: false))))
+        let before = try #require(Self.figures(fixture.perform(.readFigures(checkTimeZone: false))))
         try fixture.store.record([
             UsageEvent(
                 id: UUID(), appID: app.id, category: .vice, seconds: 900,
                 occurredAt: fixture.effects.clock.now().addingTimeInterval(-60))
         ])
-        let after = try #require(Self.figures(fixture.perform(.refresh(checkTimeZone: false))))
+        let after = try #require(Self.figures(fixture.perform(.readFigures(checkTimeZone: false))))
         #expect(after.ledger.viceBlocks == before.ledger.viceBlocks + 1)
         #expect(after.eventsApplied == before.eventsApplied + 1)
     }

@@ -52,7 +52,7 @@ import Testing
         var state = try Self.state(named: false, demo: true)
         let effects = DashboardUpdate.start(&state)
         #expect(state.model.screen == .setup)
-        #expect(effects.contains(.refresh(checkTimeZone: false)), "a notice due at launch is not left for later")
+        #expect(effects.contains(.readFigures(checkTimeZone: false)), "a notice due at launch is not left for later")
         #expect(!effects.contains(.startDemo), "the demo waits for the first run to finish")
     }
 
@@ -60,7 +60,7 @@ import Testing
         var state = try Self.state(demo: true)
         let effects = DashboardUpdate.start(&state)
         #expect(state.model.screen == .dashboard)
-        #expect(effects == [.connectGroup, .refresh(checkTimeZone: false), .startDemo])
+        #expect(effects == [.connectGroup, .readFigures(checkTimeZone: false), .startDemo])
         #expect(state.model.data?.source == "demo monitor")
     }
 
@@ -70,7 +70,7 @@ import Testing
         state.model.setup?.step = .done(code: "K7Q2XM", created: true, memberCount: 1)
         let effects = Self.keys([.enter], &state)
         #expect(state.model.screen == .dashboard)
-        #expect(effects == [.releaseClock, .refresh(checkTimeZone: false), .connectGroup, .startDemo])
+        #expect(effects == [.releaseClock, .readFigures(checkTimeZone: false), .connectGroup, .startDemo])
     }
 
     // MARK: - Clearing local data
@@ -111,7 +111,7 @@ import Testing
         #expect(state.group == nil)
         #expect(state.noticeLines.isEmpty)
         #expect(state.model.data?.toast == nil)
-        #expect(effects == [.refresh(checkTimeZone: false)])
+        #expect(effects == [.readFigures(checkTimeZone: false)])
     }
 
     @Test func aRefusedClearKeepsEverythingAndSaysWhy() throws {
@@ -134,7 +134,7 @@ import Testing
         #expect(state.groupActionsRunning == 1)
         let after = DashboardUpdate.update(&state, .groupActionFinished(.created(Self.group)))
         #expect(state.groupActionsRunning == 0)
-        #expect(after == [.refresh(checkTimeZone: false)], "the figures first: they show the membership")
+        #expect(after == [.readFigures(checkTimeZone: false)], "the figures first: they show the membership")
         #expect(state.model.groupScreen.message == "Created group K7Q2XM. Share the code.")
         #expect(!state.model.groupScreen.messageIsError)
         let failed = StoreReading(warning: "database busy - showing last saved numbers", failure: "locked")
@@ -172,7 +172,7 @@ import Testing
         state.group = GroupLink.Status(snapshot: nil, offline: true, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)
         #expect(
             DashboardUpdate.update(&state, .groupActionFinished(.left(Self.group.code))) == [
-                .refresh(checkTimeZone: false)
+                .readFigures(checkTimeZone: false)
             ])
         #expect(DashboardUpdate.update(&state, .numbersRead(state.figures, StoreReading())).contains(.connectGroup))
         _ = DashboardUpdate.update(&state, .groupConnected(nil))
@@ -202,7 +202,9 @@ import Testing
         let effects = Self.keys([.enter], &state)
         #expect(effects.contains { if case .saveSettings = $0 { true } else { false } }, "\(effects)")
         #expect(
-            DashboardUpdate.update(&state, .settingsSaved(message: "Added Chess.")) == [.refresh(checkTimeZone: false)]
+            DashboardUpdate.update(&state, .settingsSaved(message: "Added Chess.")) == [
+                .readFigures(checkTimeZone: false)
+            ]
         )
         #expect(state.model.settingsScreen?.message == "Added Chess.")
         _ = DashboardUpdate.update(&state, .settingsRefused("Chess is already on your lists."))
@@ -365,7 +367,7 @@ import Testing
         #expect(Self.keys([.character("D"), .character("t")], &state).last == .sendTestNotice)
         #expect(
             DashboardUpdate.update(&state, .testNoticeSent) == [
-                .refresh(checkTimeZone: false), .gatherDebugFacts,
+                .readFigures(checkTimeZone: false), .gatherDebugFacts,
             ])
         #expect(state.model.debugPanel.message == "Sent a test notice: it shows on the dashboard (esc).")
     }
@@ -379,7 +381,7 @@ import Testing
         let midnight = TimeFormat.parseInstant("2026-11-22T00:00", timeZone: TimeZone(identifier: "UTC")!)!
         #expect(
             DashboardUpdate.update(&state, .dayEnded(clock: midnight)) == [
-                .refresh(checkTimeZone: false), .gatherDebugFacts,
+                .readFigures(checkTimeZone: false), .gatherDebugFacts,
             ])
         #expect(
             state.model.debugPanel.message
@@ -398,7 +400,7 @@ import Testing
         let midnight = TimeFormat.parseInstant("2026-11-22T00:00", timeZone: TimeZone(identifier: "UTC")!)!
         #expect(
             DashboardUpdate.update(&state, .dayEnded(clock: midnight)) == [
-                .refresh(checkTimeZone: false), .startDemo, .gatherDebugFacts,
+                .readFigures(checkTimeZone: false), .startDemo, .gatherDebugFacts,
             ])
         #expect(DashboardUpdate.update(&state, .dayNotEnded("No.")) == [.startDemo, .gatherDebugFacts])
     }
@@ -498,20 +500,22 @@ import Testing
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
         #expect(
-            DashboardUpdate.update(&state, .tick(Self.moment(1), timedOut: true)) == [.refresh(checkTimeZone: false)])
+            DashboardUpdate.update(&state, .tick(Self.moment(1), timedOut: true)) == [
+                .readFigures(checkTimeZone: false)
+            ])
         #expect(DashboardUpdate.update(&state, .tick(Self.moment(2), timedOut: false)).isEmpty)
     }
 
     @Test func anotherProcessesWriteIsLookedAtAgainAMomentLater() throws {
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
-        #expect(DashboardUpdate.update(&state, .databaseWritten) == [.refresh(checkTimeZone: false)])
+        #expect(DashboardUpdate.update(&state, .databaseWritten) == [.readFigures(checkTimeZone: false)])
         #expect(
             state.rechecks.count == RecheckSchedule.afterNotice.count - 1, "the first look is the one just asked for")
         #expect(DashboardUpdate.secondsUntilWake(state, at: Self.moment(0)) == 0.02)
         #expect(
             DashboardUpdate.update(&state, .tick(Self.moment(0.02), timedOut: false)) == [
-                .refresh(checkTimeZone: false)
+                .readFigures(checkTimeZone: false)
             ])
         #expect(state.rechecks.count == RecheckSchedule.afterNotice.count - 2)
     }
@@ -523,7 +527,9 @@ import Testing
             DashboardUpdate.update(&state, .tick(Self.moment(59), timedOut: false)) == [.releaseStartupPages],
             "no zone yet (the start-up pages are handed back at the first wake past three seconds)")
         #expect(
-            DashboardUpdate.update(&state, .tick(Self.moment(60), timedOut: false)) == [.refresh(checkTimeZone: true)])
+            DashboardUpdate.update(&state, .tick(Self.moment(60), timedOut: false)) == [
+                .readFigures(checkTimeZone: true)
+            ])
         #expect(DashboardUpdate.update(&state, .tick(Self.moment(61), timedOut: false)).isEmpty)
     }
 
@@ -549,7 +555,7 @@ import Testing
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
         let model = state.model
-        #expect(Self.keys([.character("r")], &state) == [.repaintAll, .refresh(checkTimeZone: true)])
+        #expect(Self.keys([.character("r")], &state) == [.repaintAll, .readFigures(checkTimeZone: true)])
         #expect(state.repaints == 1, "drawn whole although nothing on it changed")
         #expect(state.model == model)
     }
@@ -571,10 +577,10 @@ import Testing
         #expect(state.model.games.challenges.busy)
         let after = DashboardUpdate.update(
             &state, .gameActionFinished(message: "Challenge k2m9 starts tomorrow.", error: false))
-        #expect(after == [.settleChallenges, .gatherGames, .pokeGames, .refresh(checkTimeZone: false)])
+        #expect(after == [.settleChallenges, .gatherGames, .pokeGames, .readFigures(checkTimeZone: false)])
         #expect(
             DashboardEffect.coalesced(after) == [
-                .settleChallenges, .refresh(checkTimeZone: false), .gatherGames, .pokeGames,
+                .settleChallenges, .readFigures(checkTimeZone: false), .gatherGames, .pokeGames,
             ], "decided before the games are read")
         #expect(state.model.games.challenges.message == "Challenge k2m9 starts tomorrow.")
         #expect(!state.model.games.challenges.busy)
@@ -606,12 +612,12 @@ import Testing
         var state = try Self.state()
         _ = DashboardUpdate.start(&state)
         var status = GroupLink.Status(snapshot: nil, offline: false, problem: nil, lastSyncedAt: nil, unsyncedDays: 0)
-        #expect(DashboardUpdate.update(&state, .groupChanged(status)) == [.refresh(checkTimeZone: false)])
+        #expect(DashboardUpdate.update(&state, .groupChanged(status)) == [.readFigures(checkTimeZone: false)])
         status.games = GroupGamesSnapshot(
             boards: [], coins: [], rules: .standard, weeks: [], fetchedAt: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(
             DashboardUpdate.update(&state, .groupChanged(status)) == [
-                .refresh(checkTimeZone: false), .gatherGames, .lookAtNotices(mates: nil),
+                .readFigures(checkTimeZone: false), .gatherGames, .lookAtNotices(mates: nil),
             ])
         status.offline = true
         #expect(DashboardUpdate.update(&state, .groupChanged(status)).contains(.gatherGames), "offline is shown")
@@ -634,7 +640,7 @@ import Testing
         #expect(!DashboardUpdate.update(&state, .numbersRead(state.figures, reopenable)).contains(.reopenStore))
         #expect(
             DashboardUpdate.update(&state, .storeReopened) == [
-                .refresh(checkTimeZone: false), .startDemo, .connectGroup,
+                .readFigures(checkTimeZone: false), .startDemo, .connectGroup,
             ])
         _ = DashboardUpdate.update(&state, .tick(Self.moment(5), timedOut: false))
         #expect(DashboardUpdate.update(&state, .numbersRead(state.figures, reopenable)).contains(.reopenStore))
@@ -662,7 +668,7 @@ import Testing
         let failed = StoreReading(warning: "database busy - showing last saved numbers", failure: "locked")
         #expect(
             DashboardUpdate.update(&state, .numbersRead(state.figures, failed)).contains(
-                .log(.init(level: .error, message: "refresh failed: locked"))))
+                .log(.init(level: .error, message: "reading the figures failed: locked"))))
         #expect(state.model.data?.warning == "database busy - showing last saved numbers")
         #expect(
             !DashboardUpdate.update(&state, .numbersRead(state.figures, failed)).contains { effect in
@@ -737,12 +743,13 @@ import Testing
 
     @Test func theRefreshesOfOneBatchAreOneReadOfTheStore() {
         let effects: [DashboardEffect] = [
-            .refresh(checkTimeZone: false), .startDemo, .refresh(checkTimeZone: true), .lookAtNotices(mates: nil),
+            .readFigures(checkTimeZone: false), .startDemo, .readFigures(checkTimeZone: true),
+            .lookAtNotices(mates: nil),
             .lookAtNotices(mates: nil), .startGroupAction(.leave), .startGroupAction(.leave),
         ]
         #expect(
             DashboardEffect.coalesced(effects) == [
-                .startDemo, .lookAtNotices(mates: nil), .refresh(checkTimeZone: true), .startGroupAction(.leave),
+                .startDemo, .lookAtNotices(mates: nil), .readFigures(checkTimeZone: true), .startGroupAction(.leave),
                 .startGroupAction(.leave),
             ])
     }
@@ -751,8 +758,9 @@ import Testing
     /// so the one read sees it; what reads for a panel comes after the read.
     @Test func writesInABatchComeBeforeTheRefreshThatReadsThem() {
         let effects: [DashboardEffect] = [
-            .refresh(checkTimeZone: false), .gatherSeenApps, .saveApps([]), .refresh(checkTimeZone: false),
+            .readFigures(checkTimeZone: false), .gatherSeenApps, .saveApps([]), .readFigures(checkTimeZone: false),
         ]
-        #expect(DashboardEffect.coalesced(effects) == [.saveApps([]), .refresh(checkTimeZone: false), .gatherSeenApps])
+        #expect(
+            DashboardEffect.coalesced(effects) == [.saveApps([]), .readFigures(checkTimeZone: false), .gatherSeenApps])
     }
 }

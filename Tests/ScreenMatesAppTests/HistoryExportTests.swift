@@ -38,7 +38,7 @@ import Testing
         }
         try scenario.store.record(events)
         scenario.setClock("2026-11-05T10:00")
-        try scenario.refresh()
+        try scenario.read()
         return scenario
     }
 

@@ -57,8 +57,8 @@ final class Scenario {
     }
 
     @discardableResult
-    func refresh() throws -> FiguresReader {
-        try feed.refresh()
+    func read() throws -> FiguresReader {
+        try feed.read()
         return feed
     }
 

@@ -12,7 +12,7 @@ import Testing
                 id: UUID(), appID: "kindle", category: .productive, seconds: 7200,
                 occurredAt: s.instant("2026-11-21T08:00"))
         ])
-        try s.refresh()
+        try s.read()
         let data = DashboardContentBuilder.make(feed: s.feed, now: s.clock.now())
         let json = StatusReport(feed: s.feed, data: data).json()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])

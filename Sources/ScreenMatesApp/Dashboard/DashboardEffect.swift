@@ -10,7 +10,7 @@ import ScreenMatesUI
 enum DashboardEffect: Hashable, Sendable {
     /// Read the figures again (new events, a new day, new settings); `checkTimeZone` asks the
     /// system for its time zone again.
-    case refresh(checkTimeZone: Bool)
+    case readFigures(checkTimeZone: Bool)
     /// Decide what the stored blocks decide (challenges, badges), at most once a second.
     case settleChallenges
     /// Run the daily prune in the background (`prune_keep_days`).
@@ -76,34 +76,38 @@ enum DashboardEffect: Hashable, Sendable {
 
     /// The effects of one batch of events in the order they are performed: first what changes
     /// something (a write, the background work started or stopped), in the order asked; then one
-    /// read of the figures for all the refreshes asked for, so it sees every write before it;
+    /// read of the figures for all the reads asked for, so it sees every write before it;
     /// then what reads or hands on, in the order asked. Repeats of an effect that is the same
     /// done once are dropped.
     static func coalesced(_ effects: [DashboardEffect]) -> [DashboardEffect] {
         var changes: [DashboardEffect] = []
-        var refresh: DashboardEffect?
+        var readFigures: DashboardEffect?
         var reads: [DashboardEffect] = []
         for effect in effects {
             switch effect.phase {
             case .change:
                 if !effect.isIdempotent || !changes.contains(effect) { changes.append(effect) }
-            case .refresh:
-                if case .refresh(true) = effect { refresh = effect } else if refresh == nil { refresh = effect }
+            case .readFigures:
+                if case .readFigures(true) = effect {
+                    readFigures = effect
+                } else if readFigures == nil {
+                    readFigures = effect
+                }
             case .read:
                 if !effect.isIdempotent || !reads.contains(effect) { reads.append(effect) }
             }
         }
-        return changes + (refresh.map { [$0] } ?? []) + reads
+        return changes + (readFigures.map { [$0] } ?? []) + reads
     }
 
     private enum Phase {
-        case change, refresh, read
+        case change, readFigures, read
     }
 
     private var phase: Phase {
         switch self {
-        case .refresh:
-            .refresh
+        case .readFigures:
+            .readFigures
         case .gatherDebugFacts, .gatherSeenApps, .gatherGames, .deliver, .repaintAll, .reportProfile, .syncNow,
             .pokeGames, .startGroupAction, .gameAction, .releaseStartupPages:
             .read
@@ -125,7 +129,7 @@ enum DashboardEffect: Hashable, Sendable {
     }
 }
 
-/// A line for the log, decided by the update (a failure logged once, not on every refresh).
+/// A line for the log, decided by the update (a failure logged once, not on every read).
 struct DashboardLogLine: Hashable, Sendable {
     enum Level: Hashable, Sendable {
         case notice, warning, error

@@ -89,7 +89,7 @@ final class DashboardEffectRunner {
     /// came of it at once.
     func perform(_ effect: DashboardEffect, in state: DashboardState) -> [DashboardEvent] {
         switch effect {
-        case .refresh(let checkTimeZone): return [refresh(checkTimeZone: checkTimeZone)]
+        case .readFigures(let checkTimeZone): return [readFigures(checkTimeZone: checkTimeZone)]
         case .settleChallenges: referee.settleSoon(store)
         case .prune: prune()
         case .lookAtNotices(let mates): return [lookAtNotices(mates: mates, state)]
@@ -131,11 +131,11 @@ final class DashboardEffectRunner {
 
     /// Reads the figures again. Reading works on a full disk or a read-only file system; the
     /// reading says why new usage waits, and whether a store opened read-only may be opened again.
-    func refresh(checkTimeZone: Bool) -> DashboardEvent {
+    func readFigures(checkTimeZone: Bool) -> DashboardEvent {
         let problem = WriteProblem.find(forDatabaseAt: dependencies.home.databasePath)
         var reading = StoreReading(reopenable: store.isReadOnly && problem == nil)
         do {
-            _ = try reader.refresh(checkTimeZone: checkTimeZone)
+            _ = try reader.read(checkTimeZone: checkTimeZone)
             reading.warning =
                 problem.flatMap(Self.shortWarning)
                 ?? reader.notWritable.map { _ in "database read-only - numbers are not saved" }

@@ -31,11 +31,11 @@ extension DashboardUpdate {
                     error: false)
             }
             state.connectAfterRead = true
-            return [.refresh(checkTimeZone: false)]
+            return [.readFigures(checkTimeZone: false)]
         case .left(let code):
             state.model.groupScreen.finished("Left group \(code).", error: false)
             state.connectAfterRead = true
-            return [.refresh(checkTimeZone: false)]
+            return [.readFigures(checkTimeZone: false)]
         case .failed(let message, let nameTaken):
             if state.model.screen == .setup {
                 if nameTaken {

@@ -26,7 +26,7 @@ enum DashboardUpdate {
     /// without a name, else the dashboard (and the demo's monitor); the group, the figures and
     /// any notice already due, at once.
     static func start(_ state: inout DashboardState) -> [DashboardEffect] {
-        var effects = connectGroup(&state) + [.refresh(checkTimeZone: false)]
+        var effects = connectGroup(&state) + [.readFigures(checkTimeZone: false)]
         if state.figures.settings.displayName == nil {
             beginSetup(&state)
         } else if state.launch.demo {
@@ -53,7 +53,7 @@ enum DashboardUpdate {
             return []
         case .resumed:
             state.lastZoneCheck = state.moment.instant
-            return [.refresh(checkTimeZone: true)]
+            return [.readFigures(checkTimeZone: true)]
         case .ended(let exitStatus):
             state.exitStatus = exitStatus
             return []
@@ -63,12 +63,12 @@ enum DashboardUpdate {
             // A look now, and again on the schedule (the commit may show a moment later).
             state.rechecks.noticed(at: state.moment.instant)
             _ = state.rechecks.take(at: state.moment.instant)
-            return [.refresh(checkTimeZone: false)]
+            return [.readFigures(checkTimeZone: false)]
         case .demoRecorded:
-            return [.refresh(checkTimeZone: false)]
+            return [.readFigures(checkTimeZone: false)]
         case .demoProblem(let problem):
             state.demoProblem = problem
-            return [.refresh(checkTimeZone: false)]
+            return [.readFigures(checkTimeZone: false)]
         case .matesProblem(let problem):
             state.matesProblem = problem
             return []
@@ -77,7 +77,7 @@ enum DashboardUpdate {
                 state.group.map { status.games != $0.games || status.offline != $0.offline } ?? (status.games != nil)
             state.group = status
             // An exchange may have booked a week or decided a challenge: its notices wait.
-            return [.refresh(checkTimeZone: false)] + (gamesMoved ? gamesChanged(state) : [])
+            return [.readFigures(checkTimeZone: false)] + (gamesMoved ? gamesChanged(state) : [])
         case .groupConnected(let status):
             state.group = status
             guard let status else { return [] }
@@ -94,7 +94,7 @@ enum DashboardUpdate {
             state.model.games.challenges.finished(message, error: error)
             // What the user's blocks decide now (a challenge just joined may already be broken)
             // is decided before the games are read for the screens.
-            return [.settleChallenges, .gatherGames, .pokeGames, .refresh(checkTimeZone: false)]
+            return [.settleChallenges, .gatherGames, .pokeGames, .readFigures(checkTimeZone: false)]
         case .numbersRead(let figures, let reading):
             return numbersRead(figures, reading, &state)
         case .noticesLooked(let outcome):
@@ -113,7 +113,7 @@ enum DashboardUpdate {
             return []
         case .testNoticeSent:
             state.model.debugPanel.finished("Sent a test notice: it shows on the dashboard (esc).", error: false)
-            return [.refresh(checkTimeZone: false)] + panelFacts(&state)
+            return [.readFigures(checkTimeZone: false)] + panelFacts(&state)
         case .testNoticeFailed(let message):
             state.model.debugPanel.finished("No test notice: \(message)", error: true)
             return panelFacts(&state)
@@ -129,10 +129,10 @@ enum DashboardUpdate {
             return []
         case .storeReopened:
             // What was stopped while it reopened starts again, on the store as it is now.
-            return [.refresh(checkTimeZone: false)] + restartBackground(&state)
+            return [.readFigures(checkTimeZone: false)] + restartBackground(&state)
         case .settingsSaved(let message):
             if let message { state.model.settingsScreen?.finished(message, error: false) }
-            return [.refresh(checkTimeZone: false)]
+            return [.readFigures(checkTimeZone: false)]
         case .settingsRefused(let message):
             state.pendingSettings = nil
             state.model.settingsScreen?.finished(message, error: true)
@@ -146,7 +146,7 @@ enum DashboardUpdate {
             // The demo goes on from the new day's start; the panel's facts follow in the same
             // frame as its message: the day it names.
             let demo = state.demoRunning ? startDemo(&state) : []
-            return [.refresh(checkTimeZone: false)] + demo + panelFacts(&state)
+            return [.readFigures(checkTimeZone: false)] + demo + panelFacts(&state)
         case .dayNotEnded(let message):
             state.model.debugPanel.finished(message, error: true)
             let demo = state.demoRunning ? startDemo(&state) : []
@@ -167,12 +167,12 @@ enum DashboardUpdate {
             state.noticesSince = state.moment.now.addingTimeInterval(-60)
             state.model.debugPanel = DebugPanelState()
             beginSetup(&state)
-            return [.refresh(checkTimeZone: false)]
+            return [.readFigures(checkTimeZone: false)]
         case .localDataKept(let message):
             state.model.debugPanel.finished(message, error: true)
             let restarted = restartBackground(&state)
             return [.log(.init(level: .error, message: "clearing local data failed: \(message)"))]
-                + restarted + [.refresh(checkTimeZone: false)] + panelFacts(&state)
+                + restarted + [.readFigures(checkTimeZone: false)] + panelFacts(&state)
         }
     }
 
@@ -186,7 +186,7 @@ enum DashboardUpdate {
     {
         var effects: [DashboardEffect] = []
         if let failure = reading.failure, state.storeWarning == nil {
-            effects.append(.log(.init(level: .error, message: "refresh failed: \(failure)")))
+            effects.append(.log(.init(level: .error, message: "reading the figures failed: \(failure)")))
         }
         if figures != state.figures { effects.append(.settleChallenges) }
         if reading.failure == nil, figures.settings.pruneKeepDays > 0, figures.today != state.prunedOn {
@@ -251,7 +251,7 @@ enum DashboardUpdate {
         let checkZone = moment.instant - state.lastZoneCheck >= timeZoneCheckInterval
         if checkZone { state.lastZoneCheck = moment.instant }
         var effects: [DashboardEffect] = []
-        if timedOut || recheckDue || checkZone { effects.append(.refresh(checkTimeZone: checkZone)) }
+        if timedOut || recheckDue || checkZone { effects.append(.readFigures(checkTimeZone: checkZone)) }
         if let due = state.startupPagesDue, moment.instant >= due {
             state.startupPagesDue = nil
             effects.append(.releaseStartupPages)
@@ -285,11 +285,11 @@ enum DashboardUpdate {
             // Every cell again: something else may have written on the terminal.
             state.repaints += 1
             state.lastZoneCheck = state.moment.instant
-            effects += [.repaintAll, .refresh(checkTimeZone: true)]
+            effects += [.repaintAll, .readFigures(checkTimeZone: true)]
         case .saveApps(let apps):
-            effects += [.saveApps(apps), .refresh(checkTimeZone: false)]
+            effects += [.saveApps(apps), .readFigures(checkTimeZone: false)]
         case .saveName(let name):
-            effects += [.saveName(name), .refresh(checkTimeZone: false)]
+            effects += [.saveName(name), .readFigures(checkTimeZone: false)]
         case .createGroup(let goal):
             state.groupActionsRunning += 1
             effects.append(.startGroupAction(.create(goal: goal)))
@@ -300,7 +300,7 @@ enum DashboardUpdate {
             state.groupActionsRunning += 1
             effects.append(.startGroupAction(.leave))
         case .finishSetup:
-            effects += [.releaseClock, .refresh(checkTimeZone: false)] + connectGroup(&state)
+            effects += [.releaseClock, .readFigures(checkTimeZone: false)] + connectGroup(&state)
             if state.launch.demo { effects += startDemo(&state) }
         case .changeSettings(let change):
             effects += changeSettings(change, &state)

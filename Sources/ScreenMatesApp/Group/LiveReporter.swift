@@ -71,7 +71,7 @@ public struct LiveReporter: Sendable {
             pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
         ]
         while stop.exitStatus == nil, descriptors[1].revents == 0 {
-            if (try? feed.refresh(checkTimeZone: false)) != nil, let name = feed.settings.displayName {
+            if (try? feed.read(checkTimeZone: false)) != nil, let name = feed.settings.displayName {
                 let now = "\(feed.eventsApplied) \(feed.today)"
                 if now != seen {
                     seen = now
