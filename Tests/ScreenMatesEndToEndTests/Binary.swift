@@ -57,6 +57,14 @@ struct Binary {
         deinit { try? FileManager.default.removeItem(atPath: path) }
     }
 
+    /// A group-store file several homes share, removed with its companions when let go.
+    final class SharedStore: Sendable {
+        let path = NSTemporaryDirectory() + "screenmates-e2e-" + UUID().uuidString + "-group-store.sqlite"
+        deinit {
+            for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+    }
+
     /// Runs the binary without a terminal and returns its status and output. Its environment
     /// is the test runner's, with `environment` added and the variables in `removing` taken
     /// out. A run longer than `timeout` seconds is killed and throws `Command.TimedOut` with

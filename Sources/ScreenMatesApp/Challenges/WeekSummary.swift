@@ -69,20 +69,22 @@ public struct WeekSummary: Encodable, Sendable {
 
     /// For a person at a terminal.
     public func text() -> String {
+        func rates(kept: Int, over: Int, missing: String) -> String {
+            "a kept day +\(kept) coins, a day over -\(over); days not sent by the close: "
+                + "\(missing == "pending" ? "the week waits for them" : "charged as over")."
+        }
         var lines = [
-            "Weeks start on \(weekStart.capitalized): a kept day +\(keptDayCoins) coins, a day over -\(overDayCoins); "
-                + "days not sent by the close: \(missingDays == "pending" ? "the week waits for them" : "charged as over")."
+            "Weeks start on \(weekStart.capitalized): "
+                + rates(kept: keptDayCoins, over: overDayCoins, missing: missingDays)
         ]
         if let next = nextRules {
             lines.append(
-                "From the week of \(next.from): a kept day +\(next.keptDayCoins) coins, a day over "
-                    + "-\(next.overDayCoins); days not sent by the close: "
-                    + "\(next.missingDays == "pending" ? "the week waits for them" : "charged as over").")
+                "From the week of \(next.from): "
+                    + rates(kept: next.keptDayCoins, over: next.overDayCoins, missing: next.missingDays))
         }
-        lines += [
+        lines.append(
             "This week: \(currentWeek), closes \(closesOn)."
-                + (offline ? " (The group store is out of reach: as last seen.)" : "")
-        ]
+                + (offline ? " (The group store is out of reach: as last seen.)" : ""))
         if let reminder { lines.append(reminder) }
         if results.isEmpty { lines.append("No week settled yet.") }
         var week = ""
