@@ -39,6 +39,40 @@ struct PostgresHostileRowsTests {
         }
     }
 
+    /// Changes of the rates a store holds past its checks (an owner gone rogue): each that cannot
+    /// be right is left out and named, the weeks keep the rules before it, and the right one still
+    /// comes through and settles its week.
+    @Test func aChangeOfTheRatesThatCannotBeRightIsLeftOut() async throws {
+        let address = try await Server.newPreparedDatabase()
+        try await Self.dropChecks(address)
+        let store = PostgresGroupStore(address: address, keyring: Server.keyring)
+        let group = try await Contract.settlingGroup(in: store)
+        let (code, nextWeek) = (group.code.value, Contract.monday.adding(days: 7))
+        try await Server.execute(
+            """
+            INSERT INTO screenmates.rules_change (code, from_day, kept_day_coins, over_day_coins, missing_days) VALUES
+                ('\(code)', 9223372036854775807, 0, 1000, 'worst-case'),
+                ('\(code)', \(nextWeek.dayNumber - 1), -1, 1000, 'worst-case'),
+                ('\(code)', \(nextWeek.dayNumber - 2), 0, 9223372036854775807, 'never'),
+                ('\(code)', \(nextWeek.dayNumber), 9, 10, 'pending')
+            """, on: address)
+        let (schedule, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
+            try await store.settlementRules(code: group.code)
+        }
+        var nine = SettlementRules.standard
+        nine.keptDayCoins = 9
+        #expect(schedule == SettlementSchedule(rules: .standard, changes: [.init(from: nextWeek, rules: nine)]))
+        #expect(leftOut.map(\.kind) == [.rulesChange, .rulesChange, .rulesChange], "\(leftOut)")
+        let days = (0..<14).map { Contract.monday.adding(days: $0) }
+        try await store.upsertDayTotals(days.map { Contract.day(Contract.ana.userID, $0, vice: 1) }, code: group.code)
+        let closing = Contract.monday.adding(days: 14)
+        try await store.settleWeeks(code: group.code, today: closing, now: Contract.noon(closing))
+        let ana = try await store.weekResults(code: group.code, weeks: Contract.monday...nextWeek).filter {
+            $0.userID == Contract.ana.userID
+        }
+        #expect(ana.map(\.coins) == [7 * 5, 7 * 9])
+    }
+
     /// Takes away every CHECK constraint of the schema's tables (keys and references stay): what
     /// a store no longer checking its rows holds.
     static func dropChecks(_ address: PostgresAddress) async throws {

@@ -36,8 +36,9 @@ struct PostgresSettlementAgreementTests {
         var members: [Member]
         var rules: SettlementRules
         var laterRules: SettlementRules
-        /// The day, from `firstToday` to `laterToday`, whose noon `laterRules` are set at.
-        var changeDay: LocalDate
+        /// When `laterRules` are set: any second of a day from `firstToday` to `laterToday` (the
+        /// seconds around 10:00 UTC, when a day begins at UTC+14, included).
+        var changeAt: Date
         /// Whether the rules are set back to `rules` at once after.
         var setBack: Bool
         var firstDays: [DayTotal]
@@ -48,7 +49,7 @@ struct PostgresSettlementAgreementTests {
 
         var description: String {
             "created \(created), members \(members.map { "\($0.id) from \($0.joined)" }), rules \(rules) then "
-                + "\(laterRules) on \(changeDay)\(setBack ? " and back" : ""), settled \(firstToday) and \(laterToday), "
+                + "\(laterRules) at \(changeAt)\(setBack ? " and back" : ""), settled \(firstToday) and \(laterToday), "
                 + "\(firstDays.count)+\(laterDays.count)+\(lastDays.count) days"
         }
 
@@ -73,6 +74,8 @@ struct PostgresSettlementAgreementTests {
             laterRules.overDayCoins = int(0...1000)
             laterRules.missingDays = int(0...1) == 0 ? .pending : .worstCase
             let changeDay = firstToday.adding(days: int(0...firstToday.days(to: laterToday)))
+            let second = index % 4 == 0 ? 36_000 + int(-2...1) : int(0...86_399)
+            let changeAt = Date(timeIntervalSince1970: TimeInterval(changeDay.dayNumber * 86_400 + second))
             let setBack = int(0...4) == 0
             // Days from a little before a member joined to the day they settle: most there, some not.
             var firstDays: [DayTotal] = []
@@ -104,7 +107,7 @@ struct PostgresSettlementAgreementTests {
                 }
             }
             return Scenario(
-                created: created, members: members, rules: rules, laterRules: laterRules, changeDay: changeDay,
+                created: created, members: members, rules: rules, laterRules: laterRules, changeAt: changeAt,
                 setBack: setBack, firstDays: firstDays,
                 laterDays: laterDays, lastDays: lastDays, firstToday: firstToday, laterToday: laterToday)
         }
@@ -198,8 +201,8 @@ struct PostgresSettlementAgreementTests {
         for total in scenario.firstDays { days[key(total.userID, total.date)] = total }
         settle(today: scenario.firstToday)
         let alone = scenario.members.count == 1
-        schedule.set(scenario.laterRules, at: noon(scenario.changeDay), atOnce: alone)
-        if scenario.setBack { schedule.set(scenario.rules, at: noon(scenario.changeDay), atOnce: alone) }
+        schedule.set(scenario.laterRules, at: scenario.changeAt, atOnce: alone)
+        if scenario.setBack { schedule.set(scenario.rules, at: scenario.changeAt, atOnce: alone) }
         for total in scenario.laterDays { days[key(total.userID, total.date)] = total }
         settle(today: scenario.laterToday)
         for total in scenario.lastDays { days[key(total.userID, total.date)] = total }
@@ -232,7 +235,7 @@ struct PostgresSettlementAgreementTests {
             (scenario.lastDays, scenario.laterToday),
         ].enumerated() {
             if index == 1 {
-                let at = noon(scenario.changeDay)
+                let at = scenario.changeAt
                 try await store.setSettlementRules(scenario.laterRules, code: group.code, userID: first.id, now: at)
                 if scenario.setBack {
                     try await store.setSettlementRules(scenario.rules, code: group.code, userID: first.id, now: at)

@@ -269,6 +269,45 @@ import Testing
         #expect(try await store.settleWeeks(code: group.code, today: closing, now: Contract.noon(closing)) == 1)
     }
 
+    /// Changes of the rates another program wrote into the file: one whose first day is not a
+    /// day, or beyond the years a store keeps, is left out and named, and the weeks keep the rules
+    /// before it; a change that can be right is a change (the file trusts whoever can write it).
+    /// The settlement that reaches the right one folds it in, and what was left out goes with it.
+    @Test func aChangeOfTheRatesThatCannotBeRightIsLeftOut() async throws {
+        let scratch = Scratch()
+        let path = scratch.newStorePath()
+        let store = try await SQLiteGroupStore.open(at: path)
+        let group = try await Contract.settlingGroup(in: store)
+        let hostile = try HostileMember(path: path)
+        let nextWeek = Contract.monday.adding(days: 7)
+        try hostile.execute(
+            """
+            INSERT INTO rules_change (code, from_day, kept_day_coins, over_day_coins, missing_days) VALUES
+                ('\(group.code.value)', 'soon', 0, 1000, 'worst-case'),
+                ('\(group.code.value)', 9223372036854775807, 0, 1000, 'worst-case'),
+                ('\(group.code.value)', \(nextWeek.dayNumber), 9, 10, 'pending')
+            """)
+        let (schedule, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
+            try await store.settlementRules(code: group.code)
+        }
+        var nine = SettlementRules.standard
+        nine.keptDayCoins = 9
+        #expect(schedule == SettlementSchedule(rules: .standard, changes: [.init(from: nextWeek, rules: nine)]))
+        #expect(leftOut.map(\.kind) == [.rulesChange, .rulesChange], "\(leftOut)")
+        let days = (0..<14).map { Contract.monday.adding(days: $0) }
+        try await store.upsertDayTotals(days.map { Contract.day(Contract.ana.userID, $0, vice: 1) }, code: group.code)
+        let closing = Contract.monday.adding(days: 14)
+        try await store.settleWeeks(code: group.code, today: closing, now: Contract.noon(closing))
+        let ana = try await store.weekResults(code: group.code, weeks: Contract.monday...nextWeek).filter {
+            $0.userID == Contract.ana.userID
+        }
+        #expect(ana.map(\.coins) == [7 * 5, 7 * 9])
+        let after = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
+            try await store.settlementRules(code: group.code)
+        }
+        #expect(after.value == SettlementSchedule(rules: nine) && after.leftOut.isEmpty, "\(after)")
+    }
+
     /// A member's row, a day and a pending result that cannot be right are left out of the
     /// settlement; everyone else's week is settled as it would be.
     @Test func theSettlementLeavesOutWhatCannotBeRightAndSettlesTheRest() async throws {
