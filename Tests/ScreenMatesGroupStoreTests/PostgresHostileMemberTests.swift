@@ -95,6 +95,15 @@ struct PostgresHostileMemberTests {
                 what: "harsh settlement rules in ana's name", login: eve.login,
                 sql: "SELECT screenmates.set_settlement_rules(\(asAna), '\(code)', 1, 0, 1000, 'worst-case')"),
             Attack(
+                what: "a change of the rates in ana's name, backdated", login: eve.login,
+                sql: """
+                    SELECT * FROM screenmates.change_settlement_rules(\(asAna), '\(code)', 1, 0, 1000, 'worst-case',
+                        -9223372036854775808)
+                    """),
+            Attack(
+                what: "the rules and the changes to come, read as ana", login: eve.login,
+                sql: "SELECT * FROM screenmates.settlement_schedule(\(asAna), '\(code)')"),
+            Attack(
                 what: "settling weeks in ana's name", login: eve.login,
                 sql: "SELECT * FROM screenmates.settle_weeks(\(asAna), '\(code)', \(group.day(21)), \(ms))"),
             Attack(
