@@ -141,25 +141,72 @@ let package = Package(
             name: "ScreenMatesTerminal",
             dependencies: ["CNcursesw", "ScreenMatesCore", "ScreenMatesUI", "ScreenMatesWatch"]),
 
-        // Application services: home directory, clock, status report, the dashboard session.
+        // The home and what is in it: the directory, its config and settings, the identity file,
+        // the clock, the log, the stop signals, the figures read from its local store and the
+        // challenges judged from them. What every command and both long-running programs share.
         .target(
-            name: "ScreenMatesApp",
+            name: "ScreenMatesHome",
             dependencies: [
-                "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesSQLiteGroupStore",
-                "ScreenMatesPostgresGroupStore",
-                "ScreenMatesMonitor", "ScreenMatesActivityWatch", "ScreenMatesSources", "ScreenMatesUI",
-                "ScreenMatesTerminal", "ScreenMatesWatch", .product(name: "Logging", package: "swift-log"),
-                .product(name: "CSV", package: "CSV.swift"), .product(name: "Subprocess", package: "swift-subprocess"),
+                "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesMonitor", "ScreenMatesUI",
+                "ScreenMatesWatch",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // The monitor's runtime: the usage monitor as a process, the followers of real sources and
+        // of ActivityWatch, the import, the demo's in-process monitor and desktop notices.
+        // Never the dashboard.
+        .target(
+            name: "ScreenMatesMonitorRuntime",
+            dependencies: [
+                "ScreenMatesHome", "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesMonitor",
+                "ScreenMatesActivityWatch", "ScreenMatesSources", "ScreenMatesWatch",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ],
-            exclude: []
+            ]
+        ),
+
+        // Group sync: the group link, group and account actions, the group's games and challenges,
+        // the demo's mates. The one target that picks a group store engine (`GroupStoreLocation`).
+        .target(
+            name: "ScreenMatesGroupSync",
+            dependencies: [
+                "ScreenMatesHome", "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore",
+                "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore", "ScreenMatesMonitor",
+                "ScreenMatesUI", "ScreenMatesWatch", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Reports: the status report (`status --json`), the group report, the history export, and
+        // the dashboard's content as a value (`DashboardContentBuilder`), which the status prints too.
+        .target(
+            name: "ScreenMatesReports",
+            dependencies: [
+                "ScreenMatesHome", "ScreenMatesGroupSync", "ScreenMatesCore", "ScreenMatesStore",
+                "ScreenMatesGroupStore", "ScreenMatesUI", .product(name: "CSV", package: "CSV.swift"),
+            ]
+        ),
+
+        // The dashboard: its state, pure update, effects and their runner, the loop and the
+        // session. Draws through ScreenMatesUI and ScreenMatesTerminal; reaches the group only
+        // through ScreenMatesGroupSync, never a store engine.
+        .target(
+            name: "ScreenMatesDashboard",
+            dependencies: [
+                "ScreenMatesHome", "ScreenMatesMonitorRuntime", "ScreenMatesGroupSync", "ScreenMatesReports",
+                "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesGroupStore", "ScreenMatesMonitor", "ScreenMatesUI",
+                "ScreenMatesTerminal", "ScreenMatesWatch", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // The `screenmates` command line: it parses, asks the application, and prints.
         .executableTarget(
             name: "screenmates",
             dependencies: [
-                "ScreenMatesApp", "ScreenMatesCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ScreenMatesHome", "ScreenMatesMonitorRuntime", "ScreenMatesGroupSync", "ScreenMatesReports",
+                "ScreenMatesDashboard", "ScreenMatesCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: leanLinking
         ),
@@ -169,7 +216,7 @@ let package = Package(
         .executableTarget(
             name: "ScreenMatesBench",
             dependencies: [
-                "ScreenMatesCore", "ScreenMatesUI", "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesGroupStore",
+                "ScreenMatesCore", "ScreenMatesUI", "ScreenMatesGroupSync", "ScreenMatesStore", "ScreenMatesGroupStore",
                 "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore", "ScreenMatesWatch",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -243,14 +290,49 @@ let package = Package(
             name: "ScreenMatesTerminalTests",
             dependencies: ["CNcursesw", "ScreenMatesTerminal", "ScreenMatesUI", "ScreenMatesWatch"]),
         .testTarget(name: "ScreenMatesWatchTests", dependencies: ["ScreenMatesWatch"]),
+        // A home for a test (`Scenario`): a store, a clock and a time zone the test moves, and
+        // the figures the dashboard would read. Shared by the tests of the home, reports and dashboard.
+        .target(
+            name: "ScreenMatesHomeTestSupport",
+            dependencies: ["ScreenMatesHome", "ScreenMatesTestSupport", "ScreenMatesStore", "ScreenMatesCore"],
+            path: "Tests/ScreenMatesHomeTestSupport"),
         .testTarget(
-            name: "ScreenMatesAppTests",
+            name: "ScreenMatesHomeTests",
             dependencies: [
-                "ScreenMatesTestSupport",
-                "ScreenMatesApp", "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore", "ScreenMatesUI",
-                "ScreenMatesWatch", "ScreenMatesSources", "ScreenMatesMonitor", .product(name: "CSV", package: "CSV.swift"),
-                .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
+                "ScreenMatesHome", "ScreenMatesHomeTestSupport", "ScreenMatesTestSupport", "ScreenMatesStore",
+                "ScreenMatesCore", "ScreenMatesMonitor", "ScreenMatesSources", "ScreenMatesWatch",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "ScreenMatesMonitorRuntimeTests",
+            dependencies: [
+                "ScreenMatesMonitorRuntime", "ScreenMatesHome", "ScreenMatesHomeTestSupport", "ScreenMatesTestSupport",
+                "ScreenMatesCore", "ScreenMatesStore", "ScreenMatesMonitor", "ScreenMatesSources",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(
+            name: "ScreenMatesGroupSyncTests",
+            dependencies: [
+                "ScreenMatesGroupSync", "ScreenMatesHome", "ScreenMatesHomeTestSupport", "ScreenMatesTestSupport",
+                "ScreenMatesStore",
+                "ScreenMatesCore", "ScreenMatesGroupStore", "ScreenMatesUI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                "ScreenMatesReports", .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "ScreenMatesReportsTests",
+            dependencies: [
+                "ScreenMatesReports", "ScreenMatesHome", "ScreenMatesHomeTestSupport", "ScreenMatesGroupSync",
+                "ScreenMatesStore", "ScreenMatesCore", .product(name: "CSV", package: "CSV.swift"),
+            ]),
+        .testTarget(
+            name: "ScreenMatesDashboardTests",
+            dependencies: [
+                "ScreenMatesDashboard", "ScreenMatesHome", "ScreenMatesHomeTestSupport", "ScreenMatesGroupSync",
+                "ScreenMatesMonitorRuntime",
+                "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore", "ScreenMatesUI", "ScreenMatesWatch",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "ScreenMatesEndToEndTests",

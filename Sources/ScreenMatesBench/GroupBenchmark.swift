@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
-import ScreenMatesApp
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesGroupSync
 import ScreenMatesSQLiteGroupStore
 import ScreenMatesStore
 import ScreenMatesUI

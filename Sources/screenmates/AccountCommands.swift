@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
+import ScreenMatesGroupSync
+import ScreenMatesHome
 
 /// `screenmates restore`: the member back on a new machine, from the group store.
 struct RestoreCommand: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ScreenMatesApp
+import ScreenMatesMonitorRuntime
 
 /// `--url` and `--host`: which ActivityWatch server, and whose buckets on it, for `monitor` and
 /// `import activitywatch`.

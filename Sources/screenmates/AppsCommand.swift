@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
 import ScreenMatesCore
+import ScreenMatesHome
 
 /// `screenmates apps seen | add`: what real usage sources saw, and filing it.
 struct AppsCommand: AsyncParsableCommand {

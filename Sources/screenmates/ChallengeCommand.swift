@@ -1,5 +1,6 @@
 import ArgumentParser
-import ScreenMatesApp
+import ScreenMatesGroupSync
+import ScreenMatesHome
 
 /// `screenmates challenge create | publish | join | list | show | when-opened | forfeit`.
 struct ChallengeCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
-import ScreenMatesApp
 import ScreenMatesCore
+import ScreenMatesGroupSync
+import ScreenMatesHome
 
 struct ChallengeCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
 import ScreenMatesCore
+import ScreenMatesGroupSync
+import ScreenMatesHome
 
 struct ChallengeListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

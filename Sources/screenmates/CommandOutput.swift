@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
+import ScreenMatesHome
 
 /// Runs a command body, turning an `AppError` into a message on standard error and its exit
 /// status, and a status other than 0 into that exit status. It runs on the caller's actor (the

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
 import ScreenMatesCore
+import ScreenMatesGroupSync
+import ScreenMatesHome
 
 /// The zone every command counts days in: the machine's (`TZ` respected), asked afresh each
 /// time. The command line is where it is chosen; everything a command runs is handed it.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
+import ScreenMatesDashboard
+import ScreenMatesGroupSync
+import ScreenMatesHome
 
 struct DashboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
+import ScreenMatesGroupSync
+import ScreenMatesHome
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
 import ScreenMatesCore
+import ScreenMatesHome
+import ScreenMatesReports
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,8 @@
 import ArgumentParser
-import ScreenMatesApp
 import ScreenMatesCore
+import ScreenMatesGroupSync
+import ScreenMatesHome
+import ScreenMatesReports
 
 struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
-import ScreenMatesApp
 import ScreenMatesCore
+import ScreenMatesGroupSync
+import ScreenMatesHome
 
 /// The weekly settlement's rules on the command line, for `group create` and `group set`.
 struct SettlementOptions: ParsableArguments {

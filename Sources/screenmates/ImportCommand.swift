@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
 import ScreenMatesCore
+import ScreenMatesHome
+import ScreenMatesMonitorRuntime
 
 /// `screenmates import activitywatch`: past days from ActivityWatch.
 struct ImportCommand: AsyncParsableCommand {

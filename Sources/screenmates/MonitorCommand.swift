@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
+import ScreenMatesHome
+import ScreenMatesMonitorRuntime
 
 struct MonitorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

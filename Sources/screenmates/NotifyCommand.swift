@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
 import ScreenMatesCore
+import ScreenMatesHome
 
 /// `screenmates notify test`: sends a test notice.
 struct NotifyCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
+import ScreenMatesHome
 
 struct PruneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

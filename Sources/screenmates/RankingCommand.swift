@@ -1,6 +1,7 @@
 import ArgumentParser
-import ScreenMatesApp
 import ScreenMatesCore
+import ScreenMatesGroupSync
+import ScreenMatesHome
 
 /// `screenmates ranking`: your group by coins, or everyone in the group store who opted in.
 struct RankingCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
+import ScreenMatesHome
 
 struct RecoverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

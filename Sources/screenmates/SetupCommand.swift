@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import ScreenMatesApp
 import ScreenMatesCore
+import ScreenMatesHome
 
 struct SetupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
-import ScreenMatesApp
+import ScreenMatesHome
+import ScreenMatesReports
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
-import ScreenMatesApp
+import ScreenMatesGroupSync
+import ScreenMatesHome
 
 /// `screenmates week`: the group's settled weeks, each member's result.
 struct WeekCommand: AsyncParsableCommand {
