@@ -37,7 +37,7 @@ enum ScaleBenchmark {
     /// week results changed since), with the week's settlement before them at every move
     /// (`settleAlways`, as the link once did) or only after the member's own writes and on the
     /// day's first exchange (`settleOwn`); `marked` settles only after the member sent finished
-    /// days and on the day's first exchange (`GroupLink.settles`), and first asks for the games'
+    /// days and on the day's first exchange (`GroupLinkStep.settles`), and first asks for the games'
     /// own change number, reading the rest only when it moved past what the member read (as the
     /// dashboard does now).
     enum Games: String, Sendable, CaseIterable {

@@ -65,6 +65,9 @@ enum DashboardEffect: Hashable, Sendable {
     case gatherDebugFacts
     /// Gather the applications a usage source saw that match none of the apps.
     case gatherSeenApps
+    /// Watch the boards of the challenges open to all the user takes part in, once they take
+    /// part in one (nothing runs for them before).
+    case watchOpenChallenges
     /// Read coins, challenges, badges and the group's weeks.
     case gatherGames
     /// Ask the group's games to be exchanged soon (the user's figures changed).
@@ -122,7 +125,8 @@ enum DashboardEffect: Hashable, Sendable {
     private var isIdempotent: Bool {
         switch self {
         case .lookAtNotices, .repaintAll, .connectGroup, .disconnectGroup, .syncNow, .gatherDebugFacts,
-            .gatherSeenApps, .reportProfile, .gatherGames, .pokeGames, .settleChallenges, .prune, .stopDemo,
+            .gatherSeenApps, .reportProfile, .gatherGames, .watchOpenChallenges, .pokeGames, .settleChallenges,
+            .prune, .stopDemo,
             .stopMates, .applyTheme, .findNoticeCarrier:
             return true
         default:

@@ -22,10 +22,13 @@ extension DashboardEffectRunner {
         logger.info("demo monitor started", metadata: ["seed": "\(seed)", "scenario": "\(scenario.name)"])
     }
 
-    /// The demo's own group store, when the demo brings mates.
-    var demoGroupStore: GroupStoreLocation? {
-        guard dependencies.options.mates > 0 else { return nil }
-        return .sqlite(path: dependencies.home.path + "/" + Self.demoGroupFileName)
+    /// Where this run's groups live: the demo's own store when the demo brings mates, the store
+    /// named for the run.
+    static func groupStores(_ dependencies: DashboardDependencies) -> SessionGroupStores {
+        SessionGroupStores(
+            demo: dependencies.options.mates > 0
+                ? .sqlite(path: dependencies.home.path + "/" + Self.demoGroupFileName) : nil,
+            named: dependencies.options.groupStore)
     }
 
     static let demoGroupFileName = "demo-group.sqlite"
@@ -39,7 +42,7 @@ extension DashboardEffectRunner {
     /// Brings the mates into the group `code` of the demo's own store, for the user `settings`
     /// describe; they say through the inbox whether they could join.
     func startMates(in code: GroupCode, settings: UserSettings) {
-        guard let location = demoGroupStore, let profile = dependencies.mateProfile else { return }
+        guard let location = groupStores.demo, let profile = dependencies.mateProfile else { return }
         stopMates()
         let count = dependencies.options.mates
         let seed = dependencies.options.seed ?? DemoMonitor.seed(for: settings.userID)

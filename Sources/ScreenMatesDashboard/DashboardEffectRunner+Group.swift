@@ -7,22 +7,21 @@ import ScreenMatesHome
 /// and the actions asked for on the group and challenge screens (in the background; their
 /// outcomes come back through the inbox).
 extension DashboardEffectRunner {
-    /// Where the group lives: the store named for this run, else the one the group was joined
-    /// through (`remembered`), else the one setup was pointed at, else the home's default file.
-    /// A demo with mates keeps every group of the session in the demo's own store, unless the
-    /// home is in a group elsewhere.
+    /// Where the group joined through `remembered` lives (`SessionGroupStores` says which store);
+    /// a remembered store is resolved once, so the group link and the open challenges' watch
+    /// share it.
     func groupStore(remembered: String?) -> GroupStoreLocation {
-        let home = dependencies.home
-        if let demo = demoGroupStore, remembered == nil || remembered == demo.remembered { return demo }
-        if let named = dependencies.options.groupStore { return named }
-        let remembered = remembered ?? home.namedGroupStore
-        if let resolved = resolvedGroupStores[remembered ?? ""] { return resolved }
-        let resolved =
-            (try? GroupStoreLocation.resolve(
-                option: nil, environment: dependencies.options.environment, home: home, remembered: remembered,
-                named: false)) ?? .sqlite(path: home.path + "/group-store.sqlite")
-        resolvedGroupStores[remembered ?? ""] = resolved
-        return resolved
+        groupStores.location(remembered: remembered) { remembered in
+            let home = dependencies.home
+            let remembered = remembered ?? home.namedGroupStore
+            if let resolved = resolvedGroupStores[remembered ?? ""] { return resolved }
+            let resolved =
+                (try? GroupStoreLocation.resolve(
+                    option: nil, environment: dependencies.options.environment, home: home, remembered: remembered,
+                    named: false)) ?? .sqlite(path: home.path + "/group-store.sqlite")
+            resolvedGroupStores[remembered ?? ""] = resolved
+            return resolved
+        }
     }
 
     /// Connects to the group `settings` name, if any (after leaving the link there was): one
@@ -79,8 +78,6 @@ extension DashboardEffectRunner {
 
     /// Coins, challenges, badges and the group's weeks as the group link last exchanged them.
     func gatherGames(_ state: DashboardState) -> DashboardEvent {
-        // A challenge open to all joined since (from the command line): its board is watched too.
-        watchOpenChallenges(state.figures.settings)
         let group = state.group
         return .gamesRead(
             gamesSupport(state).gamesData(

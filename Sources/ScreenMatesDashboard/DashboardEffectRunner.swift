@@ -55,6 +55,8 @@ final class DashboardEffectRunner {
     /// Each group store location resolved, by the URL or path remembered: the group link and the
     /// open challenges' watch get the same one, so on a server they share one store (one pool).
     var resolvedGroupStores: [String: GroupStoreLocation] = [:]
+    /// Where this run's groups live (the state holds the same value, `launch.groupStores`).
+    let groupStores: SessionGroupStores
     let referee: ChallengeReferee
     /// The daily prune (`DashboardUpdate` decides when; in the background).
     let pruner: DailyPrune
@@ -70,6 +72,7 @@ final class DashboardEffectRunner {
         self.inbox = inbox
         self.tasks = tasks
         settingsFile = SettingsFile(home: dependencies.home)
+        groupStores = Self.groupStores(dependencies)
         referee = ChallengeReferee(
             clock: dependencies.clock.clock, timeZone: dependencies.timeZone, logger: dependencies.logger)
         pruner = DailyPrune(
@@ -121,6 +124,7 @@ final class DashboardEffectRunner {
         case .releaseClock: ClockSource.release(dependencies.clock, store: store)
         case .releaseStartupPages: releaseStartupPages()
         case .gatherDebugFacts: return [.debugFacts(debugLines(state))]
+        case .watchOpenChallenges: watchOpenChallenges(state.figures.settings)
         case .gatherGames: return [gatherGames(state)]
         case .pokeGames: groupLink?.poke()
         case .gameAction(let action): startGameAction(action, support: gamesSupport(state))

@@ -86,7 +86,7 @@ public final class DashboardSession {
             launch: .init(
                 clockSpeed: clock.clock.speed, demo: options.demo, bell: options.bell, desktop: options.desktop,
                 catalogue: dependencies.catalogue.apps, themeFollowsSettings: options.theme == nil && options.useColor,
-                demoGroupStore: runner.demoGroupStore, namedGroupStore: options.groupStore),
+                groupStores: runner.groupStores),
             figures: reader.figures, moment: DashboardMoment(now: clock.clock.now(), instant: .now),
             width: terminal.width, height: terminal.height, configProblems: configProblems)
         state.noticeLines = NoticeCenter(store: store, since: state.noticesSince).lines()

@@ -25,19 +25,9 @@ struct DashboardState: Hashable, Sendable {
         var catalogue: [TrackedApp]
         /// The theme follows the settings (none was named on the command line, colour is on).
         var themeFollowsSettings = false
-        /// The demo's own group store, where its simulated mates live (a demo with mates only).
-        var demoGroupStore: GroupStoreLocation? = nil
-        /// The group store named for this run (`--group-store`, `SCREENMATES_GROUP_STORE`),
-        /// which every group is looked for in.
-        var namedGroupStore: GroupStoreLocation? = nil
-
-        /// Whether a group joined through the store `remembered` (none: the default) is in the
-        /// demo's own store, as `DashboardEffectRunner.groupStore` finds it: the demo keeps its
-        /// groups there unless the home is in a group elsewhere.
-        func isDemoGroupStore(remembered: String?) -> Bool {
-            guard let demo = demoGroupStore else { return false }
-            return remembered == nil || remembered == demo.remembered || namedGroupStore == demo
-        }
+        /// Where this run's groups live: the demo's own store, the store named for the run (the
+        /// runner opens the same value's answer).
+        var groupStores = SessionGroupStores()
     }
 
     var launch: Launch

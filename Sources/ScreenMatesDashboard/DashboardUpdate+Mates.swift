@@ -11,11 +11,11 @@ extension DashboardUpdate {
     /// none.
     static func followMates(_ state: inout DashboardState, makingGroup: Bool) -> [DashboardEffect] {
         let settings = state.figures.settings
-        guard state.launch.demoGroupStore != nil, settings.displayName != nil else { return [] }
+        guard state.launch.groupStores.demo != nil, settings.displayName != nil else { return [] }
         var effects: [DashboardEffect] = []
         var code: GroupCode?
         if let membership = settings.group {
-            if state.launch.isDemoGroupStore(remembered: membership.store) {
+            if state.launch.groupStores.isDemo(remembered: membership.store) {
                 code = membership.code
             } else {
                 let problem = "no demo mates: this home is in group \(membership.code) elsewhere"

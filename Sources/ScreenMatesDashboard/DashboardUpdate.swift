@@ -95,7 +95,9 @@ enum DashboardUpdate {
             state.model.games.challenges.finished(message, error: error)
             // What the user's blocks decide now (a challenge just joined may already be broken)
             // is decided before the games are read for the screens.
-            return [.settleChallenges, .gatherGames, .pokeGames, .readFigures(checkTimeZone: false)]
+            return [
+                .settleChallenges, .watchOpenChallenges, .gatherGames, .pokeGames, .readFigures(checkTimeZone: false),
+            ]
         case .numbersRead(let figures, let reading):
             return numbersRead(figures, reading, &state)
         case .noticesLooked(let outcome):
@@ -212,7 +214,8 @@ enum DashboardUpdate {
         let basis = DashboardState.GamesBasis(eventsApplied: figures.eventsApplied, today: figures.today)
         if basis != state.gamesBasis {
             state.gamesBasis = basis
-            effects += [.pokeGames, .gatherGames]
+            // A challenge open to all joined since (from the command line): its board is watched too.
+            effects += [.watchOpenChallenges, .pokeGames, .gatherGames]
         }
         if state.model.screen != .setup { effects.append(.lookAtNotices(mates: state.mates)) }
         return effects

@@ -24,6 +24,18 @@ public struct GroupLook: Sendable {
     /// lets the games' exchange that follows skip a call of its own.
     public var games: GroupGamesMarks? = nil
 
+    public init(
+        snapshot: GroupSnapshot, whole: Bool, membersRead: [MemberProfile], sumsRead: Int, changed: Bool,
+        games: GroupGamesMarks? = nil
+    ) {
+        self.snapshot = snapshot
+        self.whole = whole
+        self.membersRead = membersRead
+        self.sumsRead = sumsRead
+        self.changed = changed
+        self.games = games
+    }
+
     /// Looks at the group `code` as `userID` on the day `today`: reads only what changed after
     /// `previous` when it can, else the group whole. `previous` must come from this store (its
     /// `mark` is this store's).

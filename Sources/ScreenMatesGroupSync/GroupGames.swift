@@ -51,7 +51,7 @@ public struct GroupGames: Sendable {
     /// A write the store cannot take now (`.busy`: a group someone's open transaction holds) does
     /// not keep the games from being read: the writes after it are left for the next exchange
     /// (each would wait out the same lock), and it comes back as `waiting`. With `settling`
-    /// false the weeks are left as they are (someone else's change: see `GroupLink.settles`), and
+    /// false the weeks are left as they are (someone else's change: see `GroupLinkStep.settles`), and
     /// `known`, the games' marks the store just said (`GroupLook.games`), stands for asking it.
     public func exchange(
         with store: any GroupStore, previous: GroupGamesSnapshot? = nil, settling: Bool = true,

@@ -22,6 +22,10 @@ import Synchronization
 /// change mark moved (another member's report, a week settled). An exchange that writes nothing
 /// moves no change mark, so two members' links settle down after one round.
 ///
+/// Every decision is `GroupLinkStep`'s, a pure step tested case by case without a store; the
+/// actor is its runtime: it feeds the step each trigger and what each call to the store came to,
+/// and carries out the effects the step returns.
+///
 /// An actor: its worker (`run`) and the tasks it starts (the store's change stream, a retry)
 /// live inside it and end with it; whoever starts `run` awaits it. `stop()` may be called from
 /// any thread and returns at once: from then on the link writes nothing more to the local store
@@ -68,16 +72,7 @@ public actor GroupLink {
         }
     }
 
-    private enum Trigger: Sendable {
-        /// The profile to report changed.
-        case report
-        /// The member's numbers changed: their games are exchanged.
-        case poke
-        /// The store's change signal: another member (or this one) wrote.
-        case changed
-        case retry
-        case sync
-    }
+    typealias Trigger = GroupLinkStep.Trigger
 
     /// This member's side of the group's games, exchanged by the link.
     public nonisolated let games: GroupGames
@@ -95,22 +90,11 @@ public actor GroupLink {
     private let triggers: AsyncStream<Trigger>
     private nonisolated let trigger: AsyncStream<Trigger>.Continuation
 
-    // The worker's own state.
+    // The worker's own state: the decisions' and the handles of what it runs.
+    private var step: GroupLinkStep
     private var store: (any GroupStore)?
     private var watcher: Task<Void, Never>?
     private var retry: Task<Void, Never>?
-    private var lastMark: Int64?
-    /// The change mark at the last exchange of the games.
-    private var exchangedMark: Int64?
-    /// The games were read at the last look, but what this member tells the group of them was
-    /// not taken (the store busy): the next look exchanges them whatever the mark says.
-    private var gamesOwed = false
-    /// The day (on the games' calendar) this link last settled the group's weeks on with the
-    /// current store; nil before the first.
-    private var settledOn: LocalDate?
-    private var reported: ProfileDraft?
-    /// Failed tries in a row (of a report or a look), for the next one's wait.
-    private var failures = 0
 
     /// How long to wait before trying a store again: 1 s doubling up to 30 s, half of each wait
     /// drawn at random, so that the members of a store that went away come back spread.
@@ -137,10 +121,11 @@ public actor GroupLink {
         self.onChange = onChange
         let cached = (try? local.groupCache(code: membership.code)).flatMap { GroupSnapshot.decoded($0.snapshot) }
         let sync = try? local.syncState()
-        state = Mutex(
-            Status(
-                snapshot: cached, offline: false, problem: nil, lastSyncedAt: sync?.lastSyncedAt,
-                unsyncedDays: sync?.unsyncedDays ?? 0, games: games.cached()))
+        let status = Status(
+            snapshot: cached, offline: false, problem: nil, lastSyncedAt: sync?.lastSyncedAt,
+            unsyncedDays: sync?.unsyncedDays ?? 0, games: games.cached())
+        state = Mutex(status)
+        step = GroupLinkStep(status: status)
         (triggers, trigger) = AsyncStream.makeStream(of: Trigger.self, bufferingPolicy: .bufferingNewest(8))
     }
 
@@ -196,195 +181,74 @@ public actor GroupLink {
         store = nil
     }
 
+    /// One look at the group: the step's effects carried out until none asks the store again.
     private func handle(_ next: Trigger) async {
-        if next == .sync {
-            lastMark = nil
-            exchangedMark = nil
-            settledOn = nil
-            reported = nil
+        var event: GroupLinkStep.Event? = .trigger(
+            next, draft: draft.withLock { $0 }, today: today(), gamesDay: games.calendar.day(containing: clock.now()))
+        while let happened = event {
+            event = nil
+            for effect in step.step(happened) {
+                if let outcome = await perform(effect) { event = outcome }
+            }
         }
-        // What this look changed, told to the screen at once at the end (never half of it).
-        var synced: Date?
-        var daysSent = false
-        do {
-            if store == nil {
+    }
+
+    /// Carries out one effect; a call to the store answers what it came to.
+    private func perform(_ effect: GroupLinkStep.Effect) async -> GroupLinkStep.Event? {
+        do throws(GroupStoreError) {
+            switch effect {
+            case .open:
                 let opened = try await location.open()
                 store = opened
                 watcher = watch(opened)
-                lastMark = nil
-                exchangedMark = nil
-                settledOn = nil
-            }
-            guard let store else { return }
-            let wanted = draft.withLock { $0 }
-            // A report the store refuses (a name, a day its clock does not have) is said on the
-            // screen, and one it cannot take now (a member's open transaction holding the group
-            // past the lock timeout) is tried again later; either way the group is still
-            // fetched: one member's numbers must not freeze everyone else's board. Once a write
-            // was not taken, the look's other writes wait for the retry too (each would wait out
-            // the same lock first), and it only reads.
-            var problem: String?
-            var waiting: GroupStoreError?
-            if let wanted, wanted != reported {
-                do {
-                    let version = try await reporter.upload(wanted, to: store)
-                    gate.pass { reporter.recordSent(version: version) }
-                    synced = clock.now()
-                    reported = wanted
-                } catch let error where !error.isTransient {
-                    logger.error("group store refused the profile: \(error.message)")
-                    problem = Self.problem(error)
-                    reported = wanted
-                } catch {
-                    waiting = error
+                return .opened
+            case .sendProfile(let wanted):
+                let version = try await reporter.upload(wanted, to: try openStore())
+                return .profileSent(version: version, at: clock.now())
+            case .sendDays:
+                return .daysSent(try await reporter.uploadDays(to: try openStore()))
+            case .look(let today, let previous):
+                let store = try openStore()
+                let look = try await reporter.look(at: store, today: today, previous: previous)
+                return .looked(look, following: store.following)
+            case .exchangeGames(let writing, let settling, let known, let previous):
+                guard gate.isOpen else { return .gamesSkipped }
+                guard writing else {
+                    let snapshot = try await games.fetch(from: try openStore(), previous: previous, known: known)
+                    return .gamesExchanged(snapshot, waiting: nil)
                 }
-            }
-            if waiting == nil {
-                do {
-                    let days = try await reporter.uploadDays(to: store)
-                    if !days.isEmpty {
-                        gate.pass { reporter.markSent(days) }
-                        daysSent = true
-                    }
-                } catch let error where !error.isTransient {
-                    logger.error("group store refused the finished days: \(error.message)")
-                    problem = problem ?? Self.problem(error)
-                } catch {
-                    waiting = error
-                }
-            }
-            // What changed since the last look (the group whole at the first look from this store).
-            let today = wanted?.day ?? self.today()
-            let look = try await reporter.look(
-                at: store, today: today, previous: lastMark == nil ? nil : status.snapshot)
-            let mark = look.snapshot.mark
-            logger.debug(
-                "group link: \(next) handled",
-                metadata: ["mark": "\(mark ?? -1)", "seen": "\(lastMark ?? -1)", "whole": "\(look.whole)"])
-            var fresh: GroupSnapshot?
-            if look.changed {
-                logger.leftOut(look.snapshot.leftOut, previously: status.snapshot?.leftOut)
-                fresh = look.snapshot
-            }
-            lastMark = mark
-            // The games follow the same mark; a poke exchanges them whatever it says.
-            var games: GroupGamesSnapshot?
-            if next == .poke || mark != exchangedMark || gamesOwed, gate.isOpen {
-                let day = self.games.calendar.day(containing: clock.now())
-                let settling = Self.settles(
-                    poked: next == .poke, sentDays: daysSent, settledOn: settledOn, today: day)
-                do {
-                    let exchanged = try await exchangeGames(
-                        with: store, writing: waiting == nil, settling: settling, known: look.games)
-                    games = exchanged.snapshot
-                    if settling, waiting == nil, exchanged.waiting == nil { settledOn = day }
-                    exchangedMark = mark
-                    gamesOwed = waiting != nil || exchanged.waiting != nil
-                    waiting = waiting ?? exchanged.waiting
-                } catch {
-                    // The group was just read: a store that cannot take the exchange now (a
-                    // file locked) is busy, and the exchange is tried again.
-                    waiting = waiting ?? error
-                }
-            }
-            update {
-                if let fresh { $0.snapshot = fresh }
-                if let games { $0.games = games }
-                if let synced { $0.lastSyncedAt = synced }
-                if daysSent { $0.unsyncedDays = 0 }
-                $0.offline = false
-                $0.following = store.following
-                $0.busy = waiting != nil
-                $0.problem = problem
-            }
-            // After the screen has it: a large group takes a moment to write.
-            if let fresh { gate.pass { reporter.cache(fresh) } }
-            if let waiting {
-                logger.warning("group store took no report now, trying again: \(waiting.message)")
-                await scheduleRetry()
-            } else {
-                failures = 0
-            }
-        } catch {
-            if case .busy = error {
-                // The store answered but could not be read now (a migration waiting for a file
-                // another program keeps locked): it is busy, not out of reach. The screen keeps
-                // the group it has, and the look is tried again.
-                logger.warning("group store could not be read now, trying again: \(error.message)")
-                update {
-                    if let synced { $0.lastSyncedAt = synced }
-                    if daysSent { $0.unsyncedDays = 0 }
-                    $0.offline = false
-                    $0.busy = true
-                }
-                await scheduleRetry()
-            } else if error.isTransient {
-                if !status.offline { logger.warning("group store unreachable: \(error.message)") }
+                let exchange = try await games.exchange(
+                    with: try openStore(), previous: previous, settling: settling, known: known)
+                return .gamesExchanged(exchange.snapshot, waiting: exchange.waiting)
+            case .recordSent(let version):
+                gate.pass { reporter.recordSent(version: version) }
+            case .markSent(let days):
+                gate.pass { reporter.markSent(days) }
+            case .cache(let snapshot):
+                gate.pass { reporter.cache(snapshot) }
+            case .dropStore:
                 await dropStore()
-                update {
-                    if let synced { $0.lastSyncedAt = synced }
-                    if daysSent { $0.unsyncedDays = 0 }
-                    $0.offline = true
-                    // Waiting for the store's owner is not the network: the screen says so.
-                    if case .awaitingApproval = error { $0.problem = error.message }
-                }
-                await scheduleRetry()
-            } else {
-                // Not "offline": the store answered, and someone must act (a name taken, a login
-                // refused…). The update stays; the next change tries again.
-                logger.error("group store: \(error.message)")
-                update {
-                    if let synced { $0.lastSyncedAt = synced }
-                    if daysSent { $0.unsyncedDays = 0 }
-                    $0.offline = false
-                    $0.problem = Self.problem(error)
-                }
+            case .retry(let failures):
+                await scheduleRetry(afterFailures: failures)
+            case .publish(let status):
+                state.withLock { $0 = status }
+                onChange(status)
+            case .log(let level, let message, let metadata):
+                logger.log(
+                    level: level, "\(message)", metadata: metadata.isEmpty ? nil : metadata.mapValues { .string($0) })
+            case .logLeftOut(let rows, let previously):
+                logger.leftOut(rows, previously: previously)
             }
+            return nil
+        } catch {
+            return .failed(error)
         }
     }
 
-    /// One exchange of the games (with `writing` false, only a read of them); a refusal is
-    /// logged (the group itself was read: it stays on screen), a store out of reach ends the
-    /// look as offline. `waiting`: a write the store could not take now (the games were still
-    /// read).
-    /// `known`: the games' marks the look just read with the group's changes, if the store said them.
-    private func exchangeGames(
-        with store: any GroupStore, writing: Bool, settling: Bool, known: GroupGamesMarks?
-    ) async throws(GroupStoreError) -> (snapshot: GroupGamesSnapshot?, waiting: GroupStoreError?) {
-        do {
-            // Only what changed since the last exchange with this store.
-            let previous = exchangedMark == nil ? nil : status.games
-            guard writing else {
-                let snapshot = try await games.fetch(from: store, previous: previous, known: known)
-                logger.leftOut(snapshot.leftOut, previously: status.games?.leftOut)
-                return (snapshot, nil)
-            }
-            let exchange = try await games.exchange(
-                with: store, previous: previous, settling: settling, known: known)
-            logger.leftOut(exchange.snapshot.leftOut, previously: status.games?.leftOut)
-            return (exchange.snapshot, exchange.waiting)
-        } catch let error where !error.isTransient {
-            logger.error("group games: \(error.message)")
-            return (nil, nil)
-        }
-    }
-
-    /// Whether an exchange of the games settles the group's weeks first. Settling locks the
-    /// group's row and counts its weeks: done at every move of the mark by every member, a
-    /// 50-member group's change had 50 members queue for that lock. A mate's change needs none
-    /// of it from this member, and nor does this member's own profile (today's numbers are in no
-    /// closed week): the weeks are settled by whoever sent finished days (a late day total
-    /// recounts a pending week when its writer settles after it), and once a day by each member
-    /// (a week that closed, the day totals kept); a poke settles too.
-    static func settles(poked: Bool, sentDays: Bool, settledOn: LocalDate?, today: LocalDate) -> Bool {
-        poked || sentDays || settledOn != today
-    }
-
-    /// What the dashboard's one-line warning says: a store that cannot be used is said by its
-    /// reason (the server's words first), not its URL, which would fill the line.
-    static func problem(_ error: GroupStoreError) -> String {
-        guard case .unusable(_, let detail) = error else { return error.message }
-        return "group store: " + detail
+    /// The store the step asked a call of; it opened it first.
+    private func openStore() throws(GroupStoreError) -> any GroupStore {
+        guard let store else { throw .unavailable(location: location.description, detail: "the store is not open") }
+        return store
     }
 
     /// The user's day now, on their calendar (day-start hour included), for a snapshot read
@@ -406,11 +270,10 @@ public actor GroupLink {
         }
     }
 
-    /// Asks again after the back-off for one more failure in a row (`retryBackoff`); a retry
+    /// Asks again after the back-off for `failures` failures in a row (`retryBackoff`); a retry
     /// asked for before is cancelled and waited for first, so no task of the link outlives it
     /// unawaited.
-    private func scheduleRetry() async {
-        failures += 1
+    private func scheduleRetry(afterFailures failures: Int) async {
         let wait = Self.retryBackoff.delay(afterFailures: failures)
         let trigger = self.trigger
         retry?.cancel()
@@ -419,14 +282,5 @@ public actor GroupLink {
             guard (try? await Task.sleep(for: wait)) != nil else { return }
             trigger.yield(.retry)
         }
-    }
-
-    private func update(_ change: (inout Status) -> Void) {
-        let changed = state.withLock { status -> Status? in
-            let before = status
-            change(&status)
-            return status != before ? status : nil
-        }
-        if let changed { onChange(changed) }
     }
 }

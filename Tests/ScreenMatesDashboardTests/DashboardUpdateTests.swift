@@ -427,7 +427,7 @@ import Testing
     /// A demo with mates, for a user in `group` (none: no group).
     static func matesState(group: GroupMembership? = nil) throws -> DashboardState {
         var state = try Self.state(demo: true)
-        state.launch.demoGroupStore = demoStore
+        state.launch.groupStores.demo = demoStore
         state.figures.settings.group = group
         return state
     }
@@ -466,8 +466,8 @@ import Testing
         #expect(effects.contains { if case .log(let line) = $0 { line.level == .notice } else { false } })
         #expect(state.model.data?.warning == "no demo mates: this home is in group K7Q2XM elsewhere")
         var named = try Self.matesState()
-        named.launch.namedGroupStore = Self.demoStore
-        #expect(named.launch.isDemoGroupStore(remembered: "/srv/friends.sqlite"), "every group is in the named store")
+        named.launch.groupStores.named = Self.demoStore
+        #expect(named.launch.groupStores.isDemo(remembered: "/srv/friends.sqlite"), "every group is in the named store")
     }
 
     /// Leaving the demo's group takes the mates out; so does clearing the home.
@@ -580,11 +580,15 @@ import Testing
         #expect(state.model.games.challenges.busy)
         let after = DashboardUpdate.update(
             &state, .gameActionFinished(message: "Challenge k2m9 starts tomorrow.", error: false))
-        #expect(after == [.settleChallenges, .gatherGames, .pokeGames, .readFigures(checkTimeZone: false)])
+        #expect(
+            after == [
+                .settleChallenges, .watchOpenChallenges, .gatherGames, .pokeGames, .readFigures(checkTimeZone: false),
+            ]
+        )
         #expect(
             DashboardEffect.coalesced(after) == [
-                .settleChallenges, .readFigures(checkTimeZone: false), .gatherGames, .pokeGames,
-            ], "decided before the games are read")
+                .settleChallenges, .watchOpenChallenges, .readFigures(checkTimeZone: false), .gatherGames, .pokeGames,
+            ], "decided before the games are read; a challenge open to all joined is watched")
         #expect(state.model.games.challenges.message == "Challenge k2m9 starts tomorrow.")
         #expect(!state.model.games.challenges.busy)
     }

@@ -181,11 +181,11 @@ import Testing
     @Test func theLinkSettlesOnlyWhenItSentFinishedDaysWasPokedOrTheDayIsNew() {
         let today = LocalDate(iso8601: "2026-11-23")!
         let yesterday = LocalDate(iso8601: "2026-11-22")!
-        #expect(!GroupLink.settles(poked: false, sentDays: false, settledOn: today, today: today))
-        #expect(GroupLink.settles(poked: false, sentDays: true, settledOn: today, today: today))
-        #expect(GroupLink.settles(poked: true, sentDays: false, settledOn: today, today: today))
-        #expect(GroupLink.settles(poked: false, sentDays: false, settledOn: yesterday, today: today))
-        #expect(GroupLink.settles(poked: false, sentDays: false, settledOn: nil, today: today))
+        #expect(!GroupLinkStep.settles(poked: false, sentDays: false, settledOn: today, today: today))
+        #expect(GroupLinkStep.settles(poked: false, sentDays: true, settledOn: today, today: today))
+        #expect(GroupLinkStep.settles(poked: true, sentDays: false, settledOn: today, today: today))
+        #expect(GroupLinkStep.settles(poked: false, sentDays: false, settledOn: yesterday, today: today))
+        #expect(GroupLinkStep.settles(poked: false, sentDays: false, settledOn: nil, today: today))
     }
 
     /// A mate who breaks a group challenge the member takes part in is a notice in the member's
