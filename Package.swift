@@ -205,8 +205,9 @@ let package = Package(
             name: "screenmates",
             dependencies: [
                 "ScreenMatesHome", "ScreenMatesMonitorRuntime", "ScreenMatesGroupSync", "ScreenMatesReports",
-                "ScreenMatesDashboard", "ScreenMatesCore",
+                "ScreenMatesDashboard", "ScreenMatesCore", "ScreenMatesWatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: leanLinking
         ),

@@ -4,6 +4,7 @@ import ScreenMatesGroupStore
 import ScreenMatesHome
 import ScreenMatesStore
 import ScreenMatesUI
+import ScreenMatesWatch
 
 /// The effects of the settings screen and the debug panel: saving the settings, ending the
 /// simulated day, clearing local data, and the panel's facts.
@@ -105,6 +106,7 @@ extension DashboardEffectRunner {
             ("group changes", status?.following?.description ?? "-"),
             ("notices today", "\(recorded.shown) shown, \(recorded.keys.count - recorded.shown) counted as sent"),
             ("next notice due", state.nextNoticeDue.map(TimeFormat.iso8601) ?? "-"),
+            ("tasks", poolWatchdog.map { PoolWatchdog.summary($0.health) } ?? "-"),
         ]
         if let carrier = state.noticeCarrier, state.launch.desktop || settings.notificationDesktop {
             lines.append(("desktop notices", carrier.summary))

@@ -7,6 +7,7 @@ import ScreenMatesMonitor
 import ScreenMatesMonitorRuntime
 import ScreenMatesStore
 import ScreenMatesUI
+import ScreenMatesWatch
 
 /// What the dashboard's effects are performed with, chosen once before the screen starts.
 struct DashboardDependencies {
@@ -55,6 +56,8 @@ final class DashboardEffectRunner {
     /// Each group store location resolved, by the URL or path remembered: the group link and the
     /// open challenges' watch get the same one, so on a server they share one store (one pool).
     var resolvedGroupStores: [String: GroupStoreLocation] = [:]
+    /// Watches that the background work's tasks run (`PoolWatchdog`), for the debug panel.
+    var poolWatchdog: PoolWatchdog?
     /// Where this run's groups live (the state holds the same value, `launch.groupStores`).
     let groupStores: SessionGroupStores
     let referee: ChallengeReferee

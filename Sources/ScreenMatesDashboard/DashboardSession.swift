@@ -78,6 +78,8 @@ public final class DashboardSession {
         let tasks = BackgroundTasks()
         let inbox = DashboardInbox(wake: terminal.wakeUp)
         let runner = DashboardEffectRunner(dependencies, reader: reader, screen: terminal, inbox: inbox, tasks: tasks)
+        let watchdog = PoolWatchdog(onChange: PoolWatchdog.logging(to: dependencies.logger))
+        runner.poolWatchdog = watchdog
         dependencies.logger.info(
             "dashboard started", metadata: ["home": "\(dependencies.home.path)", "speed": "\(clock.clock.speed)"])
         let options = dependencies.options
@@ -98,6 +100,7 @@ public final class DashboardSession {
         runner.stopBackground()
         terminal.stop()
         await tasks.finish()
+        await watchdog.stop()
         if clock.published { ClockSource.withdraw(from: store) }
         return status
     }

@@ -3,6 +3,7 @@ import ScreenMatesCore
 import ScreenMatesGroupSync
 import ScreenMatesHome
 import ScreenMatesReports
+import ScreenMatesWatch
 
 struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -233,14 +234,18 @@ struct SyncCommand: AsyncParsableCommand {
             }
             let home = try global.resolveHome()
             StopSignals.install()
+            let logger = LogSetup.bootstrap(home: home)
             let reporter = LiveReporter(
                 home: home, store: actions.local, location: actions.location, membership: membership,
-                userID: settings.userID, clock: actions.clock, timeZone: actions.timeZone,
-                logger: LogSetup.bootstrap(home: home))
+                userID: settings.userID, clock: actions.clock, timeZone: actions.timeZone, logger: logger)
             print(
                 "Reporting to group \(membership.code) through \(actions.location) as your numbers change; Ctrl-C stops."
             )
-            await StopSignals.watching { stop in await reporter.run(stop: stop) }
+            await StopSignals.watching { stop in
+                await PoolWatchdog.watching(onChange: PoolWatchdog.logging(to: logger)) {
+                    await reporter.run(stop: stop)
+                }
+            }
             let status = reporter.status
             print(
                 "Stopped. "

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ScreenMatesHome
 import ScreenMatesMonitorRuntime
+import ScreenMatesWatch
 
 struct MonitorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -111,10 +113,10 @@ struct MonitorCommand: AsyncParsableCommand {
         let options = MonitorOptions(
             seed: seed, count: count, rate: rate.flatMap(Self.parseRate), speed: clock.speed,
             startAt: clock.startInstant, scenario: scenario, quiet: quiet)
+        let logger = LogSetup.bootstrap(home: home)
         let session = try MonitorSession(
-            home: home, assets: assets, options: options, timeZone: machineTimeZone,
-            logger: LogSetup.bootstrap(home: home))
-        return await StopSignals.watching { stop in await StartupPages.handedBack { await session.run(stop: stop) } }
+            home: home, assets: assets, options: options, timeZone: machineTimeZone, logger: logger)
+        return await Self.watching(logger) { stop in await session.run(stop: stop) }
     }
 
     /// The home the monitor writes to, ready, and the assets; stop signals are caught from here on.
@@ -130,18 +132,29 @@ struct MonitorCommand: AsyncParsableCommand {
     /// `--source activitywatch`: follows ActivityWatch on the real clock.
     private func follow(_ options: ActivityWatchOptions) async throws(AppError) -> Int32 {
         let (home, assets) = try startingHome()
+        let logger = LogSetup.bootstrap(home: home)
         let follower = try ActivityWatchFollower(
-            home: home, assets: assets, options: options, timeZone: machineTimeZone,
-            logger: LogSetup.bootstrap(home: home))
-        return await StopSignals.watching { stop in await StartupPages.handedBack { await follower.run(stop: stop) } }
+            home: home, assets: assets, options: options, timeZone: machineTimeZone, logger: logger)
+        return await Self.watching(logger) { stop in await follower.run(stop: stop) }
     }
 
     /// `--source terminal|x11|sway|hyprland|gnome|kde|auto`: samples the focus on the real clock.
     private func sample(_ probe: @escaping SampledFollower.ProbeMaker) async throws(AppError) -> Int32 {
         let (home, assets) = try startingHome()
+        let logger = LogSetup.bootstrap(home: home)
         let follower = try SampledFollower(
             home: home, assets: assets, options: SamplingOptions(quiet: quiet), timeZone: machineTimeZone,
-            logger: LogSetup.bootstrap(home: home), probe: probe)
-        return await StopSignals.watching { stop in await StartupPages.handedBack { await follower.run(stop: stop) } }
+            logger: logger, probe: probe)
+        return await Self.watching(logger) { stop in await follower.run(stop: stop) }
+    }
+
+    /// Runs a monitor until a stop signal: the pages start-up touched handed back, and a stall of
+    /// the tasks logged (`PoolWatchdog`).
+    private static func watching(_ logger: Logger, _ run: (StopRequest) async -> Int32) async -> Int32 {
+        await StopSignals.watching { stop in
+            await PoolWatchdog.watching(onChange: PoolWatchdog.logging(to: logger)) {
+                await StartupPages.handedBack { await run(stop) }
+            }
+        }
     }
 }

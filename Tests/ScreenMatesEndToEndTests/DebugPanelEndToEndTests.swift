@@ -12,6 +12,22 @@ import Testing
 
     /// On a simulated clock the day ends at once: the reset notice comes, and commands started
     /// afterwards (`status`) follow the clock it moved to.
+    /// The tasks' watchdog (`PoolWatchdog`) speaks on the panel: on a dashboard whose tasks run,
+    /// it says they run.
+    @Test func theDebugPanelSaysTheTasksRun() async throws {
+        let home = Binary.Home()
+        let setup = try await Binary.run(["setup", "--home", home.path, "--name", "ana"])
+        #expect(setup.status == 0, "\(setup.stderr)")
+        let tmux = try await Tmux()
+        try await tmux.type("\(Binary.path) --home \(home.path) dashboard")
+        _ = try await tmux.waitFor("q quit")
+        try await tmux.openDebugPanel()
+        let panel = try await tmux.waitFor("longest wait")
+        #expect(panel.contains("tasks              running · never stalled · longest wait"), "\(panel)")
+        try await tmux.keys("Escape")
+        try await tmux.keys("q")
+    }
+
     @Test func theEndOfTheDayMovesTheSimulatedClockToTheReset() async throws {
         let home = Binary.Home()
         // The home begins on the simulated clock's day, an hour before the dashboard opens.
