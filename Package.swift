@@ -251,12 +251,32 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // The group-store contract every store keeps, the hostile rows both are tested with, and
+        // the shared file's scratch stores the server's tests compare with.
+        .target(
+            name: "ScreenMatesGroupStoreContract",
+            dependencies: [
+                "ScreenMatesTestSupport", "ScreenMatesGroupStore", "ScreenMatesSQLiteGroupStore", "ScreenMatesCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            path: "Tests/ScreenMatesGroupStoreContract"),
         .testTarget(
             name: "ScreenMatesGroupStoreTests",
+            dependencies: ["ScreenMatesGroupStore", "ScreenMatesCore", "ScreenMatesTestSupport"]
+        ),
+        .testTarget(
+            name: "ScreenMatesSQLiteGroupStoreTests",
             dependencies: [
-                "ScreenMatesTestSupport",
-                "ScreenMatesGroupStore", "ScreenMatesSQLiteGroupStore", "ScreenMatesPostgresGroupStore",
-                "ScreenMatesCore",
+                "ScreenMatesSQLiteGroupStore", "ScreenMatesGroupStoreContract", "ScreenMatesTestSupport",
+                "ScreenMatesGroupStore", "ScreenMatesCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "ScreenMatesPostgresGroupStoreTests",
+            dependencies: [
+                "ScreenMatesPostgresGroupStore", "ScreenMatesGroupStoreContract", "ScreenMatesSQLiteGroupStore",
+                "ScreenMatesTestSupport", "ScreenMatesGroupStore", "ScreenMatesCore",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],

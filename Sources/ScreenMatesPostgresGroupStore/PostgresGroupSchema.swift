@@ -16,7 +16,7 @@ import Foundation
 ///   new level (a file in `Migrations/`, even one holding only what changed and why): a server
 ///   already at the newest level is never upgraded again.
 ///
-/// `Tests/ScreenMatesGroupStoreTests/Schemas/structure.sql` is the whole schema as a fresh install
+/// `Tests/ScreenMatesPostgresGroupStoreTests/Schemas/structure.sql` is the whole schema as a fresh install
 /// and every upgrade leave it (a normalised `pg_dump --schema-only`), regenerated and compared by
 /// `PostgresSchemaStructureTests`: a schema change reads as a diff of that one file.
 ///

@@ -47,25 +47,27 @@ extension GroupStoreContract {
     // MARK: - Fixtures
 
     /// A Monday; its week closes when 2021-03-08 begins.
-    static let monday = LocalDate(year: 2021, month: 3, day: 1)!
+    package static let monday = LocalDate(year: 2021, month: 3, day: 1)!
 
     /// Noon (UTC) on `date`, plus `seconds`.
-    static func noon(_ date: LocalDate, plus seconds: Int = 0) -> Date {
+    package static func noon(_ date: LocalDate, plus seconds: Int = 0) -> Date {
         Date(timeIntervalSince1970: TimeInterval(date.dayNumber * 86400 + 12 * 3600 + seconds))
     }
 
-    static func challenge(_ id: String, firstDay: LocalDate = today, days: Int = 3) -> Challenge {
+    package static func challenge(_ id: String, firstDay: LocalDate = today, days: Int = 3) -> Challenge {
         Challenge(
             id: id, rule: .dailyBlocks(max: 2, target: .allVice), firstDay: firstDay, days: days, reward: 40,
             penalty: 20)
     }
 
-    static func day(_ userID: UserID, _ date: LocalDate, vice: Int, version: Int64 = 1) -> DayTotal {
+    package static func day(_ userID: UserID, _ date: LocalDate, vice: Int, version: Int64 = 1) -> DayTotal {
         DayTotal(userID: userID, date: date, viceBlocks: vice, goalBlocks: 8, version: version)
     }
 
     /// A group created at noon on `monday` (its settlement begins that day) with ana and bo.
-    static func settlingGroup(in store: any GroupStore, rules: SettlementRules = .standard) async throws -> Group {
+    package static func settlingGroup(in store: any GroupStore, rules: SettlementRules = .standard) async throws
+        -> Group
+    {
         let group = try await store.createGroup(dailyGoalBlocks: 8, creator: ana, now: noon(monday))
         // Set while ana is the only member: at once.
         try await store.setSettlementRules(rules, code: group.code, userID: ana.userID, now: noon(monday))

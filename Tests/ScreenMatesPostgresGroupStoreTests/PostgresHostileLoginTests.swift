@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesGroupStoreContract
 import Testing
 
 @testable import ScreenMatesPostgresGroupStore

@@ -10,38 +10,43 @@ import Synchronization
 import Testing
 
 /// Makes a new, empty store.
-typealias GroupStoreFactory = @Sendable () async throws -> any GroupStore
+package typealias GroupStoreFactory = @Sendable () async throws -> any GroupStore
 
 /// Makes a new, empty store and a second, independent connection to the same store: what
 /// another process using it sees.
-typealias SharedGroupStoreFactory = @Sendable () async throws -> (any GroupStore, any GroupStore)
+package typealias SharedGroupStoreFactory = @Sendable () async throws -> (any GroupStore, any GroupStore)
 
 /// What every `GroupStore` must do, written once and run against each implementation (the
 /// SQLite file now, a PostgreSQL server later): each check takes a factory and asks it for a
 /// fresh store, so checks never see each other's groups.
 ///
 /// Instants are whole seconds, which every engine keeps exactly.
-enum GroupStoreContract {
+package enum GroupStoreContract {
     /// How a check gets its stores.
-    struct Fixture: Sendable {
-        var fresh: GroupStoreFactory
-        var shared: SharedGroupStoreFactory
+    package struct Fixture: Sendable {
+        package var fresh: GroupStoreFactory
+        package var shared: SharedGroupStoreFactory
+
+        package init(fresh: @escaping GroupStoreFactory, shared: @escaping SharedGroupStoreFactory) {
+            self.fresh = fresh
+            self.shared = shared
+        }
     }
 
     /// One named check, so an implementation's suite runs them all as one parameterised test.
-    struct Check: Sendable, CustomTestStringConvertible {
+    package struct Check: Sendable, CustomTestStringConvertible {
         let name: String
-        let run: @Sendable (Fixture) async throws -> Void
+        package let run: @Sendable (Fixture) async throws -> Void
 
         init(_ name: String, _ run: @escaping @Sendable (Fixture) async throws -> Void) {
             self.name = name
             self.run = run
         }
 
-        var testDescription: String { name }
+        package var testDescription: String { name }
     }
 
-    static let all: [Check] = groups + games + account + changes
+    package static let all: [Check] = groups + games + account + changes
 
     /// Groups, members, day totals, the rate limit and the change signal.
     static let groups: [Check] = [
@@ -68,14 +73,14 @@ enum GroupStoreContract {
 
     // MARK: - Fixtures
 
-    static let start = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18, whole seconds.
-    static let today = LocalDate(year: 2026, month: 11, day: 18)!
+    package static let start = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18, whole seconds.
+    package static let today = LocalDate(year: 2026, month: 11, day: 18)!
 
-    static func at(_ seconds: Int) -> Date { start.addingTimeInterval(TimeInterval(seconds)) }
+    package static func at(_ seconds: Int) -> Date { start.addingTimeInterval(TimeInterval(seconds)) }
 
-    static func name(_ text: String) -> DisplayName { try! DisplayName(validating: text) }
+    package static func name(_ text: String) -> DisplayName { try! DisplayName(validating: text) }
 
-    static func profile(
+    package static func profile(
         _ userID: String, _ displayName: String, version: Int64 = 1, blocks: Int = 0, streak: Int = 0,
         lastActive: Date? = nil, day: LocalDate = today, updated: Date = start
     ) -> MemberProfile {
@@ -84,17 +89,17 @@ enum GroupStoreContract {
             lastActive: lastActive, lastUpdated: updated, version: version)
     }
 
-    static let ana = profile("ana23456", "ana", blocks: 3, streak: 4, lastActive: at(-60))
-    static let bo = profile("bo234567", "bo", blocks: 1, streak: 9)
+    package static let ana = profile("ana23456", "ana", blocks: 3, streak: 4, lastActive: at(-60))
+    package static let bo = profile("bo234567", "bo", blocks: 1, streak: 9)
 
     /// A code that no store has handed out (a fresh store has none).
-    static let unusedCode = try! GroupCode(validating: "ZZZZ22")
+    package static let unusedCode = try! GroupCode(validating: "ZZZZ22")
 
-    static func newGroup(in store: any GroupStore, goal: Int = 8) async throws -> Group {
+    package static func newGroup(in store: any GroupStore, goal: Int = 8) async throws -> Group {
         try await store.createGroup(dailyGoalBlocks: goal, creator: ana, now: start)
     }
 
-    static func expectError(
+    package static func expectError(
         _ expected: GroupStoreError, sourceLocation: SourceLocation = #_sourceLocation,
         _ body: () async throws -> Void
     ) async {
@@ -429,12 +434,12 @@ enum GroupStoreContract {
     }
 
     /// Counts a stream's yields from a task of its own.
-    final class YieldCounter: Sendable {
+    package final class YieldCounter: Sendable {
         private let count = Mutex(0)
         private let ended = Mutex(false)
         private let task = Mutex<Task<Void, Never>?>(nil)
 
-        init(_ stream: AsyncStream<Void>) {
+        package init(_ stream: AsyncStream<Void>) {
             let started = Task { [self] in
                 for await _ in stream { count.withLock { $0 += 1 } }
                 ended.withLock { $0 = true }
@@ -442,11 +447,11 @@ enum GroupStoreContract {
             task.withLock { $0 = started }
         }
 
-        var yields: Int { count.withLock { $0 } }
-        var hasEnded: Bool { ended.withLock { $0 } }
+        package var yields: Int { count.withLock { $0 } }
+        package var hasEnded: Bool { ended.withLock { $0 } }
 
         /// Waits until there are more than `count` yields or `timeout` passes; true if there were.
-        func waitForMore(than count: Int, timeout: Duration) async throws -> Bool {
+        package func waitForMore(than count: Int, timeout: Duration) async throws -> Bool {
             let deadline = ContinuousClock.now + timeout
             while yields <= count {
                 guard ContinuousClock.now < deadline else { return false }
@@ -456,13 +461,13 @@ enum GroupStoreContract {
         }
 
         /// Waits for the stream to end by itself (its consumer is not cancelled).
-        func waitForEnd() async {
+        package func waitForEnd() async {
             let running = task.withLock { $0 }
             await running?.value
         }
 
         /// Cancels the consuming task and waits for the stream to end.
-        func cancel() async {
+        package func cancel() async {
             let running = task.withLock { $0 }
             running?.cancel()
             await running?.value

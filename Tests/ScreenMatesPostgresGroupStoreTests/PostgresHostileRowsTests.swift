@@ -3,6 +3,7 @@ import PostgresNIO
 import PropertyBased
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesGroupStoreContract
 import Testing
 
 @testable import ScreenMatesPostgresGroupStore

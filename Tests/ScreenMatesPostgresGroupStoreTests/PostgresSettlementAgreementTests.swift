@@ -1,6 +1,7 @@
 import Foundation
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesGroupStoreContract
 import ScreenMatesSQLiteGroupStore
 import Testing
 

@@ -6,20 +6,21 @@ import Testing
 /// What every `GroupStore` must do for challenges open to all, run against each implementation:
 /// `owner` is the store as its owner opens it (who publishes), `member` as any other user of it
 /// (on a server, another login). ana is the owner; bo, cy and dan are in other groups.
-enum OpenChallengeContract {
+package enum OpenChallengeContract {
     typealias Contract = GroupStoreContract
 
-    static let bo = Contract.bo.userID
+    package static let bo = Contract.bo.userID
     static let cy = UserID("cy234567")
     static let dan = UserID("dan23456")
-    static let ana = Contract.ana.userID
+    package static let ana = Contract.ana.userID
 
-    static func challenge(_ id: String) -> Challenge {
+    package static func challenge(_ id: String) -> Challenge {
         Contract.challenge(id, firstDay: Contract.today, days: 3)
     }
 
     /// Published, listed, joined by users of other groups, reported, ranked as a group's board.
-    static func publishedChallengeIsJoinedAndRanked(owner: any GroupStore, member: any GroupStore) async throws {
+    package static func publishedChallengeIsJoinedAndRanked(owner: any GroupStore, member: any GroupStore) async throws
+    {
         let start = Contract.start
         // ana and bo each in a group of their own: the board crosses groups.
         _ = try await owner.createGroup(dailyGoalBlocks: 8, creator: Contract.ana, now: start)
@@ -80,7 +81,7 @@ enum OpenChallengeContract {
 
     /// Who may join and report what: an unknown id, a challenge whose first day is over, a user
     /// who did not join, a value out of range.
-    static func joiningAndReportingFollowTheRules(owner: any GroupStore, member: any GroupStore) async throws {
+    package static func joiningAndReportingFollowTheRules(owner: any GroupStore, member: any GroupStore) async throws {
         try await owner.publishOpenChallenge(challenge("rules234"), publisherID: ana, now: Contract.start)
         await Contract.expectError(.unknownOpenChallenge("nothing2")) {
             _ = try await member.joinOpenChallenge(
@@ -114,7 +115,7 @@ enum OpenChallengeContract {
     }
 
     /// Deleting an account takes the user's lines off every board.
-    static func deletingAnAccountRemovesItsLines(owner: any GroupStore, member: any GroupStore) async throws {
+    package static func deletingAnAccountRemovesItsLines(owner: any GroupStore, member: any GroupStore) async throws {
         try await owner.publishOpenChallenge(challenge("gone2345"), publisherID: ana, now: Contract.start)
         _ = try await member.joinOpenChallenge(
             id: "gone2345", userID: bo, name: Contract.name("bo"), today: Contract.today, now: Contract.start)

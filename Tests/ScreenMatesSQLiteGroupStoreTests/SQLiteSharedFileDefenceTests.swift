@@ -3,6 +3,7 @@ import GRDB
 import Glibc
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesGroupStoreContract
 import Testing
 
 @testable import ScreenMatesSQLiteGroupStore

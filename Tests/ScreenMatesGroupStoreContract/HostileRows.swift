@@ -3,7 +3,7 @@ import ScreenMatesCore
 import ScreenMatesGroupStore
 
 /// A value a member with write access puts in a column by hand.
-enum HostileValue: Hashable, Sendable {
+package enum HostileValue: Hashable, Sendable {
     case integer(Int64)
     case real(Double)
     case text(String)
@@ -14,8 +14,8 @@ enum HostileValue: Hashable, Sendable {
 /// columns as both schemas name them (the group's code left for the planter to add), and what a
 /// reader must make of it. The same rows can be planted in a SQLite file (`HostileMember`) or on
 /// a PostgreSQL server, and read back through any `GroupStore` (`HostileRowsCheck`).
-struct HostileRow: Sendable {
-    enum Table: String, Sendable, CaseIterable {
+package struct HostileRow: Sendable {
+    package enum Table: String, Sendable, CaseIterable {
         case member
         case dayTotal = "day_total"
         case challenge = "group_challenge"
@@ -26,23 +26,23 @@ struct HostileRow: Sendable {
         case settlementRules = "group_info"
     }
 
-    struct Column: Sendable {
-        var name: String
-        var value: HostileValue
+    package struct Column: Sendable {
+        package var name: String
+        package var value: HostileValue
     }
 
-    var table: Table
+    package var table: Table
     /// In the order the table declares them.
-    var columns: [Column]
+    package var columns: [Column]
     /// Whether every value is one a client accepts: a reader must return the row.
-    var isRight: Bool
+    package var isRight: Bool
     /// Whether a read of the group meets the row at all: one whose day is beyond every range, or
     /// whose user id joins no member, is never read (so neither returned nor named).
     var isRead: Bool
     /// The user id (or the challenge id) it is known by when it is right.
     var id: String
 
-    func value(_ column: String) -> HostileValue? { columns.first { $0.name == column }?.value }
+    package func value(_ column: String) -> HostileValue? { columns.first { $0.name == column }?.value }
 
     var integers: [String: Int64] {
         Dictionary(
@@ -57,13 +57,13 @@ struct HostileRow: Sendable {
 /// the others with one or two values no client accepts — negative counts, 2^63−1, Int64.min,
 /// empty and overlong text, control, bidi and zero-width characters, malformed rule JSON — and,
 /// where the engine's typing is loose (SQLite), values of the wrong type.
-enum HostileRows {
+package enum HostileRows {
     /// The challenge every hostile participant row belongs to (created by the test, right).
-    static let challengeID = "base1234"
+    package static let challengeID = "base1234"
 
     /// `count` rows (a member companion for rows that name a user, where the user id is right, so
     /// an engine with foreign keys can hold them), members first. `today` anchors the dates.
-    static func generate(count: Int, today: LocalDate, looseTypes: Bool, seed: UInt64) -> [HostileRow] {
+    package static func generate(count: Int, today: LocalDate, looseTypes: Bool, seed: UInt64) -> [HostileRow] {
         var rng = SeededGenerator(seed: seed)
         var rows: [HostileRow] = []
         var ruled = false

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesGroupStoreContract
 import Testing
 
 @testable import ScreenMatesSQLiteGroupStore

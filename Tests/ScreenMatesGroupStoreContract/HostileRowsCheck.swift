@@ -10,8 +10,8 @@ import Testing
 ///
 /// The group has ana and bo (`GroupStoreContract`) and the challenge `HostileRows.challengeID`
 /// before the rows are planted; `today` is the day they were made around.
-enum HostileRowsCheck {
-    static func expectReadersHold(
+package enum HostileRowsCheck {
+    package static func expectReadersHold(
         _ store: any GroupStore, group: Group, planted: [HostileRow], today: LocalDate,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {

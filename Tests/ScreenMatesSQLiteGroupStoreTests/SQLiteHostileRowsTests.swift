@@ -3,6 +3,7 @@ import GRDB
 import PropertyBased
 import ScreenMatesCore
 import ScreenMatesGroupStore
+import ScreenMatesGroupStoreContract
 import ScreenMatesSQLiteGroupStore
 import Testing
 
