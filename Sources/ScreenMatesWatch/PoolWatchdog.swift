@@ -8,9 +8,10 @@ import Synchronization
 /// it; two of them and no task runs at all, not even the one that would let them go. The product
 /// keeps such waits off the pool (`ThreadExecutor`, `.ci/check-blocking`), and this is the
 /// defence for what that misses, in the product or the toolchain: from a thread of its own
-/// (`OwnedThread`, outside the pool) it hands the pool a heartbeat task every `interval`, and
-/// when one has waited `limit` without running it reports the pool stalled (`onChange`), then
-/// again when the heartbeat runs, with how long the stall lasted. The dashboard logs it and
+/// (`OwnedThread`, outside the pool) it hands the pool a heartbeat task every `interval` (5 s:
+/// an idle program wakes for it a dozen times a minute), and when one has waited `limit`
+/// without running it reports the pool stalled (`onChange`), then again when the heartbeat runs,
+/// with how long the stall lasted. The dashboard logs it and
 /// shows it in the debug panel; the monitors and `sync --watch` log it.
 ///
 /// The clocks are monotonic: moving the wall clock (libfaketime, a time zone change) is no stall.
@@ -52,7 +53,7 @@ public final class PoolWatchdog: Sendable {
     /// Starts watching at once. `onChange` is told each stall and each recovery (from the
     /// watchdog's thread, or from the heartbeat that ended the stall).
     public init(
-        interval: Duration = .seconds(1), limit: Duration = .seconds(10),
+        interval: Duration = .seconds(5), limit: Duration = .seconds(10),
         schedule: @escaping Schedule = { body in Task.detached { body() } },
         onChange: @escaping @Sendable (Health) -> Void
     ) {

@@ -6,9 +6,9 @@ import Testing
 /// A running challenge forbids an app exactly when one more block of it, now, would break the
 /// challenge's rule: the guard that acts when the app is opened agrees with the judge.
 @Suite struct ChallengeGuardTests {
-    static let calendar = ChallengeTests.calendar
+    static let calendar = ChallengeJudgeTests.calendar
     static let guardian = ChallengeGuard(calendar: calendar)
-    static let first = ChallengeTests.first
+    static let first = ChallengeJudgeTests.first
     static let youtube = TrackedApp(id: "youtube", name: "YouTube", bundleID: "com.youtube", category: .vice)
     static let tiktok = TrackedApp(id: "tiktok", name: "TikTok", bundleID: "com.tiktok", category: .vice)
     static let notion = TrackedApp(id: "notion", name: "Notion", bundleID: "so.notion", category: .productive)
@@ -16,7 +16,7 @@ import Testing
     static func watched(_ rule: ChallengeRule, _ action: OpenedAction = .notice, id: String = "c1")
         -> ChallengeGuard.Watched
     {
-        var challenge = ChallengeTests.challenge(rule)
+        var challenge = ChallengeJudgeTests.challenge(rule)
         challenge.id = id
         return .init(challenge: challenge, action: action)
     }
@@ -24,8 +24,8 @@ import Testing
     @Test func atMostNForbidsTheAppOnceNBlocksAreUsedToday() {
         let rule = ChallengeRule.dailyBlocks(max: 2, target: .app("youtube"))
         let now = Self.calendar.instant(on: Self.first.adding(days: 1), hour: 15, minute: 0)
-        let one = [ChallengeTests.block("youtube", .vice, day: 1, 10, 0)]
-        let two = one + [ChallengeTests.block("youtube", .vice, day: 1, 11, 0)]
+        let one = [ChallengeJudgeTests.block("youtube", .vice, day: 1, 10, 0)]
+        let two = one + [ChallengeJudgeTests.block("youtube", .vice, day: 1, 11, 0)]
         #expect(
             Self.guardian.forbidding(Self.youtube, watched: [Self.watched(rule)], today: one, goal: 8, now: now).isEmpty
         )
@@ -84,7 +84,7 @@ import Testing
 
     @Test func theNoticeNamesTheChallengeTheStakeAndTheWayOut() {
         let forbidden = ChallengeGuard.Forbidden(
-            challenge: ChallengeTests.challenge(.dailyBlocks(max: 2, target: .app("youtube"))), action: .minimize,
+            challenge: ChallengeJudgeTests.challenge(.dailyBlocks(max: 2, target: .app("youtube"))), action: .minimize,
             reason: "2 of 2 blocks used today")
         let notice = forbidden.notice(
             app: Self.youtube, day: Self.first, at: Date(timeIntervalSince1970: 1_800_000_000),
@@ -102,16 +102,17 @@ import Testing
     /// The guard and the judge agree: while a challenge runs unbroken, an app is forbidden now
     /// exactly when a block of it completed now would break the challenge.
     @Test func anAppIsForbiddenExactlyWhenItsNextBlockWouldBreakTheRule() async {
-        await propertyCheck(count: 300, input: ChallengeTests.eventsGen, Gen.int(in: 0...(3 * 1440 - 1))) {
+        await propertyCheck(count: 300, input: ChallengeJudgeTests.eventsGen, Gen.int(in: 0...(3 * 1440 - 1))) {
             events, minute in
             let now = Self.calendar.start(of: Self.first).addingTimeInterval(Double(minute) * 60)
             let day = Self.calendar.day(containing: now)
             let today = events.filter { Self.calendar.day(containing: $0.occurredAt) == day && $0.occurredAt < now }
             let past = events.filter { $0.occurredAt < now }
-            for rule in ChallengeTests.rules {
-                let challenge = ChallengeTests.challenge(rule)
+            for rule in ChallengeJudgeTests.rules {
+                let challenge = ChallengeJudgeTests.challenge(rule)
                 guard
-                    case .running = ChallengeTests.judge.verdict(challenge, events: past, goal: { _ in 3 }, now: now)
+                    case .running = ChallengeJudgeTests.judge.verdict(
+                        challenge, events: past, goal: { _ in 3 }, now: now)
                 else { continue }
                 for app in [Self.youtube, Self.tiktok, Self.notion] {
                     let forbidden = !Self.guardian.forbidding(
@@ -119,7 +120,7 @@ import Testing
                     ).isEmpty
                     let next = UsageEvent(
                         id: UUID(), appID: app.id, category: app.category, seconds: 900, occurredAt: now)
-                    let verdict = ChallengeTests.judge.verdict(
+                    let verdict = ChallengeJudgeTests.judge.verdict(
                         challenge, events: past + [next], goal: { _ in 3 }, now: now.addingTimeInterval(1))
                     let breaks = if case .broken(let at, _) = verdict { at == now } else { false }
                     #expect(forbidden == breaks, "\(rule), \(app.id) at \(now): forbidden \(forbidden), \(verdict)")

@@ -68,89 +68,7 @@ import Testing
         }
     }
 
-    /// Property 16: a participant's standing only moves forward: the first decided state is
-    /// kept for good, and while still in the days kept never go down.
-    @Test func aParticipantsStandingOnlyMovesForward() async {
-        await propertyCheck(count: 100, input: Self.reports) { reports in
-            var standing = ParticipantStanding(
-                userID: UserID("u1"), name: "bo", state: .stillIn, daysKept: 0, joinedAt: Self.at0)
-            var firstDecision: ParticipantState?
-            for (index, (state, days)) in reports.enumerated() {
-                let before = standing
-                if let next = standing.taking(
-                    state: state, daysKept: days, decidedAt: Self.at0.addingTimeInterval(Double(index)))
-                {
-                    standing = next
-                }
-                if before.state.isDecided { #expect(standing == before, "a decided standing never changes") }
-                if !standing.state.isDecided { #expect(standing.daysKept >= before.daysKept) }
-                if firstDecision == nil && state.isDecided { firstDecision = state }
-            }
-            #expect(standing.state == (firstDecision ?? .stillIn))
-        }
-    }
-
-    /// Property 16: the participants' leaderboard is ordered (finished, still in, failed, gave
-    /// up; more days first), its ranks count who is strictly ahead, and it does not depend on
-    /// the order the participants come in.
-    @Test func theParticipantsLeaderboardIsOrdered() async {
-        let standings = Generator<[ParticipantStanding], Shrink.None<[ParticipantStanding]>> { rng in
-            (0..<Int.random(in: 0...12, using: &rng)).map { index in
-                let state = ParticipantState.allCases.randomElement(using: &rng)!
-                return ParticipantStanding(
-                    userID: UserID("u\(index)"), name: ["ana", "bo", "Cy", "dee"].randomElement(using: &rng)!,
-                    state: state,
-                    daysKept: Int.random(in: 0...3, using: &rng), joinedAt: Self.at0,
-                    decidedAt: state.isDecided
-                        ? Self.at0.addingTimeInterval(Double(Int.random(in: 0...3, using: &rng))) : nil)
-            }
-        }
-        await propertyCheck(count: 100, input: standings) { standings in
-            let ranked = ChallengeStandings.rank(standings)
-            #expect(ranked.count == standings.count)
-            func key(_ s: ParticipantStanding) -> (Int, Int) {
-                (ParticipantState.allCases.firstIndex(of: s.state).map { [1, 0, 2, 3][$0] }!, -s.daysKept)
-            }
-            for (a, b) in zip(ranked, ranked.dropFirst()) {
-                #expect(key(a.standing) <= key(b.standing))
-                #expect(a.rank <= b.rank)
-            }
-            for entry in ranked {
-                let ahead = standings.filter { key($0) < key(entry.standing) }.count
-                #expect(entry.rank == ahead + 1)
-            }
-            #expect(ChallengeStandings.rank(standings.reversed()).map(\.standing) == ranked.map(\.standing))
-        }
-    }
-
     // MARK: Coins (properties 14 and 17)
-
-    /// Property 17: the ranking by coins puts more coins first (then more badges), ranks count
-    /// who is strictly ahead, and the order the standings come in does not matter.
-    @Test func theCoinRankingIsOrdered() async {
-        let standings = Generator<[CoinStanding], Shrink.None<[CoinStanding]>> { rng in
-            (0..<Int.random(in: 0...15, using: &rng)).map { index in
-                CoinStanding(
-                    userID: UserID("u\(index)"), name: ["ana", "bo", "Cy"].randomElement(using: &rng)!,
-                    coins: Int.random(in: 0...5, using: &rng) * 10, badges: Int.random(in: 0...2, using: &rng),
-                    isMe: index == 0)
-            }
-        }
-        await propertyCheck(count: 100, input: standings) { standings in
-            let ranked = CoinRanking.rank(standings)
-            #expect(Set(ranked.map(\.standing.userID)) == Set(standings.map(\.userID)))
-            for (a, b) in zip(ranked, ranked.dropFirst()) {
-                #expect((-a.standing.coins, -a.standing.badges) <= (-b.standing.coins, -b.standing.badges))
-            }
-            for entry in ranked {
-                let ahead = standings.filter {
-                    ($0.coins, $0.badges) > (entry.standing.coins, entry.standing.badges)
-                }.count
-                #expect(entry.rank == ahead + 1)
-            }
-            #expect(CoinRanking.rank(standings.shuffled()).map(\.standing) == ranked.map(\.standing))
-        }
-    }
 
     /// Property 14: a week's settlement booked into a ledger any number of times counts once,
     /// and a week's loss never takes the balance below zero.
@@ -257,32 +175,4 @@ import Testing
 
     // MARK: Badges (properties 18 and 19)
 
-    /// Properties 18 and 19: every badge has one category and one difficulty, every category
-    /// and difficulty has badges; and however the history grows, each kind is earned once, on a
-    /// day of the history.
-    @Test func badgesAreCategorisedAndEarnedOnce() async {
-        for category in BadgeKind.Category.allCases {
-            #expect(BadgeKind.allCases.contains { $0.category == category }, "\(category)")
-        }
-        for difficulty in BadgeKind.Difficulty.allCases {
-            #expect(BadgeKind.allCases.contains { $0.difficulty == difficulty }, "\(difficulty)")
-        }
-        let history = Generator<[DayRecord], Shrink.None<[DayRecord]>> { rng in
-            var streak = 0
-            return (0..<Int.random(in: 0...60, using: &rng)).map { offset in
-                let vice = Int.random(in: 0...9, using: &rng)
-                streak = vice <= 8 ? streak + 1 : 0
-                return DayRecord(
-                    date: Self.first.adding(days: offset), viceBlocks: vice,
-                    productiveBlocks: Int.random(in: 0...9, using: &rng), goalBlocks: 8, earnedSeconds: 0,
-                    spentSeconds: 0, endingBalanceSeconds: 0, overdraftSeconds: 0, streakAfter: streak)
-            }
-        }
-        await propertyCheck(count: 100, input: history) { records in
-            let earned = BadgeRules.earned(records: records + records)
-            #expect(earned == BadgeRules.earned(records: records), "a day seen twice earns nothing more")
-            let days = Set(records.map(\.date))
-            for (_, day) in earned { #expect(days.contains(day)) }
-        }
-    }
 }
