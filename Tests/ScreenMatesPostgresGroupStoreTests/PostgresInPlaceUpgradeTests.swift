@@ -6,12 +6,12 @@ import Testing
 
 @testable import ScreenMatesPostgresGroupStore
 
-/// A store the twelfth level's clients use — members, day totals, a challenge and its part, coins,
-/// settlement rules, settled and pending weeks, all written through that level's functions by each
-/// member's own login — upgraded in place by this version: every row stays, the schema says it
-/// serves clients from the third level on, and the members' calls (which this version's client
-/// makes as the twelfth level's did: the same functions, arguments and answers) go on working on
-/// the rows from before.
+/// A store the newest released level's clients use (`ReleasedSchema.newestLevel`) — members, day
+/// totals, a challenge and its part, coins, settlement rules, settled and pending weeks, all
+/// written through that level's functions by each member's own login — upgraded in place by this
+/// version: every row stays, the schema says it serves clients from the third level on, and the
+/// members' calls (which this version's client makes as that level's did: the same functions,
+/// arguments and answers) go on working on the rows from before.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipNote))
 struct PostgresInPlaceUpgradeTests {
     private typealias Server = PostgresTestServer
@@ -41,11 +41,11 @@ struct PostgresInPlaceUpgradeTests {
             """, as: address)
     }
 
-    @Test func aStoreOfTheTwelfthLevelIsUpgradedInPlaceAndItsMembersKeepEverything() async throws {
+    @Test func aStoreOfTheNewestReleasedLevelIsUpgradedInPlaceAndItsMembersKeepEverything() async throws {
         var address = try await Server.newDatabase()
         address.timeout = .seconds(30)
         try await ReleasedSchema.install(upTo: ReleasedSchema.newestLevel, in: address)
-        // The twelfth level's policy, relaxed as `Server.relaxPolicy` relaxes the current one.
+        // That level's policy, relaxed as `Server.relaxPolicy` relaxes the current one.
         try await Server.execute(
             """
             UPDATE screenmates.store_policy SET members_choose_clock = true, running_challenges_per_group = 1000,
@@ -60,7 +60,7 @@ struct PostgresInPlaceUpgradeTests {
         let (first, now) = (today - 30, Int64(today) * 86_400_000 + 43_200_000)
         let joined = Int64(first) * 86_400_000
 
-        // The twelfth level's clients, each on their own login.
+        // That level's clients, each on their own login.
         let code = try #require(
             try await Self.strings(
                 """
