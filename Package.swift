@@ -322,7 +322,7 @@ let package = Package(
             dependencies: [
                 "ScreenMatesHome", "ScreenMatesHomeTestSupport", "ScreenMatesTestSupport", "ScreenMatesStore",
                 "ScreenMatesCore", "ScreenMatesMonitor", "ScreenMatesSources", "ScreenMatesWatch",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "ScreenMatesMonitorRuntimeTests",

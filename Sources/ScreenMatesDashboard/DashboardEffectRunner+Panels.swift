@@ -91,6 +91,10 @@ extension DashboardEffectRunner {
         let recorded = (try? store.noticeKeys(day: figures.today)) ?? (keys: [], shown: 0)
         var lines: [(String, String)] = [
             ("user id", settings.userID.value),
+            (
+                "machine",
+                (try? store.thisMachine()).flatMap { $0 }.map { "\($0.name) · \($0.id.value.prefix(8))" } ?? "-"
+            ),
             ("name", settings.displayName?.value ?? "(none)"),
             ("data directory", home.path),
             ("database", home.databasePath),

@@ -40,6 +40,11 @@ public final class DashboardSession {
         if opened.settings.displayName == nil { ClockSource.hold(clock) }
         configProblems = opened.configProblems
         for problem in configProblems { logger.warning("\(problem)") }
+        // The machine this home runs on, drawn once (a home copied from another host draws again).
+        if let found = try? ThisMachine.current(store: opened.store), found.drawn {
+            let copied = found.copied ? ", drawn anew: the home was copied from another host" : ""
+            logger.info("this home is the machine \(found.machine.name)\(copied)")
+        }
         do throws(AppError) {
             theme =
                 options.useColor

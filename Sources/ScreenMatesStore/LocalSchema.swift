@@ -41,6 +41,7 @@ enum LocalSchema {
         Migration("v11: the daily prune", sql: v11DailyPrune),
         Migration("v12: what a challenge does when its app is opened", sql: v12ChallengeWhenOpened),
         Migration("v13: challenges open to everyone on a group store", sql: v13OpenChallenges),
+        Migration("v14: this home's machine among its member's machines", sql: v14ThisMachine),
     ]
 
     static func makeMigrator() -> DatabaseMigrator {

@@ -13,8 +13,8 @@ import Testing
     /// On a simulated clock the day ends at once: the reset notice comes, and commands started
     /// afterwards (`status`) follow the clock it moved to.
     /// The tasks' watchdog (`PoolWatchdog`) speaks on the panel: on a dashboard whose tasks run,
-    /// it says they run.
-    @Test func theDebugPanelSaysTheTasksRun() async throws {
+    /// it says they run. The panel names the machine the home drew, by the host's name.
+    @Test func theDebugPanelSaysTheTasksRunAndTheMachine() async throws {
         let home = Binary.Home()
         let setup = try await Binary.run(["setup", "--home", home.path, "--name", "ana"])
         #expect(setup.status == 0, "\(setup.stderr)")
@@ -24,6 +24,7 @@ import Testing
         try await tmux.openDebugPanel()
         let panel = try await tmux.waitFor("longest wait")
         #expect(panel.contains("tasks              running · never stalled · longest wait"), "\(panel)")
+        #expect(panel.contains(/machine            [A-Za-z0-9._-]{1,32} · [0-9a-f]{8}/), "\(panel)")
         try await tmux.keys("Escape")
         try await tmux.keys("q")
     }

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+import ScreenMatesCore
+import ScreenMatesSQLiteRows
+
+/// This home's machine among its member's machines, as the home drew it once.
+public struct StoredMachine: Hashable, Sendable {
+    public var id: MachineID
+    public var name: MachineName
+    /// What the host it was drawn on is known by (`/etc/machine-id`, else its name).
+    public var host: String
+    public var drawnAt: Date
+
+    public init(id: MachineID, name: MachineName, host: String, drawnAt: Date) {
+        self.id = id
+        self.name = name
+        self.host = host
+        self.drawnAt = drawnAt
+    }
+}
+
+extension LocalStore {
+    /// This home's machine, if it drew one. A row that cannot be right (an id or a name no
+    /// machine has) reads as none, so the home draws a machine again.
+    public func thisMachine() throws(StoreError) -> StoredMachine? {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM this_machine WHERE id = 1") else { return nil }
+            let table = "this_machine"
+            guard let id = try? MachineID(validating: try row.checked("machine_id", in: table)),
+                let name = try? MachineName(validating: try row.checked("name", in: table))
+            else { return nil }
+            return StoredMachine(
+                id: id, name: name, host: try row.checked("host", in: table),
+                drawnAt: Self.date(milliseconds: try row.checked("drawn_at", in: table)))
+        }
+    }
+
+    /// Keeps `machine` as this home's.
+    public func setThisMachine(_ machine: StoredMachine) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO this_machine (id, machine_id, name, host, drawn_at) VALUES (1, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET machine_id = excluded.machine_id, name = excluded.name,
+                        host = excluded.host, drawn_at = excluded.drawn_at
+                    """,
+                arguments: [
+                    machine.id.value, machine.name.value, machine.host, Self.milliseconds(machine.drawnAt),
+                ])
+        }
+    }
+}
