@@ -23,16 +23,18 @@ extension LocalStore {
     /// This home's machine, if it drew one. A row that cannot be right (an id or a name no
     /// machine has) reads as none, so the home draws a machine again.
     public func thisMachine() throws(StoreError) -> StoredMachine? {
-        try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM this_machine WHERE id = 1") else { return nil }
-            let table = "this_machine"
-            guard let id = try? MachineID(validating: try row.checked("machine_id", in: table)),
-                let name = try? MachineName(validating: try row.checked("name", in: table))
-            else { return nil }
-            return StoredMachine(
-                id: id, name: name, host: try row.checked("host", in: table),
-                drawnAt: Self.date(milliseconds: try row.checked("drawn_at", in: table)))
-        }
+        try read { db in try Self.thisMachine(db) }
+    }
+
+    static func thisMachine(_ db: Database) throws -> StoredMachine? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM this_machine WHERE id = 1") else { return nil }
+        let table = "this_machine"
+        guard let id = try? MachineID(validating: try row.checked("machine_id", in: table)),
+            let name = try? MachineName(validating: try row.checked("name", in: table))
+        else { return nil }
+        return StoredMachine(
+            id: id, name: name, host: try row.checked("host", in: table),
+            drawnAt: Self.date(milliseconds: try row.checked("drawn_at", in: table)))
     }
 
     /// Keeps `machine` as this home's.

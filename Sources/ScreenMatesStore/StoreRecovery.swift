@@ -80,6 +80,7 @@ public enum StoreRecovery {
             settings = saved
             try store.updateSettings(settings)
         }
+        if let machine = salvage.machine { try store.setThisMachine(machine) }
         // Pruned days first: their rows, summaries and event ids, which also seal them.
         if let pruned = salvage.pruned { try store.restore(pruned, now: clock.now()) }
         for start in stride(from: 0, to: salvage.events.count, by: 500) {
@@ -97,6 +98,8 @@ public enum StoreRecovery {
     /// Everything readable in a damaged file.
     struct Salvage {
         var settings: UserSettings?
+        /// The machine the home drew: it stays the same machine of its member.
+        var machine: StoredMachine?
         var trackingStart: LocalDate?
         var lastReset: LocalDate?
         var events: [UsageEvent] = []
@@ -119,6 +122,7 @@ public enum StoreRecovery {
                     lastReset = state.lastReset
                 }
                 pruned = PrunedDays.read(db)
+                machine = (try? LocalStore.thisMachine(db)) ?? nil
             }
             prunedSequences = pruned?.events.map(\.seq).sorted() ?? []
             readEvents(queue)
