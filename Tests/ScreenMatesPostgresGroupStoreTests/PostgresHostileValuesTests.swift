@@ -254,8 +254,12 @@ struct PostgresHostileValuesTests {
             WHERE week + 6 >= floor((extract(epoch FROM clock_timestamp()) + 50400) / 86400)
             """, Int64.self)
         #expect(early == [0])
-        // Nor does it take away a day total this month or the last by the server's clock.
-        #expect(try await group.rows(of: [group.ana, bo], changeMark: false) == loose)
+        // Nor does it take away a day total this month or the last by the server's clock. (The
+        // week holding the server's today may be settled: on a Sunday from 10:00 UTC it has
+        // ended at UTC+14, and its results are booked. Its day totals stay.)
+        let dayTotals = { (rows: [String]) in rows.filter { $0.hasPrefix("day_total ") } }
+        #expect(dayTotals(try await group.rows(of: [group.ana, bo], changeMark: false)) == dayTotals(loose))
+        #expect(!dayTotals(loose).isEmpty)
         #expect(
             try await group.values(
                 "SELECT date FROM screenmates.day_total WHERE user_id = '\(eve.id)' ORDER BY date", Int64.self)
