@@ -4,7 +4,6 @@ import PostgresNIO
 import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesPostgresGroupStore
-import Synchronization
 
 /// The server's and the pooler's figures a sitting reads, and its report.
 extension ScaleBenchmark {

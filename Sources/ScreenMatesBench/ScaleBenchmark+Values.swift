@@ -1,10 +1,6 @@
 import Foundation
-import Glibc
-import PostgresNIO
-import ScreenMatesCore
 import ScreenMatesGroupStore
 import ScreenMatesPostgresGroupStore
-import Synchronization
 
 /// What a scale sitting is asked to do and what it found.
 extension ScaleBenchmark {

@@ -169,4 +169,16 @@ extension LocalSchema {
             CHECK (when_opened IN ('off', 'notice', 'minimize', 'close'));
         UPDATE challenge SET when_opened = 'off';
         """
+
+    /// v14: this home's machine among its member's machines: the id it drew, its name, and the
+    /// host it drew them on (a home copied to another host draws again).
+    static let v14ThisMachine = """
+        CREATE TABLE this_machine (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            machine_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            host TEXT NOT NULL,
+            drawn_at INTEGER NOT NULL
+        );
+        """
 }
