@@ -28,7 +28,9 @@ import ScreenMatesCore
 public protocol GroupStore: Sendable {
     /// Creates a group with a fresh, unused code and makes `creator` its first member.
     /// `dailyGoalBlocks` must be in `UsageRules.dailyGoalRange`, else `.invalidValue`.
-    func createGroup(dailyGoalBlocks: Int, creator: MemberProfile, now: Date) async throws(GroupStoreError) -> Group
+    /// The creator writes from `machine` (see `upsertProfile(_:machine:)`).
+    func createGroup(dailyGoalBlocks: Int, creator: MemberProfile, machine: MachineID?, now: Date)
+        async throws(GroupStoreError) -> Group
 
     /// The group with this code, or `nil` when there is none (which counts as a failed attempt
     /// for the rate limit of `userID`).
@@ -39,8 +41,10 @@ public protocol GroupStore: Sendable {
     ///
     /// A member already in the group is updated exactly as `upsertProfile` would (only by a
     /// newer version; a stale one changes nothing and the join still succeeds). Names are
-    /// unique by `DisplayName.uniquenessKey` within the group.
-    func join(code: GroupCode, member: MemberProfile, now: Date) async throws(GroupStoreError) -> Group
+    /// unique by `DisplayName.uniquenessKey` within the group. The member writes from `machine`
+    /// (see `upsertProfile(_:machine:)`).
+    func join(code: GroupCode, member: MemberProfile, machine: MachineID?, now: Date) async throws(GroupStoreError)
+        -> Group
 
     /// Removes the member, with their day totals, challenge parts and week results (leaving
     /// withdraws what they shared); the last member out removes the group. Leaving a group one is not in changes nothing and
@@ -55,17 +59,32 @@ public protocol GroupStore: Sendable {
     /// (the app keeps one), all or nothing — a name taken in one of them changes none. The
     /// result is whether any of them stored it. A user in no group gets `.notAMember` naming the
     /// group they joined last; one who never joined a group in this store gets `.invalidValue`.
+    ///
+    /// The profile is `machine`'s: its version is compared with that machine's last, its blocks
+    /// are that machine's, and the member's row shows the sum of their machines' blocks on the
+    /// newest day any of them reported (`GroupStoreRules.sumOfBlocks`). Its name renames the
+    /// member only when it is not the name this machine sent last, so a machine still sending an
+    /// old name does not undo a rename made on another. `machine` nil is the member's `first`
+    /// machine, which versions from before machines write as: it is made on its first write
+    /// (within the quota), and once one of the member's machines has taken it over
+    /// (`addMachine(…, adoptingFirst: true)`) a write from it is refused with `.invalidValue`
+    /// saying to update. A machine the store does not know gives `.unknownMachine`, a removed one
+    /// `.machineRetired`.
     @discardableResult
-    func upsertProfile(_ profile: MemberProfile) async throws(GroupStoreError) -> Bool
+    func upsertProfile(_ profile: MemberProfile, machine: MachineID?) async throws(GroupStoreError) -> Bool
 
     /// The members of the group whose row changed after change number `changedAfter` (every
     /// member when it is nil), in the order they joined. A member's row changes with their
     /// profile and with their coins and badges (`reportStanding`).
     func members(code: GroupCode, changedAfter: Int64?) async throws(GroupStoreError) -> [MemberProfile]
 
-    /// Stores per-day totals; for each (member, date) a total replaces the stored one only if
-    /// its version is newer. Totals of users who are not members of the group are ignored.
-    func upsertDayTotals(_ totals: [DayTotal], code: GroupCode) async throws(GroupStoreError)
+    /// Stores per-day totals as `machine`'s of each total's member; for each (member, machine,
+    /// date) a total replaces the stored one only if its version is newer. Every reader sees the
+    /// member's total for a date: the sum of their machines' (`GroupStoreRules.sumOfBlocks`), with
+    /// the highest of their goals and versions, so a total sent again, in any order, from any of
+    /// the member's machines, counts once. Totals of users who are not members of the group are
+    /// ignored; `machine` is as in `upsertProfile(_:machine:)`.
+    func upsertDayTotals(_ totals: [DayTotal], code: GroupCode, machine: MachineID?) async throws(GroupStoreError)
 
     /// The group's per-day totals for days in `days` (inclusive), ordered by date, then user id.
     func dayTotals(code: GroupCode, days: ClosedRange<LocalDate>) async throws(GroupStoreError) -> [DayTotal]
@@ -224,6 +243,32 @@ public protocol GroupStore: Sendable {
     func weekResults(code: GroupCode, weeks: ClosedRange<LocalDate>, changedAfter: Int64?)
         async throws(GroupStoreError) -> [WeekResult]
 
+    // MARK: The member's machines
+
+    /// Adds a machine of the member's under `name` (unique among their machines in use, else
+    /// `.machineNameTaken`). A machine the store knows already changes nothing (`.known`), unless
+    /// it was removed (`.machineRetired`). With `adoptingFirst`, while the member has a `first`
+    /// machine in use, the machine takes it over with every day it wrote (`.adopted`; no sum
+    /// changes), and `first` writes no more. Quotas: `GroupStoreRules.machinesPerMember` in use,
+    /// `machinesKeptPerMember` in all (`.invalidValue`). A store that checks identities lets only
+    /// the member do it.
+    @discardableResult
+    func addMachine(_ id: MachineID, name: MachineName, userID: UserID, adoptingFirst: Bool)
+        async throws(GroupStoreError) -> MachineAdded
+
+    /// The member's machines, removed ones too, in the order they were added. Only the member
+    /// may read them.
+    func machines(userID: UserID) async throws(GroupStoreError) -> [MemberMachine]
+
+    /// Renames one of the member's machines in use (`.unknownMachine`, `.machineRetired`,
+    /// `.machineNameTaken`); nil is their `first`.
+    func renameMachine(_ id: MachineID?, to name: MachineName, userID: UserID) async throws(GroupStoreError)
+
+    /// Removes one of the member's machines (nil: their `first`): it writes no more, and what it
+    /// wrote stays counted. Returns whether it was in use (removing it again changes nothing).
+    @discardableResult
+    func retireMachine(_ id: MachineID?, userID: UserID) async throws(GroupStoreError) -> Bool
+
     // MARK: The member's account
 
     /// What the store holds of `userID` (`MemberAccount`): their groups, their profile in each,
@@ -240,6 +285,29 @@ public protocol GroupStore: Sendable {
 }
 
 extension GroupStore {
+    /// Creates a group as the creator's `first` machine.
+    public func createGroup(dailyGoalBlocks: Int, creator: MemberProfile, now: Date) async throws(GroupStoreError)
+        -> Group
+    {
+        try await createGroup(dailyGoalBlocks: dailyGoalBlocks, creator: creator, machine: nil, now: now)
+    }
+
+    /// Joins as the member's `first` machine.
+    public func join(code: GroupCode, member: MemberProfile, now: Date) async throws(GroupStoreError) -> Group {
+        try await join(code: code, member: member, machine: nil, now: now)
+    }
+
+    /// Stores the profile as the member's `first` machine's.
+    @discardableResult
+    public func upsertProfile(_ profile: MemberProfile) async throws(GroupStoreError) -> Bool {
+        try await upsertProfile(profile, machine: nil)
+    }
+
+    /// Stores the totals as their members' `first` machines'.
+    public func upsertDayTotals(_ totals: [DayTotal], code: GroupCode) async throws(GroupStoreError) {
+        try await upsertDayTotals(totals, code: code, machine: nil)
+    }
+
     /// The marks, then each read of what changed in turn: for a store where a call costs little.
     public func readChanges(
         code: GroupCode, after: Int64, weekDays: ClosedRange<LocalDate>?, monthDays: ClosedRange<LocalDate>?

@@ -44,6 +44,12 @@ public enum GroupStoreError: Error, Hashable, Sendable {
     /// The member's user id is from before the store checked identities, and waits for the
     /// store's owner to bind it to this login; updates are kept meanwhile.
     case awaitingApproval(location: String, userID: UserID, role: String, fingerprint: String)
+    /// The store does not know this machine of the member's: it must be added first.
+    case unknownMachine(MachineID?)
+    /// The member removed this machine: it writes no more.
+    case machineRetired(MachineName?)
+    /// Another machine of the member's in use has this name (compared without regard to case).
+    case machineNameTaken(MachineName)
 
     public var message: String {
         switch self {
@@ -91,6 +97,15 @@ public enum GroupStoreError: Error, Hashable, Sendable {
                 + "that user id \(userID) is you (`screenmates group claims --approve \(userID) --role \(role) "
                 + "--fingerprint \(safe)`, run by the owner; tell them your fingerprint \(safe)). Your updates are "
                 + "kept and sent once it is confirmed."
+        case .unknownMachine(let id):
+            return
+                "The group store does not know this machine (\(id.map(\.value) ?? "first")) of yours yet; it is added "
+                + "when ScreenMates next sends from it."
+        case .machineRetired(let name):
+            return "This machine\(name.map { " (\($0))" } ?? "") was removed from your machines: its past days still "
+                + "count, and it sends nothing more. Add it again with `screenmates devices add`."
+        case .machineNameTaken(let name):
+            return "Another of your machines is called \(name); choose another name."
         }
     }
 

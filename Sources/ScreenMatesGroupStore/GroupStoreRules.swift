@@ -90,6 +90,19 @@ public enum GroupStoreRules {
         }
     }
 
+    /// Machines one member may have in use at once: a member cannot hide usage, or inflate the
+    /// store, by inventing machines.
+    public static let machinesPerMember = 4
+    /// Machines one member may have in all, removed ones included (a removed one goes once no
+    /// day it wrote is kept).
+    public static let machinesKeptPerMember = 16
+
+    /// A member's blocks on one day: the sum of their machines', counted once each and capped at
+    /// a day's worth, so the sum is always a day total every reader takes.
+    public static func sumOfBlocks(_ blocks: some Sequence<Int>) -> Int {
+        min(blocks.reduce(0, +), maximumBlocksPerDay)
+    }
+
     /// Whether every engine can keep the instant (to the millisecond, within ±100,000 years).
     public static func isStorable(_ instant: Date) -> Bool {
         instant.timeIntervalSince1970.isFinite && abs(instant.timeIntervalSince1970) < 3e12

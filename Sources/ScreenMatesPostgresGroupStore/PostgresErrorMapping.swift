@@ -40,6 +40,12 @@ extension GroupStoreError {
         static let quota = "SMQTA"
         /// Only the store's owner may (publish a challenge open to all).
         static let notOwner = "SMOWN"
+        /// A machine the member has not added (the detail: its id).
+        static let unknownMachine = "SMDEV"
+        /// A machine the member removed (the detail: its name).
+        static let machineRetired = "SMRET"
+        /// A name another of the member's machines in use has (the detail: the name).
+        static let machineNameTaken = "SMDNM"
     }
 
     /// Maps an error met while using the server at `location` to what the caller can act on: a
@@ -141,6 +147,14 @@ extension GroupStoreError {
                     + "or set up a new profile in a new home.")
         case RefusalState.notOwner:
             return GroupStoreRules.onlyTheOwnerPublishes(location, owner: "the role that owns its schema")
+        case RefusalState.unknownMachine:
+            return .unknownMachine(error.serverInfo?[.detail].flatMap { try? MachineID(validating: $0) })
+        case RefusalState.machineRetired:
+            return .machineRetired(error.serverInfo?[.detail].flatMap { try? MachineName(validating: $0) })
+        case RefusalState.machineNameTaken:
+            if let name = error.serverInfo?[.detail].flatMap({ try? MachineName(validating: $0) }) {
+                return .machineNameTaken(name)
+            }
         case RefusalState.tooManyAttempts:
             let seconds = error.serverInfo?[.detail].flatMap { Int($0) } ?? Int(GroupStoreRules.attemptWindow)
             return .tooManyAttempts(retryAfterSeconds: seconds)

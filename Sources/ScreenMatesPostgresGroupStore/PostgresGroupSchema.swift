@@ -132,6 +132,9 @@ enum PostgresGroupSchema {
         Migration(
             version: 14, summary: "a week is settled by the rules it started with: a change waits for the next week",
             compatibleFrom: 3, statements: statements(of: PackageResources.v14_rules_from_next_week_sql)),
+        Migration(
+            version: 15, summary: "one person, several machines: each machine's days kept, every reader given the sum",
+            compatibleFrom: 3, statements: statements(of: PackageResources.v15_machines_sql)),
     ]
 
     /// Every function of the schema, one file each, grouped by what they are for (the order
@@ -201,18 +204,25 @@ enum PostgresGroupSchema {
         Function("stamp_open_removal", PackageResources.stamp_open_removal_sql),
         // Groups and members.
         Function("create_group", PackageResources.create_group_sql),
+        Function("create_group_on", PackageResources.create_group_on_sql),
         Function("find_group", PackageResources.find_group_sql),
         Function("join_group", PackageResources.join_group_sql),
+        Function("join_group_on", PackageResources.join_group_on_sql),
         Function("leave_group", PackageResources.leave_group_sql),
         Function("drop_if_empty", PackageResources.drop_if_empty_sql),
         Function("apply_profile", PackageResources.apply_profile_sql),
         Function("upsert_profile", PackageResources.upsert_profile_sql),
+        Function("upsert_machine_profile", PackageResources.upsert_machine_profile_sql),
+        Function("store_profile_of", PackageResources.store_profile_of_sql),
         Function("group_members", PackageResources.group_members_sql),
         Function("group_channel", PackageResources.group_channel_sql),
         Function("my_memberships", PackageResources.my_memberships_sql),
         Function("delete_account", PackageResources.delete_account_sql),
         // Day totals.
         Function("upsert_day_totals", PackageResources.upsert_day_totals_sql),
+        Function("upsert_machine_days", PackageResources.upsert_machine_days_sql),
+        Function("store_days_of", PackageResources.store_days_of_sql),
+        Function("store_machine_days", PackageResources.store_machine_days_sql),
         Function("group_day_totals", PackageResources.group_day_totals_sql),
         Function("my_day_totals", PackageResources.my_day_totals_sql),
         Function("group_block_sums", PackageResources.group_block_sums_sql),
@@ -220,6 +230,18 @@ enum PostgresGroupSchema {
         Function("retained_from", PackageResources.retained_from_sql),
         Function("retain_day_totals", PackageResources.retain_day_totals_sql),
         Function("retain_challenges", PackageResources.retain_challenges_sql),
+        // A member's machines: each one's days and today, the member's sums from them.
+        Function("check_machine", PackageResources.check_machine_sql),
+        Function("machine_quota", PackageResources.machine_quota_sql),
+        Function("first_machine", PackageResources.first_machine_sql),
+        Function("own_machine", PackageResources.own_machine_sql),
+        Function("machine_of", PackageResources.machine_of_sql),
+        Function("machine_profile", PackageResources.machine_profile_sql),
+        Function("member_today", PackageResources.member_today_sql),
+        Function("add_machine", PackageResources.add_machine_sql),
+        Function("my_machines", PackageResources.my_machines_sql),
+        Function("rename_machine", PackageResources.rename_machine_sql),
+        Function("retire_machine", PackageResources.retire_machine_sql),
         // Following a group: its marks, and what changed after a change number.
         Function("change_mark", PackageResources.change_mark_sql),
         Function("change_marks", PackageResources.change_marks_sql),

@@ -68,6 +68,7 @@ extension PostgresGroupStore {
         let rows = try await perform(OperationContext(userID: userID)) { client in
             try await client.writeRows("SELECT screenmates.delete_account(\(me.id), \(me.secret))")
         }
+        readers.forget(userID)
         return try decode("deleting the account") {
             guard let row = rows.first else { throw UnreadableValue(what: "no answer to deleting an account") }
             return Int(clamping: try row.decode(Int64.self))

@@ -53,4 +53,9 @@ final class GroupReaders: Sendable {
             if map[code] == userID { map[code] = nil }
         }
     }
+
+    /// `userID` is gone from the store (their account deleted): others read their groups.
+    func forget(_ userID: UserID) {
+        map.withLock { map in map = map.filter { $0.value != userID } }
+    }
 }

@@ -8,7 +8,9 @@ import ScreenMatesGroupStore
 extension PostgresGroupStore {
     /// Each member's totals go in a call of their own, proved by their secret: the server takes a
     /// member's own totals only. Totals of a member who is not in the group are ignored.
-    public func upsertDayTotals(_ totals: [DayTotal], code: GroupCode) async throws(GroupStoreError) {
+    public func upsertDayTotals(_ totals: [DayTotal], code: GroupCode, machine: MachineID?)
+        async throws(GroupStoreError)
+    {
         for total in totals { try GroupStoreRules.check(total) }
         var byMember: [UserID: [DayTotal]] = [:]
         for total in totals { byMember[total.userID, default: []].append(total) }
@@ -23,8 +25,8 @@ extension PostgresGroupStore {
                 rows = try await perform(OperationContext(code: code, userID: userID)) { client in
                     try await client.writeRows(
                         """
-                        SELECT screenmates.upsert_day_totals(\(me.id), \(me.secret), \(code.value), \(dates), \(vice),
-                            \(goals), \(versions))
+                        SELECT screenmates.upsert_machine_days(\(me.id), \(me.secret), \(Self.id(machine)),
+                            \(code.value), \(dates), \(vice), \(goals), \(versions))
                         """
                     )
                 }

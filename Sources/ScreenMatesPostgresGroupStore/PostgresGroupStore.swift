@@ -180,8 +180,8 @@ public final class PostgresGroupStore: GroupStore {
 
     // MARK: - GroupStore
 
-    public func createGroup(dailyGoalBlocks: Int, creator: MemberProfile, now: Date) async throws(GroupStoreError)
-        -> Group
+    public func createGroup(dailyGoalBlocks: Int, creator: MemberProfile, machine: MachineID?, now: Date)
+        async throws(GroupStoreError) -> Group
     {
         try GroupStoreRules.check(dailyGoalBlocks: dailyGoalBlocks)
         try GroupStoreRules.check(creator)
@@ -192,8 +192,9 @@ public final class PostgresGroupStore: GroupStore {
         let rows = try await perform(OperationContext(name: creator.displayName, userID: creator.userID)) { client in
             try await client.writeRows(
                 """
-                SELECT code, created_at FROM screenmates.create_group(\(me.id), \(me.secret), \(goal), \(p.name),
-                    \(p.blocks), \(p.day), \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version), \(at))
+                SELECT code, created_at FROM screenmates.create_group_on(\(me.id), \(me.secret), \(Self.id(machine)),
+                    \(goal), \(p.name), \(p.blocks), \(p.day), \(p.streak), \(p.lastActive), \(p.lastUpdated),
+                    \(p.version), \(at))
                 """
             )
         }
@@ -222,7 +223,9 @@ public final class PostgresGroupStore: GroupStore {
         return try lookupOutcome(rows, code: code)
     }
 
-    public func join(code: GroupCode, member: MemberProfile, now: Date) async throws(GroupStoreError) -> Group {
+    public func join(code: GroupCode, member: MemberProfile, machine: MachineID?, now: Date)
+        async throws(GroupStoreError) -> Group
+    {
         try GroupStoreRules.check(member)
         let at = try StoredInstant.milliseconds(now)
         let p = try ProfileParameters(member)
@@ -232,8 +235,8 @@ public final class PostgresGroupStore: GroupStore {
             try await client.writeRows(
                 """
                 SELECT outcome, retry_after, daily_goal_blocks, member_count, created_at
-                FROM screenmates.join_group(\(me.id), \(me.secret), \(code.value), \(p.name), \(p.blocks),
-                    \(p.day), \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version), \(at))
+                FROM screenmates.join_group_on(\(me.id), \(me.secret), \(Self.id(machine)), \(code.value), \(p.name),
+                    \(p.blocks), \(p.day), \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version), \(at))
                 """
             )
         }
@@ -252,15 +255,15 @@ public final class PostgresGroupStore: GroupStore {
     }
 
     @discardableResult
-    public func upsertProfile(_ profile: MemberProfile) async throws(GroupStoreError) -> Bool {
+    public func upsertProfile(_ profile: MemberProfile, machine: MachineID?) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(profile)
         let p = try ProfileParameters(profile)
         let me = try caller(profile.userID)
         let rows = try await perform(OperationContext(name: profile.displayName, userID: profile.userID)) { client in
             try await client.writeRows(
                 """
-                SELECT screenmates.upsert_profile(\(me.id), \(me.secret), \(p.name), \(p.blocks), \(p.day),
-                    \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version))
+                SELECT screenmates.upsert_machine_profile(\(me.id), \(me.secret), \(Self.id(machine)), \(p.name),
+                    \(p.blocks), \(p.day), \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version))
                 """
             )
         }

@@ -204,5 +204,103 @@ enum SQLiteGroupLevels {
                     PRIMARY KEY (code, from_day)
                 ) WITHOUT ROWID;
                 """),
+        // One person, several machines: each machine's days and today kept apart, `day_total` and
+        // `member.blocks_today` the member's sums, written by this level's writes only. Compatible
+        // from 6 only: a version before it would write a machine's blocks as the member's. A
+        // program of level 5 still running with the file open is stopped at its first day total:
+        // `day_total` gains a column it does not fill, with no default (NOT NULL is checked before
+        // the conflict), so its days stay unsynced and it is told to update when it opens the
+        // file again.
+        Definition(
+            version: 6, compatibleFrom: 6,
+            summary: "one person, several machines: each machine's days kept, every reader given the sum",
+            sql: """
+                -- A member's machines, whatever their groups, with what each last said of today
+                -- (its own blocks). `first` is the machine versions from before machines wrote as.
+                CREATE TABLE machine (
+                    user_id TEXT NOT NULL,
+                    machine_id TEXT NOT NULL
+                        CHECK (machine_id = 'first' OR (length(machine_id) = 32 AND machine_id NOT GLOB '*[^0-9a-f]*')),
+                    name TEXT NOT NULL
+                        CHECK (length(name) BETWEEN 1 AND 32 AND name NOT GLOB '*[^A-Za-z0-9._-]*'),
+                    added_at INTEGER NOT NULL,
+                    last_seen INTEGER NOT NULL,
+                    retired_at INTEGER,
+                    adopted_first INTEGER NOT NULL DEFAULT 0 CHECK (adopted_first IN (0, 1)),
+                    blocks_today INTEGER NOT NULL DEFAULT 0 CHECK (blocks_today BETWEEN 0 AND 1440),
+                    productive_today INTEGER CHECK (productive_today BETWEEN 0 AND 1440),
+                    day INTEGER CHECK (day BETWEEN -719162 AND 2932896),
+                    streak INTEGER CHECK (streak BETWEEN 0 AND 36525),
+                    version INTEGER NOT NULL DEFAULT 0 CHECK (version BETWEEN 0 AND 9007199254740992),
+                    sent_name TEXT,
+                    PRIMARY KEY (user_id, machine_id)
+                ) WITHOUT ROWID;
+                CREATE UNIQUE INDEX machine_live_name ON machine (user_id, lower(name)) WHERE retired_at IS NULL;
+
+                -- Each machine's own day totals; `day_total` holds their sum per member and date.
+                CREATE TABLE machine_day_total (
+                    code TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    date INTEGER NOT NULL CHECK (date BETWEEN -719162 AND 2932896),
+                    machine_id TEXT NOT NULL,
+                    vice_blocks INTEGER NOT NULL CHECK (vice_blocks BETWEEN 0 AND 1440),
+                    productive_blocks INTEGER CHECK (productive_blocks BETWEEN 0 AND 1440),
+                    goal_blocks INTEGER NOT NULL CHECK (goal_blocks BETWEEN 0 AND 96),
+                    version INTEGER NOT NULL CHECK (version BETWEEN 0 AND 9007199254740992),
+                    PRIMARY KEY (code, user_id, date, machine_id),
+                    FOREIGN KEY (code, user_id) REFERENCES member (code, user_id) ON DELETE CASCADE,
+                    FOREIGN KEY (user_id, machine_id) REFERENCES machine (user_id, machine_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX machine_day_total_by_machine ON machine_day_total (user_id, machine_id);
+
+                -- Every member's first machine, with the profile of their newest plainly right row.
+                INSERT INTO machine (user_id, machine_id, name, added_at, last_seen, blocks_today, day, streak,
+                    version, sent_name)
+                SELECT m.user_id, 'first', 'first', m.joined_at, m.last_updated, m.blocks_today, m.day, m.streak,
+                    m.version, m.display_name
+                FROM member m
+                WHERE typeof(m.user_id) = 'text' AND typeof(m.joined_at) = 'integer'
+                    AND typeof(m.last_updated) = 'integer' AND typeof(m.blocks_today) = 'integer'
+                    AND m.blocks_today BETWEEN 0 AND 1440 AND typeof(m.day) = 'integer'
+                    AND m.day BETWEEN -719162 AND 2932896 AND typeof(m.streak) = 'integer'
+                    AND m.streak BETWEEN 0 AND 36525 AND typeof(m.version) = 'integer'
+                    AND m.version BETWEEN 0 AND 9007199254740992
+                    AND NOT EXISTS (
+                        SELECT 1 FROM member n
+                        WHERE n.user_id = m.user_id AND typeof(n.version) = 'integer'
+                            AND n.version BETWEEN 0 AND 9007199254740992 AND typeof(n.blocks_today) = 'integer'
+                            AND n.blocks_today BETWEEN 0 AND 1440 AND typeof(n.day) = 'integer'
+                            AND n.day BETWEEN -719162 AND 2932896 AND typeof(n.streak) = 'integer'
+                            AND n.streak BETWEEN 0 AND 36525 AND typeof(n.joined_at) = 'integer'
+                            AND typeof(n.last_updated) = 'integer'
+                            AND (n.version > m.version OR (n.version = m.version AND n.code < m.code)));
+                INSERT INTO machine_day_total (code, user_id, date, machine_id, vice_blocks, goal_blocks, version)
+                SELECT d.code, d.user_id, d.date, 'first', d.vice_blocks, d.goal_blocks, d.version
+                FROM day_total d
+                WHERE typeof(d.date) = 'integer' AND d.date BETWEEN -719162 AND 2932896
+                    AND typeof(d.vice_blocks) = 'integer' AND d.vice_blocks BETWEEN 0 AND 1440
+                    AND typeof(d.goal_blocks) = 'integer' AND d.goal_blocks BETWEEN 0 AND 96
+                    AND typeof(d.version) = 'integer' AND d.version BETWEEN 0 AND 9007199254740992
+                    AND EXISTS (SELECT 1 FROM machine c WHERE c.user_id = d.user_id AND c.machine_id = 'first')
+                    AND EXISTS (SELECT 1 FROM member m WHERE m.code = d.code AND m.user_id = d.user_id);
+
+                -- The member's sums, with how many machines' totals each adds up.
+                CREATE TABLE day_total_v6 (
+                    code TEXT NOT NULL REFERENCES group_info(code),
+                    user_id TEXT NOT NULL,
+                    date INTEGER NOT NULL,
+                    vice_blocks INTEGER NOT NULL CHECK (vice_blocks >= 0),
+                    goal_blocks INTEGER NOT NULL CHECK (goal_blocks >= 0),
+                    version INTEGER NOT NULL,
+                    seq INTEGER NOT NULL DEFAULT 0,
+                    machines INTEGER NOT NULL,
+                    PRIMARY KEY (code, user_id, date)
+                ) WITHOUT ROWID;
+                INSERT INTO day_total_v6 (code, user_id, date, vice_blocks, goal_blocks, version, seq, machines)
+                SELECT code, user_id, date, vice_blocks, goal_blocks, version, seq, 1 FROM day_total;
+                DROP TABLE day_total;
+                ALTER TABLE day_total_v6 RENAME TO day_total;
+                CREATE INDEX day_total_by_change ON day_total(code, seq);
+                """),
     ]
 }

@@ -16,7 +16,7 @@ import ScreenMatesGroupStore
 /// compatible with this version, and refused otherwise.
 enum SQLiteGroupSchema {
     /// The level this version brings a file to.
-    static let latestLevel = 5
+    static let latestLevel = 6
     /// Looks at the file before anything writes to it (opening a pool writes), through a
     /// read-only connection, and says whether its schema needs migrating. Another program's
     /// database (the local one given by mistake, say) or a newer version's is `.unusable` and

@@ -49,6 +49,7 @@ extension SQLiteGroupStore {
                 db, sql: "SELECT code FROM member WHERE user_id = ? ORDER BY code", arguments: [userID])
             // Their challenge parts and week results go with the memberships (ON DELETE CASCADE).
             try db.execute(literal: "DELETE FROM day_total WHERE user_id = \(userID)")
+            try db.execute(literal: "DELETE FROM machine_day_total WHERE user_id = \(userID)")
             try db.execute(literal: "DELETE FROM member WHERE user_id = \(userID)")
             for code in codes {
                 try db.execute(
@@ -60,6 +61,7 @@ extension SQLiteGroupStore {
             }
             try db.execute(literal: "DELETE FROM open_participant WHERE user_id = \(userID)")
             if db.changesCount > 0 { try Self.bumpOpen(db) }
+            try db.execute(literal: "DELETE FROM machine WHERE user_id = \(userID)")
             try db.execute(literal: "DELETE FROM coin_standing WHERE user_id = \(userID)")
             try db.execute(literal: "DELETE FROM last_group WHERE user_id = \(userID)")
             try db.execute(literal: "DELETE FROM failed_attempt WHERE user_id = \(userID)")

@@ -104,7 +104,8 @@ extension SQLiteGroupStore {
         }
     }
 
-    /// Takes away the group's day totals older than `GroupStoreRules.retainedFrom(today:)`,
+    /// Takes away the group's day totals (the member's sums and their machines' alike) older than
+    /// `GroupStoreRules.retainedFrom(today:)`,
     /// except those of a member's week still pending. No reader's window reaches them, so nothing
     /// any member sees changes and no removal is marked (a day total goes otherwise only with its
     /// member, whose removal is).
@@ -117,6 +118,25 @@ extension SQLiteGroupStore {
                         AND day_total.date BETWEEN r.week AND r.week + 6)
                 """,
             arguments: [code.value, GroupStoreRules.retainedFrom(today: today).dayNumber])
+        try db.execute(
+            sql: """
+                DELETE FROM machine_day_total WHERE code = ? AND date < ? AND NOT EXISTS (
+                    SELECT 1 FROM week_result r
+                    WHERE r.code = machine_day_total.code AND r.user_id = machine_day_total.user_id
+                        AND r.status = 'pending' AND machine_day_total.date BETWEEN r.week AND r.week + 6)
+                """,
+            arguments: [code.value, GroupStoreRules.retainedFrom(today: today).dayNumber])
+        // A removed machine none of whose days is kept any more, and whose today is over, is let
+        // go: it no longer counts against its member's machines kept.
+        try db.execute(
+            sql: """
+                DELETE FROM machine
+                WHERE user_id IN (SELECT user_id FROM member WHERE code = ?) AND retired_at IS NOT NULL
+                    AND coalesce(day, ? - 2) < ? - 1
+                    AND NOT EXISTS (SELECT 1 FROM machine_day_total t
+                        WHERE t.user_id = machine.user_id AND t.machine_id = machine.machine_id)
+                """,
+            arguments: [code.value, today.dayNumber, today.dayNumber])
     }
 
     /// Takes away the group's challenges that ended before `GroupStoreRules.retainedFrom(today:)`,

@@ -74,8 +74,8 @@ public final class SQLiteGroupStore: GroupStore {
 
     // MARK: - GroupStore
 
-    public func createGroup(dailyGoalBlocks: Int, creator: MemberProfile, now: Date) async throws(GroupStoreError)
-        -> Group
+    public func createGroup(dailyGoalBlocks: Int, creator: MemberProfile, machine: MachineID?, now: Date)
+        async throws(GroupStoreError) -> Group
     {
         try GroupStoreRules.check(dailyGoalBlocks: dailyGoalBlocks)
         try GroupStoreRules.check(creator)
@@ -86,7 +86,8 @@ public final class SQLiteGroupStore: GroupStore {
             while try GroupInfoRecord.exists(db, code: code) { code = GroupCode.random(using: &generator) }
             try GroupInfoRecord(code: code.value, dailyGoalBlocks: dailyGoalBlocks, createdAt: createdAt, changeSeq: 1)
                 .insert(db)
-            try Self.insert(db, MemberRecord(creator, code: code, joinedAt: createdAt))
+            try Self.machineProfile(db, creator, machine: machine, now: createdAt)
+            try Self.insert(db, Self.today(db, of: MemberRecord(creator, code: code, joinedAt: createdAt)))
             return Group(
                 code: code, dailyGoalBlocks: dailyGoalBlocks, memberCount: 1,
                 createdAt: StoredInstant.date(milliseconds: createdAt))
@@ -115,20 +116,24 @@ public final class SQLiteGroupStore: GroupStore {
         }
     }
 
-    public func join(code: GroupCode, member: MemberProfile, now: Date) async throws(GroupStoreError) -> Group {
+    public func join(code: GroupCode, member: MemberProfile, machine: MachineID?, now: Date)
+        async throws(GroupStoreError) -> Group
+    {
         try GroupStoreRules.check(member)
         let at = try StoredInstant.milliseconds(now)
         let record = try MemberRecord(member, code: code, joinedAt: at)
         let outcome: Lookup = try await write { db in
             let found = try Self.lookUp(db, code: code, userID: member.userID, at: at)
             guard case .found = found else { return found }
-            if let stored = try Self.memberships(db, userID: member.userID, code: code).first {
-                try Self.apply(db, member, code: code, stored: stored.version)
+            if try !Self.memberships(db, userID: member.userID, code: code).isEmpty {
+                let written = try Self.machineProfile(db, member, machine: machine, now: at)
+                if written.stored { try Self.apply(db, member, code: code, renamed: written.renamed) }
             } else {
                 if try Self.nameIsTaken(db, member.displayName, code: code, byOtherThan: member.userID) {
                     throw GroupStoreError.nameTaken(member.displayName)
                 }
-                try Self.insert(db, record)
+                try Self.machineProfile(db, member, machine: machine, now: at)
+                try Self.insert(db, Self.today(db, of: record))
                 try Self.bump(db, code: code)
             }
             return try GroupInfoRecord.group(db, code: code).map(Lookup.found) ?? .unknown
@@ -151,6 +156,8 @@ public final class SQLiteGroupStore: GroupStore {
                 DayTotalRecord.Columns.code == code.value && DayTotalRecord.Columns.userID == userID
             )
             .deleteAll(db)
+            try db.execute(
+                sql: "DELETE FROM machine_day_total WHERE code = ? AND user_id = ?", arguments: [code.value, userID])
             try Self.bump(db, code: code)
             // The last one out takes the group along (its challenges too; the rest went with
             // the members).
@@ -166,21 +173,27 @@ public final class SQLiteGroupStore: GroupStore {
     /// groups, none changes. A user in no group gets `.notAMember` naming the group they joined
     /// last; one who never joined a group in this store gets `.invalidValue`.
     @discardableResult
-    public func upsertProfile(_ profile: MemberProfile) async throws(GroupStoreError) -> Bool {
+    public func upsertProfile(_ profile: MemberProfile, machine: MachineID?) async throws(GroupStoreError) -> Bool {
         try GroupStoreRules.check(profile)
+        let now = try StoredInstant.milliseconds(Date())
         return try await write { db in
-            var stored = false
-            for membership in try Self.groupsOf(db, userID: profile.userID) {
-                if try Self.apply(db, profile, code: membership.code, stored: membership.version) { stored = true }
+            let groups = try Self.groupsOf(db, userID: profile.userID)
+            let written = try Self.machineProfile(db, profile, machine: machine, now: now)
+            guard written.stored else { return false }
+            for membership in groups {
+                try Self.apply(db, profile, code: membership.code, renamed: written.renamed)
             }
-            return stored
+            return true
         }
     }
 
     /// Totals of users who are not members of the group are ignored; an unknown code fails.
-    public func upsertDayTotals(_ totals: [DayTotal], code: GroupCode) async throws(GroupStoreError) {
+    public func upsertDayTotals(_ totals: [DayTotal], code: GroupCode, machine: MachineID?)
+        async throws(GroupStoreError)
+    {
         for total in totals { try GroupStoreRules.check(total) }
         guard !totals.isEmpty else { return }
+        let now = try StoredInstant.milliseconds(Date())
         try await write { db in
             try Self.requireGroup(db, code: code)
             // As text: a member row whose user id is not one (someone else's doing) is no member.
@@ -188,20 +201,12 @@ public final class SQLiteGroupStore: GroupStore {
                 try Row.fetchAll(db, sql: "SELECT user_id FROM member WHERE code = ?", arguments: [code.value])
                     .compactMap { row in row.readable("user_id") as String? })
             var changed = false
-            for total in totals where members.contains(total.userID.value) {
-                // An upsert that keeps the highest version (GRDB's own upsert has no condition).
-                let record = DayTotalRecord(total, code: code)
-                try db.execute(
-                    literal: """
-                        INSERT INTO day_total (code, user_id, date, vice_blocks, goal_blocks, version)
-                        VALUES (\(record.code), \(record.userID), \(record.date), \(record.viceBlocks),
-                            \(record.goalBlocks), \(record.version))
-                        ON CONFLICT (code, user_id, date) DO UPDATE SET
-                            vice_blocks = excluded.vice_blocks, goal_blocks = excluded.goal_blocks,
-                            version = excluded.version
-                        WHERE excluded.version > day_total.version
-                        """)
-                if db.changesCount > 0 { changed = true }
+            let byMember = Dictionary(grouping: totals.filter { members.contains($0.userID.value) }, by: \.userID)
+            for (userID, own) in byMember.sorted(by: { $0.key < $1.key }) {
+                try Self.ownMachine(db, userID: userID, machine: machine, now: now)
+                let stored = try Self.storeMachineDays(
+                    db, own, code: code, userID: userID, machine: machine?.value ?? Self.first)
+                if stored { changed = true }
             }
             if changed { try Self.bump(db, code: code) }
         }
@@ -303,30 +308,48 @@ public final class SQLiteGroupStore: GroupStore {
         return GroupStoreRules.retryAfter(failures: failures, now: StoredInstant.date(milliseconds: at))
     }
 
-    /// Stores `profile` over the member's row in `code` if its version is newer than `stored`.
-    /// A row whose version cannot be read (nil: someone else damaged it) is mended by the
-    /// member's next write, so no one can lock a member out of their own row.
-    @discardableResult
-    private static func apply(_ db: Database, _ profile: MemberProfile, code: GroupCode, stored: Int64?) throws
-        -> Bool
-    {
-        if let stored, profile.version <= stored { return false }
-        if try nameIsTaken(db, profile.displayName, code: code, byOtherThan: profile.userID) {
+    /// Brings the member's row in `code` up to date after one of their machines sent a newer
+    /// profile (`machineProfile`), as the server's `apply_profile` does: blocks and day are the
+    /// member's today across their machines (`memberToday`), the streak and instants the
+    /// machine's, the version the highest seen; the name changes only when `renamed`. Only a row
+    /// that differs is written, and the change mark moved. A row whose values cannot be read
+    /// (someone else's damage) is mended, so no one can lock a member out of their own row.
+    private static func apply(_ db: Database, _ profile: MemberProfile, code: GroupCode, renamed: Bool) throws {
+        if renamed, try nameIsTaken(db, profile.displayName, code: code, byOtherThan: profile.userID) {
             throw GroupStoreError.nameTaken(profile.displayName)
         }
-        let record = try MemberRecord(profile, code: code, joinedAt: 0)
+        let record = try today(db, of: MemberRecord(profile, code: code, joinedAt: 0))
         try db.execute(
             sql: """
-                UPDATE member SET display_name = ?, name_key = ?, blocks_today = ?, day = ?, streak = ?,
-                    last_active = ?, last_updated = ?, version = ?
-                WHERE code = ? AND user_id = ?
+                UPDATE member SET
+                    display_name = CASE WHEN :renamed THEN :name ELSE display_name END,
+                    name_key = CASE WHEN :renamed THEN :key ELSE name_key END,
+                    blocks_today = :blocks, day = :day, streak = :streak, last_active = :active,
+                    last_updated = :updated,
+                    version = CASE WHEN typeof(version) = 'integer' AND version > :version THEN version ELSE :version END
+                WHERE code = :code AND user_id = :user AND (
+                    (:renamed AND display_name IS NOT :name) OR blocks_today IS NOT :blocks OR day IS NOT :day
+                    OR streak IS NOT :streak OR last_active IS NOT :active OR last_updated IS NOT :updated
+                    OR typeof(version) <> 'integer' OR version < :version)
                 """,
             arguments: [
-                record.displayName, record.nameKey, record.blocksToday, record.day, record.streak, record.lastActive,
-                record.lastUpdated, record.version, code.value, profile.userID,
+                "renamed": renamed, "name": record.displayName, "key": record.nameKey, "blocks": record.blocksToday,
+                "day": record.day, "streak": record.streak, "active": record.lastActive,
+                "updated": record.lastUpdated, "version": record.version, "code": code.value,
+                "user": profile.userID,
             ])
-        try bump(db, code: code)
-        return true
+        if db.changesCount > 0 { try bump(db, code: code) }
+    }
+
+    /// `record` with the member's today across their machines (`memberToday`) in place of the
+    /// one machine's.
+    private static func today(_ db: Database, of record: MemberRecord) throws -> MemberRecord {
+        var record = record
+        if let today = try memberToday(db, userID: record.userID) {
+            record.day = today.day
+            record.blocksToday = today.blocks
+        }
+        return record
     }
 
     /// The user's memberships: each group and the profile version stored there (nil when it

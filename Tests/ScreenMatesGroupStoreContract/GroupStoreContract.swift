@@ -46,7 +46,7 @@ package enum GroupStoreContract {
         package var testDescription: String { name }
     }
 
-    package static let all: [Check] = groups + games + account + changes
+    package static let all: [Check] = groups + games + account + changes + machines
 
     /// Groups, members, day totals, the rate limit and the change signal.
     static let groups: [Check] = [

@@ -161,10 +161,10 @@ struct HostileGroup: Sendable {
     // MARK: - What the victims hold
 
     /// Every row of `members` (their memberships, day totals, challenge parts, coins, week
-    /// results, last group, identity and failed attempts) and the group's own rows (its info and
-    /// challenges), read as the owner straight from the tables. With `changeMark: false` the
-    /// group's change counters are left out (they move with any member's own write), and what its
-    /// last settlement saw (any member's settling moves it).
+    /// results, last group, identity, failed attempts, machines and their days) and the group's
+    /// own rows (its info and challenges), read as the owner straight from the tables. With
+    /// `changeMark: false` the group's change counters are left out (they move with any member's
+    /// own write), and what its last settlement saw (any member's settling moves it).
     func rows(of members: [Member], changeMark: Bool = true) async throws -> [String] {
         let ids = members.map(\.id)
         let code = self.code.value
@@ -190,6 +190,10 @@ struct HostileGroup: Sendable {
                 UNION ALL SELECT 'identity ' || to_jsonb(t)::text FROM screenmates.identity t
                     WHERE t.user_id = ANY (\(ids))
                 UNION ALL SELECT 'failed_attempt ' || to_jsonb(t)::text FROM screenmates.failed_attempt t
+                    WHERE t.user_id = ANY (\(ids))
+                UNION ALL SELECT 'machine ' || to_jsonb(t)::text FROM screenmates.machine t
+                    WHERE t.user_id = ANY (\(ids))
+                UNION ALL SELECT 'machine_day_total ' || to_jsonb(t)::text FROM screenmates.machine_day_total t
                     WHERE t.user_id = ANY (\(ids))
                 UNION ALL SELECT 'group_info ' || (\(unescaped: groupInfo))::text FROM screenmates.group_info t
                     WHERE t.code = \(code)

@@ -94,7 +94,8 @@ import Testing
             try db.execute(
                 sql: """
                     DROP TABLE rules_change; DROP TABLE open_participant; DROP TABLE open_challenge;
-                    DROP TABLE open_change; DELETE FROM schema_level WHERE version >= 4;
+                    DROP TABLE open_change; DROP TABLE machine_day_total; DROP TABLE machine;
+                    DELETE FROM schema_level WHERE version >= 4;
                     """)
         }
         let reopened = try await SQLiteGroupStore.open(at: path)

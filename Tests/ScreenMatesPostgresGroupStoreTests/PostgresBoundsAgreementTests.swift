@@ -124,4 +124,38 @@ struct PostgresBoundsAgreementTests {
             )
         }
     }
+
+    /// The machines a member may have, and the names and ids a machine may have, are the same on
+    /// the server as in the clients and the shared file.
+    @Test func theServerHoldsAMemberToTheMachinesTheClientsAllow() async throws {
+        let address = try await PostgresTestServer.newPreparedDatabase()
+        let policy = try await PostgresTestServer.withConnection(to: address) { connection in
+            try await connection.query(
+                "SELECT machines_per_member, machines_kept_per_member FROM screenmates.store_policy",
+                logger: Logger(label: "bounds")
+            ).collect().first?.decode((Int32, Int32).self)
+        }
+        #expect(policy?.0 == Int32(GroupStoreRules.machinesPerMember))
+        #expect(policy?.1 == Int32(GroupStoreRules.machinesKeptPerMember))
+        let names = [
+            "a", String(repeating: "n", count: MachineName.longest),
+            String(repeating: "n", count: MachineName.longest + 1),
+            "", "laptop.home_2-b", "two words", "caf\u{E9}", "tab\t", "first",
+        ]
+        for name in names {
+            let client = (try? MachineName(validating: name)) != nil
+            let literal = "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
+            let server = try await Self.serverAccepts("screenmates.check_machine('first', \(literal))", on: address)
+            #expect(server == client, "machine name \(name.debugDescription)")
+        }
+        let ids = [
+            String(repeating: "0", count: 32), String(repeating: "f", count: 32), String(repeating: "F", count: 32),
+            String(repeating: "a", count: 31), String(repeating: "a", count: 33), String(repeating: "g", count: 32),
+        ]
+        for id in ids {
+            let client = (try? MachineID(validating: id)) != nil
+            let server = try await Self.serverAccepts("screenmates.check_machine('\(id)', NULL)", on: address)
+            #expect(server == client, "machine id \(id)")
+        }
+    }
 }

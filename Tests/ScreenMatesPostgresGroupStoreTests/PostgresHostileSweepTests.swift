@@ -40,6 +40,10 @@ struct PostgresHostileSweepTests {
             Challenge(
                 id: "malweek", rule: .streak, firstDay: group.today, days: 7, reward: 10, penalty: 10),
             code: own, creatorID: mal.userID, now: group.now)
+        // mal's own machine, so calls that name one get past it.
+        let machine = try MachineID(validating: String(repeating: "9", count: 32))
+        try await mal.store.addMachine(
+            machine, name: MachineName(validating: "malbox"), userID: mal.userID, adoptingFirst: false)
         let functions = try await Self.grantedFunctions(group)
         #expect(functions.count >= 29 && functions.contains { $0.name == "upsert_profile" })
 
@@ -56,6 +60,7 @@ struct PostgresHostileSweepTests {
             "p_coins": "5", "p_badges": "0", "p_public": "true", "p_week_start": "1", "p_kept": "10",
             "p_over": "10", "p_missing": "'pending'", "p_dates": "ARRAY[\(today)]::bigint[]",
             "p_vice": "ARRAY[1]::bigint[]", "p_goals": "ARRAY[8]::bigint[]", "p_versions": "ARRAY[1]::bigint[]",
+            "p_machine": "'\(machine.value)'", "p_adopt": "false",
         ]
         let extremes: [String: [String]] = [
             "text": [

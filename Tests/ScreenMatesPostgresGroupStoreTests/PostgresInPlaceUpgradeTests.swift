@@ -143,6 +143,22 @@ struct PostgresInPlaceUpgradeTests {
                 "SELECT version || ' ' || compatible_from FROM screenmates.schema_level()", as: anaRole)
                 == ["\(PostgresGroupSchema.latestVersion) 3"])
 
+        // Every member's rows became their first machine's: one machine each, with their profile,
+        // and each day total its own.
+        #expect(
+            try await Self.strings(
+                "SELECT user_id || ' ' || machine_id || ' ' || blocks_today FROM screenmates.machine ORDER BY 1",
+                as: address) == ["ana23456 first 3", "bo234567 first 1"])
+        #expect(
+            try await Self.strings(
+                """
+                SELECT count(*)::text FROM screenmates.day_total d JOIN screenmates.machine_day_total t
+                    ON (t.code, t.user_id, t.date, t.vice_blocks, t.goal_blocks, t.version)
+                        = (d.code, d.user_id, d.date, d.vice_blocks, d.goal_blocks, d.version)
+                WHERE t.machine_id = 'first'
+                """, as: address)
+                == ["\(before.filter { $0.hasPrefix("day_total ") }.count)"])
+
         // The members' calls go on, on the rows from before.
         let group = try GroupCode(validating: code)
         let anaStore = PostgresGroupStore(
@@ -168,6 +184,42 @@ struct PostgresInPlaceUpgradeTests {
         #expect(try await anaStore.members(code: group).last?.blocksToday == 6)
         // A settlement on the same day finds nothing new to settle.
         #expect(try await anaStore.settleWeeks(code: group, today: LocalDate(dayNumber: today), now: Date()) == 0)
+
+        // bo's second machine, on this version, adds to what his older one still sends.
+        let desk = try MachineID(validating: String(repeating: "b", count: 32))
+        #expect(
+            try await boStore.addMachine(desk, name: MachineName(validating: "desk"), userID: bo, adoptingFirst: false)
+                == .added)
+        let day = LocalDate(dayNumber: today)
+        try await boStore.upsertDayTotals(
+            [DayTotal(userID: bo, date: day, viceBlocks: 5, goalBlocks: 8, version: 1)], code: group, machine: desk)
+        let older = """
+            SELECT screenmates.upsert_day_totals('bo234567', '\(secret(bo))', '\(code)', ARRAY[\(today)]::bigint[],
+                ARRAY[3]::bigint[], ARRAY[8]::bigint[], ARRAY[2]::bigint[])::text
+            """
+        #expect(try await Self.strings(older, as: boRole) == ["true"])
+        #expect(try await anaStore.dayTotals(code: group, days: day...day).last?.viceBlocks == 8)
+        // ana's home updates and takes her first machine over; her older version is then told to
+        // update, and her days stay as they were.
+        let laptop = try MachineID(validating: String(repeating: "a", count: 32))
+        #expect(
+            try await anaStore.addMachine(
+                laptop, name: MachineName(validating: "laptop"), userID: ana, adoptingFirst: true) == .adopted)
+        let anas = try await boStore.dayTotals(code: group, days: days).filter { $0.userID == ana }
+        let olderAna = """
+            SELECT screenmates.upsert_day_totals('ana23456', '\(secret(ana))', '\(code)', ARRAY[\(today)]::bigint[],
+                ARRAY[3]::bigint[], ARRAY[8]::bigint[], ARRAY[9]::bigint[])::text
+            """
+        let refusal = try await Server.withConnection(to: anaRole) { connection -> String? in
+            do {
+                _ = try await connection.query(PostgresQuery(unsafeSQL: olderAna), logger: Logger(label: "t")).collect()
+                return nil
+            } catch let error as PSQLError {
+                return error.serverInfo?[.message]
+            }
+        }
+        #expect(refusal?.contains("update it here") == true)
+        #expect(try await boStore.dayTotals(code: group, days: days).filter { $0.userID == ana } == anas)
         await anaStore.close()
         await boStore.close()
     }

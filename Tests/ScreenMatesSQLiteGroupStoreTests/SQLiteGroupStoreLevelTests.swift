@@ -33,7 +33,7 @@ import Testing
         try await queue.read { db in
             // What the first version checks: no GRDB migration it does not know.
             #expect(try !SQLiteGroupSchema.makeMigrator().hasBeenSuperseded(db))
-            #expect(try SQLiteGroupLevels.installed(db) == .init(version: 5, compatibleFrom: 3))
+            #expect(try SQLiteGroupLevels.installed(db) == .init(version: 6, compatibleFrom: 6))
             // The group from before the settlement begins settling on the day it came.
             let settleFrom = try Int.fetchOne(db, sql: "SELECT settle_from FROM group_info")
             #expect((settleFrom ?? 0) > LocalDate(year: 2026, month: 1, day: 1)!.dayNumber)
@@ -46,13 +46,13 @@ import Testing
         let group = try await Contract.newGroup(in: try await SQLiteGroupStore.open(at: path))
         let queue = try DatabaseQueue(path: path)
         try await queue.write { db in
-            try db.execute(sql: "INSERT INTO schema_level VALUES (6, 5, 'later, compatible')")
+            try db.execute(sql: "INSERT INTO schema_level VALUES (7, 6, 'later, compatible')")
             // What such a level may add: an index this version does not know.
             try db.execute(sql: "CREATE INDEX member_by_day ON member(code, day)")
         }
         #expect(try await SQLiteGroupStore.open(at: path).members(code: group.code) == [Contract.ana])
         try await queue.write { db in
-            try db.execute(sql: "INSERT INTO schema_level VALUES (7, 7, 'later, not compatible')")
+            try db.execute(sql: "INSERT INTO schema_level VALUES (8, 8, 'later, not compatible')")
         }
         await #expect {
             try await SQLiteGroupStore.open(at: path)

@@ -120,7 +120,7 @@ import Testing
         try await store.upsertDayTotals(
             week.map { Contract.day(Contract.ana.userID, $0, vice: 3) }
                 + week.map { Contract.day(Contract.bo.userID, $0, vice: 1) }, code: group.code)
-        let insert = "INSERT OR REPLACE INTO day_total VALUES (?, ?, ?, ?, 8, 1, 0)"
+        let insert = "INSERT OR REPLACE INTO day_total VALUES (?, ?, ?, ?, 8, 1, 0, 1)"
         for (index, vice) in [Int64.max, Int64.max, Int64.min].enumerated() {
             try hostile.execute(insert, arguments: [group.code.value, "bo234567", week[index].dayNumber, vice])
         }

@@ -1,4 +1,4 @@
--- The group store's schema on PostgreSQL at level 14, as a fresh install and every
+-- The group store's schema on PostgreSQL at level 15, as a fresh install and every
 -- upgrade leave it: `pg_dump --schema-only --schema=screenmates --no-owner`, without the lines
 -- naming versions and psql's restrict key. Generated, never edited: the functions live in
 -- Sources/ScreenMatesPostgresGroupStore/Schema/Functions/, the tables in its Migrations/. PostgresSchemaStructureTests compares it with a fresh
@@ -26,6 +26,65 @@ SET row_security = off;
 --
 
 CREATE SCHEMA screenmates;
+
+
+--
+-- Name: add_machine(text, text, text, text, boolean); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.add_machine(p_user text, p_secret text, p_machine text, p_name text, p_adopt boolean) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_now bigint := screenmates.server_ms();
+    v_known screenmates.machine%ROWTYPE;
+    v_first screenmates.machine%ROWTYPE;
+BEGIN
+    PERFORM screenmates.check_machine(p_machine, p_name);
+    IF p_machine = 'first' OR p_name IS NULL THEN
+        PERFORM screenmates.refuse('A machine is added with an id of its own and a name.');
+    END IF;
+    IF p_adopt THEN
+        PERFORM 1 FROM screenmates.group_info g
+            WHERE g.code IN (SELECT m.code FROM screenmates.member m WHERE m.user_id = v_user)
+            ORDER BY g.code FOR UPDATE;
+    END IF;
+    PERFORM 1 FROM screenmates.identity d WHERE d.user_id = v_user FOR UPDATE;
+    SELECT * INTO v_known FROM screenmates.machine m WHERE m.user_id = v_user AND m.machine_id = p_machine FOR UPDATE;
+    IF FOUND THEN
+        IF v_known.retired_at IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'SMRET', MESSAGE = 'This machine was removed from your machines.',
+                DETAIL = v_known.name;
+        END IF;
+        RETURN 'known';
+    END IF;
+    IF EXISTS (SELECT 1 FROM screenmates.machine m
+        WHERE m.user_id = v_user AND m.retired_at IS NULL AND lower(m.name) = lower(p_name))
+    THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMDNM', MESSAGE = 'Another of your machines has this name.', DETAIL = p_name;
+    END IF;
+    IF p_adopt THEN
+        SELECT * INTO v_first FROM screenmates.machine m
+            WHERE m.user_id = v_user AND m.machine_id = 'first' AND m.retired_at IS NULL FOR UPDATE;
+        IF FOUND THEN
+            INSERT INTO screenmates.machine (user_id, machine_id, name, added_at, last_seen, adopted_first,
+                blocks_today, day, streak, version, sent_name)
+            VALUES (v_user, p_machine, p_name, v_first.added_at, v_now, true, v_first.blocks_today, v_first.day,
+                v_first.streak, 0, v_first.sent_name);
+            UPDATE screenmates.machine_day_total t SET machine_id = p_machine, version = 0
+                WHERE t.user_id = v_user AND t.machine_id = 'first';
+            DELETE FROM screenmates.machine m WHERE m.user_id = v_user AND m.machine_id = 'first';
+            RETURN 'adopted';
+        END IF;
+    END IF;
+    PERFORM screenmates.machine_quota(v_user);
+    INSERT INTO screenmates.machine (user_id, machine_id, name, added_at, last_seen)
+        VALUES (v_user, p_machine, p_name, v_now, v_now);
+    RETURN 'added';
+END $$;
 
 
 --
@@ -179,30 +238,35 @@ $$;
 
 
 --
--- Name: apply_profile(text[], text, text, text, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+-- Name: apply_profile(text[], text, text, text, boolean, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
-CREATE FUNCTION screenmates.apply_profile(p_codes text[], p_user text, p_name text, p_key text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) RETURNS bigint
+CREATE FUNCTION screenmates.apply_profile(p_codes text[], p_user text, p_name text, p_key text, p_rename boolean, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) RETURNS bigint
     LANGUAGE plpgsql
     SET search_path TO 'screenmates', 'pg_temp'
     AS $$
 DECLARE
-    v_key text := p_key;
+    v_today record := screenmates.member_today(p_user);
     v_code text;
     v_count bigint := 0;
 BEGIN
-    IF EXISTS (
+    IF p_rename AND EXISTS (
         SELECT 1 FROM screenmates.member m
-        JOIN screenmates.member o ON o.code = m.code AND o.name_key = v_key AND o.user_id <> p_user
-        WHERE m.user_id = p_user AND m.code = ANY (p_codes) AND m.version < p_version
+        JOIN screenmates.member o ON o.code = m.code AND o.name_key = p_key AND o.user_id <> p_user
+        WHERE m.user_id = p_user AND m.code = ANY (p_codes)
     ) THEN
         RAISE EXCEPTION USING ERRCODE = 'SMNAM', MESSAGE = 'The display name is taken in the group.';
     END IF;
     FOR v_code IN
-        UPDATE screenmates.member m SET display_name = p_name, name_key = v_key, blocks_today = p_blocks,
-            day = p_day, streak = p_streak, last_active = p_last_active, last_updated = p_last_updated,
-            version = p_version
-        WHERE m.user_id = p_user AND m.code = ANY (p_codes) AND m.version < p_version
+        UPDATE screenmates.member m SET
+            display_name = CASE WHEN p_rename THEN p_name ELSE m.display_name END,
+            name_key = CASE WHEN p_rename THEN p_key ELSE m.name_key END,
+            blocks_today = v_today.blocks, day = v_today.day, streak = p_streak, last_active = p_last_active,
+            last_updated = p_last_updated, version = greatest(m.version, p_version)
+        WHERE m.user_id = p_user AND m.code = ANY (p_codes)
+            AND (m.display_name, m.blocks_today, m.day, m.streak, m.last_active, m.last_updated, m.version)
+                IS DISTINCT FROM (CASE WHEN p_rename THEN p_name ELSE m.display_name END, v_today.blocks, v_today.day,
+                    p_streak, p_last_active, p_last_updated, greatest(m.version, p_version))
         RETURNING m.code
     LOOP
         PERFORM screenmates.touch(v_code);
@@ -565,6 +629,24 @@ END $_$;
 
 
 --
+-- Name: check_machine(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.check_machine(p_machine text, p_name text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_machine IS NULL OR (p_machine <> 'first' AND (length(p_machine) <> 32 OR p_machine !~ '^[0-9a-f]+$')) THEN
+        PERFORM screenmates.refuse('A machine''s id is 32 lowercase hexadecimal digits.');
+    END IF;
+    IF p_name IS NOT NULL AND (length(p_name) NOT BETWEEN 1 AND 32 OR p_name !~ '^[A-Za-z0-9._-]+$') THEN
+        PERFORM screenmates.refuse('A machine''s name is 1–32 of the letters A-Z and a-z, digits, ''.'', ''_'' and ''-''.');
+    END IF;
+END $_$;
+
+
+--
 -- Name: check_profile(bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
@@ -788,62 +870,13 @@ END $_$;
 --
 
 CREATE FUNCTION screenmates.create_group(p_user text, p_secret text, p_goal bigint, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint, p_now bigint) RETURNS TABLE(code text, created_at bigint)
-    LANGUAGE plpgsql SECURITY DEFINER
+    LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'screenmates', 'pg_temp'
     SET lock_timeout TO '2s'
     AS $$
-#variable_conflict use_column
-DECLARE
-    v_user text := screenmates.caller(p_user, p_secret);
-    v_key text := screenmates.name_key(p_name);
-    v_at bigint := screenmates.call_ms(p_now);
-    v_alphabet constant text := '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-    v_bytes bytea;
-    v_code text;
-BEGIN
-    IF p_goal IS NULL OR p_goal NOT BETWEEN 1 AND 96 THEN
-        PERFORM screenmates.refuse('A group''s daily goal is 1–96 blocks.');
-    END IF;
-    PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
-    IF (SELECT count(*) FROM screenmates.group_info g
-        WHERE g.created_by = v_user AND g.created_on > clock_timestamp() - interval '1 day')
-        >= (screenmates.policy()).groups_created_per_day
-    THEN
-        PERFORM screenmates.quota('You have created as many groups today as the store allows; join one or try again tomorrow.');
-    END IF;
-    IF NOT screenmates.caller_owns_store() THEN
-        PERFORM screenmates.lock_login();
-        IF (SELECT count(*) FROM screenmates.group_info g JOIN screenmates.identity d ON d.user_id = g.created_by
-            WHERE d.role_name = session_user AND g.created_on > clock_timestamp() - interval '1 day')
-            >= (screenmates.policy()).groups_created_per_login_per_day
-        THEN
-            PERFORM screenmates.quota('This login has created as many groups today as the store allows; try again tomorrow.');
-        END IF;
-    END IF;
-    IF (SELECT count(*) FROM screenmates.member m WHERE m.user_id = v_user) >= (screenmates.policy()).groups_per_member THEN
-        PERFORM screenmates.quota('You are in as many groups as the store allows; leave one first.');
-    END IF;
-    -- The code is drawn here, from the server's strong random source: a client cannot choose
-    -- one, nor learn from a refused one which codes exist.
-    LOOP
-        v_bytes := uuid_send(gen_random_uuid());
-        v_code := '';
-        FOR i IN 0..5 LOOP
-            v_code := v_code || substr(v_alphabet, get_byte(v_bytes, i) % 32 + 1, 1);
-        END LOOP;
-        INSERT INTO screenmates.group_info (code, daily_goal_blocks, created_at, created_by)
-            VALUES (v_code, p_goal, v_at, v_user) ON CONFLICT DO NOTHING;
-        EXIT WHEN FOUND;
-    END LOOP;
-    INSERT INTO screenmates.member (
-        code, user_id, display_name, name_key, blocks_today, day, streak, last_active, last_updated,
-        version, joined_at)
-    VALUES (v_code, v_user, p_name, v_key, p_blocks, p_day, p_streak, p_last_active, p_last_updated,
-        p_version, v_at);
-    INSERT INTO screenmates.last_group (user_id, code) VALUES (v_user, v_code)
-        ON CONFLICT (user_id) DO UPDATE SET code = excluded.code;
-    RETURN QUERY SELECT v_code, v_at;
-END $$;
+    SELECT * FROM screenmates.create_group_on(p_user, p_secret, 'first', p_goal, p_name, p_blocks, p_day, p_streak,
+        p_last_active, p_last_updated, p_version, p_now)
+$$;
 
 
 --
@@ -921,6 +954,73 @@ END $_$;
 
 
 --
+-- Name: create_group_on(text, text, text, bigint, text, bigint, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.create_group_on(p_user text, p_secret text, p_machine text, p_goal bigint, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint, p_now bigint) RETURNS TABLE(code text, created_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_key text := screenmates.name_key(p_name);
+    v_at bigint := screenmates.call_ms(p_now);
+    v_alphabet constant text := '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+    v_bytes bytea;
+    v_code text;
+    v_today record;
+BEGIN
+    IF p_goal IS NULL OR p_goal NOT BETWEEN 1 AND 96 THEN
+        PERFORM screenmates.refuse('A group''s daily goal is 1–96 blocks.');
+    END IF;
+    PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
+    PERFORM screenmates.check_machine(p_machine, NULL);
+    IF (SELECT count(*) FROM screenmates.group_info g
+        WHERE g.created_by = v_user AND g.created_on > clock_timestamp() - interval '1 day')
+        >= (screenmates.policy()).groups_created_per_day
+    THEN
+        PERFORM screenmates.quota('You have created as many groups today as the store allows; join one or try again tomorrow.');
+    END IF;
+    IF NOT screenmates.caller_owns_store() THEN
+        PERFORM screenmates.lock_login();
+        IF (SELECT count(*) FROM screenmates.group_info g JOIN screenmates.identity d ON d.user_id = g.created_by
+            WHERE d.role_name = session_user AND g.created_on > clock_timestamp() - interval '1 day')
+            >= (screenmates.policy()).groups_created_per_login_per_day
+        THEN
+            PERFORM screenmates.quota('This login has created as many groups today as the store allows; try again tomorrow.');
+        END IF;
+    END IF;
+    IF (SELECT count(*) FROM screenmates.member m WHERE m.user_id = v_user) >= (screenmates.policy()).groups_per_member THEN
+        PERFORM screenmates.quota('You are in as many groups as the store allows; leave one first.');
+    END IF;
+    -- The code is drawn here, from the server's strong random source: a client cannot choose
+    -- one, nor learn from a refused one which codes exist.
+    LOOP
+        v_bytes := uuid_send(gen_random_uuid());
+        v_code := '';
+        FOR i IN 0..5 LOOP
+            v_code := v_code || substr(v_alphabet, get_byte(v_bytes, i) % 32 + 1, 1);
+        END LOOP;
+        INSERT INTO screenmates.group_info (code, daily_goal_blocks, created_at, created_by)
+            VALUES (v_code, p_goal, v_at, v_user) ON CONFLICT DO NOTHING;
+        EXIT WHEN FOUND;
+    END LOOP;
+    PERFORM screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version);
+    v_today := screenmates.member_today(v_user);
+    INSERT INTO screenmates.member (
+        code, user_id, display_name, name_key, blocks_today, day, streak, last_active, last_updated,
+        version, joined_at)
+    VALUES (v_code, v_user, p_name, v_key, coalesce(v_today.blocks, p_blocks), coalesce(v_today.day, p_day), p_streak,
+        p_last_active, p_last_updated, p_version, v_at);
+    INSERT INTO screenmates.last_group (user_id, code) VALUES (v_user, v_code)
+        ON CONFLICT (user_id) DO UPDATE SET code = excluded.code;
+    RETURN QUERY SELECT v_code, v_at;
+END $$;
+
+
+--
 -- Name: day_of(bigint); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
@@ -956,6 +1056,7 @@ BEGIN
     END LOOP;
     UPDATE screenmates.group_challenge c SET creator_id = '-' WHERE c.creator_id = v_user;
     UPDATE screenmates.group_info g SET created_by = NULL WHERE g.created_by = v_user;
+    DELETE FROM screenmates.machine c WHERE c.user_id = v_user;
     DELETE FROM screenmates.coin_standing s WHERE s.user_id = v_user;
     DELETE FROM screenmates.last_group l WHERE l.user_id = v_user;
     DELETE FROM screenmates.failed_attempt f WHERE f.user_id = v_user;
@@ -1007,6 +1108,83 @@ BEGIN
         PERFORM screenmates.record_failed_attempt(v_user, v_at);
         RETURN QUERY SELECT 'unknown'::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
     END IF;
+END $$;
+
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: machine; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.machine (
+    user_id text NOT NULL COLLATE pg_catalog."C",
+    machine_id text NOT NULL COLLATE pg_catalog."C",
+    name text NOT NULL COLLATE pg_catalog."C",
+    added_at bigint NOT NULL,
+    last_seen bigint NOT NULL,
+    retired_at bigint,
+    adopted_first boolean DEFAULT false NOT NULL,
+    blocks_today bigint DEFAULT 0 NOT NULL,
+    productive_today bigint,
+    day bigint,
+    streak bigint,
+    version bigint DEFAULT 0 NOT NULL,
+    sent_name text,
+    CONSTRAINT machine_blocks_today_check CHECK (((blocks_today >= 0) AND (blocks_today <= 1440))),
+    CONSTRAINT machine_day_check CHECK (((day >= '-719162'::integer) AND (day <= 2932896))),
+    CONSTRAINT machine_machine_id_check CHECK (((machine_id = 'first'::text) OR (machine_id ~ '^[0-9a-f]{32}$'::text))),
+    CONSTRAINT machine_name_check CHECK ((((char_length(name) >= 1) AND (char_length(name) <= 32)) AND (name ~ '^[A-Za-z0-9._-]+$'::text))),
+    CONSTRAINT machine_productive_today_check CHECK (((productive_today >= 0) AND (productive_today <= 1440))),
+    CONSTRAINT machine_streak_check CHECK (((streak >= 0) AND (streak <= 36525))),
+    CONSTRAINT machine_user_id_check CHECK ((user_id ~ '^[A-Za-z0-9_-]{1,64}$'::text)),
+    CONSTRAINT machine_version_check CHECK (((version >= 0) AND (version <= '9007199254740992'::bigint)))
+);
+
+
+--
+-- Name: first_machine(text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.first_machine(p_user text) RETURNS screenmates.machine
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_machine screenmates.machine%ROWTYPE;
+    v_now bigint := screenmates.server_ms();
+    v_name text := 'first';
+    v_number int := 1;
+BEGIN
+    SELECT * INTO v_machine FROM screenmates.machine m WHERE m.user_id = p_user AND m.machine_id = 'first' FOR UPDATE;
+    IF FOUND AND v_machine.retired_at IS NOT NULL THEN
+        PERFORM screenmates.refuse('This machine was removed from your machines (screenmates devices): it sends nothing more.');
+    END IF;
+    IF FOUND THEN
+        IF v_machine.last_seen < v_now - 60000 THEN
+            UPDATE screenmates.machine m SET last_seen = v_now WHERE m.user_id = p_user AND m.machine_id = 'first'
+                RETURNING * INTO v_machine;
+        END IF;
+        RETURN v_machine;
+    END IF;
+    IF EXISTS (SELECT 1 FROM screenmates.machine m WHERE m.user_id = p_user AND m.adopted_first) THEN
+        PERFORM screenmates.refuse('ScreenMates on this machine is older than on your other machines: update it here. '
+            || 'Its usage reaches your group again once it is updated.');
+    END IF;
+    PERFORM 1 FROM screenmates.identity d WHERE d.user_id = p_user FOR UPDATE;
+    PERFORM screenmates.machine_quota(p_user);
+    WHILE EXISTS (SELECT 1 FROM screenmates.machine m
+        WHERE m.user_id = p_user AND m.retired_at IS NULL AND lower(m.name) = lower(v_name))
+    LOOP
+        v_number := v_number + 1;
+        v_name := 'first-' || v_number;
+    END LOOP;
+    INSERT INTO screenmates.machine (user_id, machine_id, name, added_at, last_seen)
+        VALUES (p_user, 'first', v_name, v_now, v_now)
+        RETURNING * INTO v_machine;
+    RETURN v_machine;
 END $$;
 
 
@@ -1433,55 +1611,13 @@ END $_$;
 --
 
 CREATE FUNCTION screenmates.join_group(p_user text, p_secret text, p_code text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint, p_now bigint) RETURNS TABLE(outcome text, retry_after bigint, daily_goal_blocks bigint, member_count bigint, created_at bigint)
-    LANGUAGE plpgsql SECURITY DEFINER
+    LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'screenmates', 'pg_temp'
     SET lock_timeout TO '2s'
     AS $$
-#variable_conflict use_column
-DECLARE
-    v_user text := screenmates.caller(p_user, p_secret);
-    v_key text := screenmates.name_key(p_name);
-    v_at bigint := screenmates.call_ms(p_now);
-    v_wait bigint;
-BEGIN
-    PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
-    v_wait := screenmates.retry_after(v_user, v_at);
-    IF v_wait IS NOT NULL THEN
-        RETURN QUERY SELECT 'limited'::text, v_wait, NULL::bigint, NULL::bigint, NULL::bigint;
-        RETURN;
-    END IF;
-    PERFORM 1 FROM screenmates.group_info g WHERE g.code = p_code FOR UPDATE;
-    IF NOT FOUND THEN
-        PERFORM screenmates.record_failed_attempt(v_user, v_at);
-        RETURN QUERY SELECT 'unknown'::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
-        RETURN;
-    END IF;
-    IF EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code AND m.user_id = v_user) THEN
-        PERFORM screenmates.apply_profile(ARRAY[p_code], v_user, p_name, v_key, p_blocks, p_day, p_streak,
-            p_last_active, p_last_updated, p_version);
-    ELSE
-        IF EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code AND m.name_key = v_key) THEN
-            RAISE EXCEPTION USING ERRCODE = 'SMNAM', MESSAGE = 'The display name is taken in the group.';
-        END IF;
-        IF (SELECT count(*) FROM screenmates.member m WHERE m.code = p_code) >= (screenmates.policy()).members_per_group THEN
-            PERFORM screenmates.quota('The group is full: it has as many members as the store allows.');
-        END IF;
-        IF (SELECT count(*) FROM screenmates.member m WHERE m.user_id = v_user) >= (screenmates.policy()).groups_per_member THEN
-            PERFORM screenmates.quota('You are in as many groups as the store allows; leave one first.');
-        END IF;
-        INSERT INTO screenmates.member (
-            code, user_id, display_name, name_key, blocks_today, day, streak, last_active, last_updated,
-            version, joined_at)
-        VALUES (p_code, v_user, p_name, v_key, p_blocks, p_day, p_streak, p_last_active,
-            p_last_updated, p_version, v_at);
-        INSERT INTO screenmates.last_group (user_id, code) VALUES (v_user, p_code)
-            ON CONFLICT (user_id) DO UPDATE SET code = excluded.code;
-        PERFORM screenmates.touch(p_code);
-    END IF;
-    RETURN QUERY SELECT 'found'::text, NULL::bigint, g.daily_goal_blocks,
-        (SELECT count(*) FROM screenmates.member m WHERE m.code = g.code), g.created_at
-        FROM screenmates.group_info g WHERE g.code = p_code;
-END $$;
+    SELECT * FROM screenmates.join_group_on(p_user, p_secret, 'first', p_code, p_name, p_blocks, p_day, p_streak,
+        p_last_active, p_last_updated, p_version, p_now)
+$$;
 
 
 --
@@ -1533,6 +1669,70 @@ BEGIN
     END IF;
     RETURN QUERY SELECT v_outcome, v_challenge.creator_id::text, v_challenge.rule, v_challenge.first_day,
         v_challenge.days, v_challenge.reward, v_challenge.penalty, v_challenge.starts_at, v_challenge.created_at;
+END $$;
+
+
+--
+-- Name: join_group_on(text, text, text, text, text, bigint, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.join_group_on(p_user text, p_secret text, p_machine text, p_code text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint, p_now bigint) RETURNS TABLE(outcome text, retry_after bigint, daily_goal_blocks bigint, member_count bigint, created_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_key text := screenmates.name_key(p_name);
+    v_at bigint := screenmates.call_ms(p_now);
+    v_wait bigint;
+    v_stored record;
+    v_today record;
+BEGIN
+    PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
+    PERFORM screenmates.check_machine(p_machine, NULL);
+    v_wait := screenmates.retry_after(v_user, v_at);
+    IF v_wait IS NOT NULL THEN
+        RETURN QUERY SELECT 'limited'::text, v_wait, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    PERFORM 1 FROM screenmates.group_info g WHERE g.code = p_code FOR UPDATE;
+    IF NOT FOUND THEN
+        PERFORM screenmates.record_failed_attempt(v_user, v_at);
+        RETURN QUERY SELECT 'unknown'::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    IF EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code AND m.user_id = v_user) THEN
+        v_stored := screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version);
+        IF v_stored.stored THEN
+            PERFORM screenmates.apply_profile(ARRAY[p_code], v_user, p_name, v_key, v_stored.renamed, p_streak,
+                p_last_active, p_last_updated, p_version);
+        END IF;
+    ELSE
+        IF EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code AND m.name_key = v_key) THEN
+            RAISE EXCEPTION USING ERRCODE = 'SMNAM', MESSAGE = 'The display name is taken in the group.';
+        END IF;
+        IF (SELECT count(*) FROM screenmates.member m WHERE m.code = p_code) >= (screenmates.policy()).members_per_group THEN
+            PERFORM screenmates.quota('The group is full: it has as many members as the store allows.');
+        END IF;
+        IF (SELECT count(*) FROM screenmates.member m WHERE m.user_id = v_user) >= (screenmates.policy()).groups_per_member THEN
+            PERFORM screenmates.quota('You are in as many groups as the store allows; leave one first.');
+        END IF;
+        PERFORM screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version);
+        v_today := screenmates.member_today(v_user);
+        INSERT INTO screenmates.member (
+            code, user_id, display_name, name_key, blocks_today, day, streak, last_active, last_updated,
+            version, joined_at)
+        VALUES (p_code, v_user, p_name, v_key, coalesce(v_today.blocks, p_blocks), coalesce(v_today.day, p_day),
+            p_streak, p_last_active, p_last_updated, p_version, v_at);
+        INSERT INTO screenmates.last_group (user_id, code) VALUES (v_user, p_code)
+            ON CONFLICT (user_id) DO UPDATE SET code = excluded.code;
+        PERFORM screenmates.touch(p_code);
+    END IF;
+    RETURN QUERY SELECT 'found'::text, NULL::bigint, g.daily_goal_blocks,
+        (SELECT count(*) FROM screenmates.member m WHERE m.code = g.code), g.created_at
+        FROM screenmates.group_info g WHERE g.code = p_code;
 END $$;
 
 
@@ -1757,6 +1957,75 @@ END $$;
 
 
 --
+-- Name: machine_of(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.machine_of(p_user text, p_machine text) RETURNS screenmates.machine
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_machine screenmates.machine%ROWTYPE;
+BEGIN
+    SELECT * INTO v_machine FROM screenmates.machine m WHERE m.user_id = p_user AND m.machine_id = p_machine FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMDEV', MESSAGE = 'The store does not know this machine of yours.',
+            DETAIL = p_machine;
+    END IF;
+    IF v_machine.retired_at IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMRET', MESSAGE = 'This machine was removed from your machines.',
+            DETAIL = v_machine.name;
+    END IF;
+    RETURN v_machine;
+END $$;
+
+
+--
+-- Name: machine_profile(text, text, text, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.machine_profile(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_version bigint, OUT stored boolean, OUT renamed boolean) RETURNS record
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_machine screenmates.machine%ROWTYPE := screenmates.own_machine(p_user, p_machine);
+BEGIN
+    stored := p_version > v_machine.version;
+    renamed := v_machine.sent_name IS DISTINCT FROM p_name;
+    IF stored THEN
+        UPDATE screenmates.machine m SET blocks_today = p_blocks, day = p_day, streak = p_streak, version = p_version,
+            sent_name = p_name
+        WHERE m.user_id = p_user AND m.machine_id = v_machine.machine_id;
+    END IF;
+END $$;
+
+
+--
+-- Name: machine_quota(text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.machine_quota(p_user text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_policy screenmates.store_policy := screenmates.policy();
+BEGIN
+    IF (SELECT count(*) FROM screenmates.machine m WHERE m.user_id = p_user AND m.retired_at IS NULL)
+        >= v_policy.machines_per_member
+    THEN
+        PERFORM screenmates.quota('You use as many machines as the store allows (' || v_policy.machines_per_member
+            || '): remove one first (screenmates devices remove NAME).');
+    END IF;
+    IF (SELECT count(*) FROM screenmates.machine m WHERE m.user_id = p_user) >= v_policy.machines_kept_per_member THEN
+        PERFORM screenmates.quota('You have had as many machines as the store keeps (' || v_policy.machines_kept_per_member
+            || '); a removed one is let go once no day it sent is kept.');
+    END IF;
+END $$;
+
+
+--
 -- Name: member_coins(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
@@ -1800,6 +2069,21 @@ BEGIN
         FROM screenmates.coin_standing s JOIN screenmates.member m ON m.user_id = s.user_id
         WHERE m.code = p_code AND m.seq > coalesce(p_after, -1) ORDER BY s.user_id;
 END $$;
+
+
+--
+-- Name: member_today(text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.member_today(p_user text, OUT day bigint, OUT blocks bigint) RETURNS record
+    LANGUAGE sql STABLE
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+    SELECT x.day, least(coalesce(sum(c.blocks_today) FILTER (WHERE c.day = x.day), 0), 1440)::bigint
+    FROM (SELECT max(m.day) AS day FROM screenmates.machine m WHERE m.user_id = p_user) x
+    LEFT JOIN screenmates.machine c ON c.user_id = p_user
+    GROUP BY x.day
+$$;
 
 
 --
@@ -1851,6 +2135,25 @@ DECLARE
 BEGIN
     RETURN QUERY SELECT d.date, d.vice_blocks, d.goal_blocks, d.version FROM screenmates.day_total d
         WHERE d.code = p_code AND d.user_id = v_user ORDER BY d.date;
+END $$;
+
+
+--
+-- Name: my_machines(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.my_machines(p_user text, p_secret text) RETURNS TABLE(machine_id text, name text, added_at bigint, last_seen bigint, retired_at bigint, adopted_first boolean, blocks_today bigint, day bigint, version bigint)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    RETURN QUERY SELECT m.machine_id, m.name, m.added_at, m.last_seen, m.retired_at, m.adopted_first,
+        m.blocks_today, m.day, m.version
+    FROM screenmates.machine m WHERE m.user_id = v_user ORDER BY m.added_at, m.machine_id;
 END $$;
 
 
@@ -2160,6 +2463,39 @@ END $$;
 
 
 --
+-- Name: own_machine(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.own_machine(p_user text, p_machine text) RETURNS screenmates.machine
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_machine screenmates.machine%ROWTYPE;
+    v_now bigint := screenmates.server_ms();
+BEGIN
+    PERFORM screenmates.check_machine(p_machine, NULL);
+    IF p_machine = 'first' THEN
+        RETURN screenmates.first_machine(p_user);
+    END IF;
+    SELECT * INTO v_machine FROM screenmates.machine m WHERE m.user_id = p_user AND m.machine_id = p_machine FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMDEV', MESSAGE = 'The store does not know this machine of yours.',
+            DETAIL = p_machine;
+    END IF;
+    IF v_machine.retired_at IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMRET', MESSAGE = 'This machine was removed from your machines.',
+            DETAIL = v_machine.name;
+    END IF;
+    IF v_machine.last_seen < v_now - 60000 THEN
+        UPDATE screenmates.machine m SET last_seen = v_now WHERE m.user_id = p_user AND m.machine_id = p_machine
+            RETURNING * INTO v_machine;
+    END IF;
+    RETURN v_machine;
+END $$;
+
+
+--
 -- Name: pending_claims(); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
@@ -2175,10 +2511,6 @@ CREATE FUNCTION screenmates.pending_claims() RETURNS TABLE(user_id text, names t
     FROM screenmates.identity_claim c ORDER BY c.user_id, c.claimed_at
 $$;
 
-
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
 
 --
 -- Name: store_policy; Type: TABLE; Schema: screenmates; Owner: -
@@ -2203,6 +2535,8 @@ CREATE TABLE screenmates.store_policy (
     challenges_joined_per_member integer DEFAULT 50 NOT NULL,
     participants_per_challenge integer DEFAULT 100 NOT NULL,
     groups_created_per_login_per_day integer DEFAULT 20 NOT NULL,
+    machines_per_member integer DEFAULT 4 NOT NULL,
+    machines_kept_per_member integer DEFAULT 16 NOT NULL,
     CONSTRAINT store_policy_challenges_joined_per_member_check CHECK ((challenges_joined_per_member >= 1)),
     CONSTRAINT store_policy_challenges_per_group_check CHECK ((challenges_per_group >= 1)),
     CONSTRAINT store_policy_challenges_shared_per_day_check CHECK ((challenges_shared_per_day >= 1)),
@@ -2210,6 +2544,8 @@ CREATE TABLE screenmates.store_policy (
     CONSTRAINT store_policy_groups_created_per_day_check CHECK ((groups_created_per_day >= 1)),
     CONSTRAINT store_policy_groups_created_per_login_per_day_check CHECK ((groups_created_per_login_per_day >= 1)),
     CONSTRAINT store_policy_groups_per_member_check CHECK ((groups_per_member >= 1)),
+    CONSTRAINT store_policy_machines_kept_per_member_check CHECK ((machines_kept_per_member >= 1)),
+    CONSTRAINT store_policy_machines_per_member_check CHECK ((machines_per_member >= 1)),
     CONSTRAINT store_policy_members_per_group_check CHECK ((members_per_group >= 1)),
     CONSTRAINT store_policy_members_per_login_check CHECK ((members_per_login >= 1)),
     CONSTRAINT store_policy_new_members_per_login_per_day_check CHECK ((new_members_per_login_per_day >= 1)),
@@ -2336,6 +2672,38 @@ CREATE FUNCTION screenmates.refuse(p_message text) RETURNS void
     AS $$
 BEGIN
     RAISE EXCEPTION USING ERRCODE = 'SMVAL', MESSAGE = p_message;
+END $$;
+
+
+--
+-- Name: rename_machine(text, text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.rename_machine(p_user text, p_secret text, p_machine text, p_name text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+    v_machine screenmates.machine%ROWTYPE;
+BEGIN
+    PERFORM screenmates.check_machine(p_machine, p_name);
+    IF p_name IS NULL THEN
+        PERFORM screenmates.refuse('Give the machine a name.');
+    END IF;
+    PERFORM 1 FROM screenmates.identity d WHERE d.user_id = v_user FOR UPDATE;
+    v_machine := screenmates.machine_of(v_user, p_machine);
+    IF v_machine.name = p_name THEN
+        RETURN false;
+    END IF;
+    IF EXISTS (SELECT 1 FROM screenmates.machine m WHERE m.user_id = v_user AND m.machine_id <> p_machine
+        AND m.retired_at IS NULL AND lower(m.name) = lower(p_name))
+    THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMDNM', MESSAGE = 'Another of your machines has this name.', DETAIL = p_name;
+    END IF;
+    UPDATE screenmates.machine m SET name = p_name WHERE m.user_id = v_user AND m.machine_id = p_machine;
+    RETURN true;
 END $$;
 
 
@@ -2529,6 +2897,18 @@ BEGIN
             SELECT 1 FROM screenmates.week_result r
             WHERE r.code = p_code AND r.user_id = d.user_id AND r.status = 'pending'
                 AND d.date BETWEEN r.week AND r.week + 6);
+    DELETE FROM screenmates.machine_day_total d
+        WHERE d.code = p_code AND d.date < v_from AND NOT EXISTS (
+            SELECT 1 FROM screenmates.week_result r
+            WHERE r.code = p_code AND r.user_id = d.user_id AND r.status = 'pending'
+                AND d.date BETWEEN r.week AND r.week + 6);
+    -- A removed machine none of whose days is kept any more, and whose today is over, is let go:
+    -- it no longer counts against its member's machines kept.
+    DELETE FROM screenmates.machine c
+        WHERE c.user_id IN (SELECT m.user_id FROM screenmates.member m WHERE m.code = p_code)
+            AND c.retired_at IS NOT NULL AND coalesce(c.day, p_today - 2) < p_today - 1
+            AND NOT EXISTS (SELECT 1 FROM screenmates.machine_day_total t
+                WHERE t.user_id = c.user_id AND t.machine_id = c.machine_id);
 END $$;
 
 
@@ -2543,6 +2923,33 @@ CREATE FUNCTION screenmates.retained_from(p_today bigint) RETURNS bigint
     SELECT ((date_trunc('month', date '1970-01-01' + p_today::integer) - interval '1 month')::date
         - date '1970-01-01')::bigint
 $$;
+
+
+--
+-- Name: retire_machine(text, text, text); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.retire_machine(p_user text, p_secret text, p_machine text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    PERFORM screenmates.check_machine(p_machine, NULL);
+    PERFORM 1 FROM screenmates.identity d WHERE d.user_id = v_user FOR UPDATE;
+    UPDATE screenmates.machine m SET retired_at = screenmates.server_ms()
+        WHERE m.user_id = v_user AND m.machine_id = p_machine AND m.retired_at IS NULL;
+    IF FOUND THEN
+        RETURN true;
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM screenmates.machine m WHERE m.user_id = v_user AND m.machine_id = p_machine) THEN
+        RAISE EXCEPTION USING ERRCODE = 'SMDEV', MESSAGE = 'The store does not know this machine of yours.',
+            DETAIL = p_machine;
+    END IF;
+    RETURN false;
+END $$;
 
 
 --
@@ -3021,6 +3428,105 @@ END $$;
 
 
 --
+-- Name: store_days_of(text, text, text, bigint[], bigint[], bigint[], bigint[]); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.store_days_of(p_user text, p_machine text, p_code text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+BEGIN
+    IF greatest(cardinality(p_dates), cardinality(p_vice), cardinality(p_goals), cardinality(p_versions)) > 1000 THEN
+        PERFORM screenmates.refuse('At most 1000 day totals are sent at once.');
+    END IF;
+    PERFORM screenmates.check_machine(p_machine, NULL);
+    IF NOT screenmates.lock_group(p_user, p_code) THEN
+        RETURN false;
+    END IF;
+    PERFORM screenmates.own_machine(p_user, p_machine);
+    IF screenmates.store_machine_days(p_code, p_user, p_machine, p_dates, p_vice, p_goals, p_versions) > 0 THEN
+        PERFORM screenmates.touch(p_code);
+    END IF;
+    RETURN true;
+END $$;
+
+
+--
+-- Name: store_machine_days(text, text, text, bigint[], bigint[], bigint[], bigint[]); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.store_machine_days(p_code text, p_user text, p_machine text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_first bigint;
+    v_last bigint := screenmates.last_possible_today();
+    v_dates bigint[];
+    v_count bigint;
+BEGIN
+    IF NOT screenmates.members_choose_clock() THEN
+        SELECT screenmates.day_of(m.joined_at) - 2 INTO v_first FROM screenmates.member m
+            WHERE m.code = p_code AND m.user_id = p_user;
+    END IF;
+    WITH written AS (
+        INSERT INTO screenmates.machine_day_total AS t (code, user_id, date, machine_id, vice_blocks, goal_blocks, version)
+        SELECT DISTINCT ON (x.date) p_code, p_user, x.date, p_machine, x.vice, x.goal, x.version
+        FROM unnest(p_dates, p_vice, p_goals, p_versions) WITH ORDINALITY AS x(date, vice, goal, version, ord)
+        WHERE x.date BETWEEN -719162 AND 2932896 AND x.date >= coalesce(v_first, x.date)
+            AND x.date <= coalesce(v_last, x.date)
+            AND x.vice BETWEEN 0 AND 1440 AND x.goal BETWEEN 0 AND 96 AND x.version BETWEEN 1 AND 9007199254740992
+        ORDER BY x.date, x.version DESC, x.ord
+        ON CONFLICT (code, user_id, date, machine_id) DO UPDATE SET
+            vice_blocks = excluded.vice_blocks, goal_blocks = excluded.goal_blocks, version = excluded.version
+        WHERE excluded.version > t.version
+        RETURNING t.date
+    )
+    SELECT array_agg(w.date) INTO v_dates FROM written w;
+    IF v_dates IS NULL THEN
+        RETURN 0;
+    END IF;
+    INSERT INTO screenmates.day_total AS d (code, user_id, date, vice_blocks, goal_blocks, version)
+    SELECT p_code, p_user, t.date, least(sum(t.vice_blocks), 1440)::bigint, max(t.goal_blocks), max(t.version)
+    FROM screenmates.machine_day_total t
+    WHERE t.code = p_code AND t.user_id = p_user AND t.date = ANY (v_dates)
+    GROUP BY t.date
+    ON CONFLICT (code, user_id, date) DO UPDATE SET
+        vice_blocks = excluded.vice_blocks, goal_blocks = excluded.goal_blocks, version = excluded.version
+    WHERE (d.vice_blocks, d.goal_blocks, d.version)
+        IS DISTINCT FROM (excluded.vice_blocks, excluded.goal_blocks, excluded.version);
+    GET DIAGNOSTICS v_count = ROW_COUNT;
+    RETURN v_count;
+END $$;
+
+
+--
+-- Name: store_profile_of(text, text, text, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.store_profile_of(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'screenmates', 'pg_temp'
+    AS $$
+DECLARE
+    v_key text := screenmates.name_key(p_name);
+    v_codes text[];
+    v_stored record;
+BEGIN
+    PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
+    PERFORM screenmates.check_machine(p_machine, NULL);
+    v_codes := screenmates.lock_my_groups(p_user);
+    v_stored := screenmates.machine_profile(p_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version);
+    IF NOT v_stored.stored THEN
+        RETURN false;
+    END IF;
+    PERFORM screenmates.apply_profile(v_codes, p_user, p_name, v_key, v_stored.renamed, p_streak, p_last_active,
+        p_last_updated, p_version);
+    RETURN true;
+END $$;
+
+
+--
 -- Name: touch(text); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
@@ -3051,35 +3557,41 @@ CREATE FUNCTION screenmates.upsert_day_totals(p_user text, p_secret text, p_code
     AS $$
 DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
-    v_first bigint;
-    v_last bigint := screenmates.last_possible_today();
-    v_count bigint;
 BEGIN
-    IF greatest(cardinality(p_dates), cardinality(p_vice), cardinality(p_goals), cardinality(p_versions)) > 1000 THEN
-        PERFORM screenmates.refuse('At most 1000 day totals are sent at once.');
-    END IF;
-    IF NOT screenmates.lock_group(v_user, p_code) THEN
-        RETURN false;
-    END IF;
-    IF NOT screenmates.members_choose_clock() THEN
-        SELECT screenmates.day_of(m.joined_at) - 2 INTO v_first FROM screenmates.member m
-            WHERE m.code = p_code AND m.user_id = v_user;
-    END IF;
-    INSERT INTO screenmates.day_total (code, user_id, date, vice_blocks, goal_blocks, version)
-    SELECT DISTINCT ON (t.date) p_code, v_user, t.date, t.vice, t.goal, t.version
-    FROM unnest(p_dates, p_vice, p_goals, p_versions) WITH ORDINALITY AS t(date, vice, goal, version, ord)
-    WHERE t.date BETWEEN -719162 AND 2932896 AND t.date >= coalesce(v_first, t.date)
-        AND t.date <= coalesce(v_last, t.date)
-        AND t.vice BETWEEN 0 AND 1440 AND t.goal BETWEEN 0 AND 96 AND t.version BETWEEN 1 AND 9007199254740992
-    ORDER BY t.date, t.version DESC, t.ord
-    ON CONFLICT (code, user_id, date) DO UPDATE SET
-        vice_blocks = excluded.vice_blocks, goal_blocks = excluded.goal_blocks, version = excluded.version
-    WHERE excluded.version > day_total.version;
-    GET DIAGNOSTICS v_count = ROW_COUNT;
-    IF v_count > 0 THEN
-        PERFORM screenmates.touch(p_code);
-    END IF;
-    RETURN true;
+    RETURN screenmates.store_days_of(v_user, 'first', p_code, p_dates, p_vice, p_goals, p_versions);
+END $$;
+
+
+--
+-- Name: upsert_machine_days(text, text, text, text, bigint[], bigint[], bigint[], bigint[]); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.upsert_machine_days(p_user text, p_secret text, p_machine text, p_code text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    RETURN screenmates.store_days_of(v_user, p_machine, p_code, p_dates, p_vice, p_goals, p_versions);
+END $$;
+
+
+--
+-- Name: upsert_machine_profile(text, text, text, text, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.upsert_machine_profile(p_user text, p_secret text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    RETURN screenmates.store_profile_of(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_last_active,
+        p_last_updated, p_version);
 END $$;
 
 
@@ -3094,11 +3606,9 @@ CREATE FUNCTION screenmates.upsert_profile(p_user text, p_secret text, p_name te
     AS $$
 DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
-    v_key text := screenmates.name_key(p_name);
 BEGIN
-    PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
-    RETURN screenmates.apply_profile(screenmates.lock_my_groups(v_user), v_user, p_name, v_key, p_blocks, p_day,
-        p_streak, p_last_active, p_last_updated, p_version) > 0;
+    RETURN screenmates.store_profile_of(v_user, 'first', p_name, p_blocks, p_day, p_streak, p_last_active,
+        p_last_updated, p_version);
 END $$;
 
 
@@ -3374,6 +3884,27 @@ CREATE TABLE screenmates.legacy_user (
 
 
 --
+-- Name: machine_day_total; Type: TABLE; Schema: screenmates; Owner: -
+--
+
+CREATE TABLE screenmates.machine_day_total (
+    code text NOT NULL COLLATE pg_catalog."C",
+    user_id text NOT NULL COLLATE pg_catalog."C",
+    date bigint NOT NULL,
+    machine_id text NOT NULL COLLATE pg_catalog."C",
+    vice_blocks bigint NOT NULL,
+    productive_blocks bigint,
+    goal_blocks bigint NOT NULL,
+    version bigint NOT NULL,
+    CONSTRAINT machine_day_total_date_check CHECK (((date >= '-719162'::integer) AND (date <= 2932896))),
+    CONSTRAINT machine_day_total_goal_blocks_check CHECK (((goal_blocks >= 0) AND (goal_blocks <= 96))),
+    CONSTRAINT machine_day_total_productive_blocks_check CHECK (((productive_blocks >= 0) AND (productive_blocks <= 1440))),
+    CONSTRAINT machine_day_total_version_check CHECK (((version >= 0) AND (version <= '9007199254740992'::bigint))),
+    CONSTRAINT machine_day_total_vice_blocks_check CHECK (((vice_blocks >= 0) AND (vice_blocks <= 1440)))
+);
+
+
+--
 -- Name: member; Type: TABLE; Schema: screenmates; Owner: -
 --
 
@@ -3630,6 +4161,22 @@ ALTER TABLE ONLY screenmates.legacy_user
 
 
 --
+-- Name: machine_day_total machine_day_total_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.machine_day_total
+    ADD CONSTRAINT machine_day_total_pkey PRIMARY KEY (code, user_id, date, machine_id);
+
+
+--
+-- Name: machine machine_pkey; Type: CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.machine
+    ADD CONSTRAINT machine_pkey PRIMARY KEY (user_id, machine_id);
+
+
+--
 -- Name: member member_blocks_range; Type: CHECK CONSTRAINT; Schema: screenmates; Owner: -
 --
 
@@ -3809,6 +4356,20 @@ CREATE INDEX identity_by_role ON screenmates.identity USING btree (role_name, bo
 --
 
 CREATE INDEX identity_claim_by_role ON screenmates.identity_claim USING btree (role_name);
+
+
+--
+-- Name: machine_day_total_by_machine; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE INDEX machine_day_total_by_machine ON screenmates.machine_day_total USING btree (user_id, machine_id);
+
+
+--
+-- Name: machine_live_name; Type: INDEX; Schema: screenmates; Owner: -
+--
+
+CREATE UNIQUE INDEX machine_live_name ON screenmates.machine USING btree (user_id, lower(name)) WHERE (retired_at IS NULL);
 
 
 --
@@ -4041,6 +4602,22 @@ ALTER TABLE ONLY screenmates.identity_claim
 
 
 --
+-- Name: machine_day_total machine_day_total_code_user_id_fkey; Type: FK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.machine_day_total
+    ADD CONSTRAINT machine_day_total_code_user_id_fkey FOREIGN KEY (code, user_id) REFERENCES screenmates.member(code, user_id) ON DELETE CASCADE;
+
+
+--
+-- Name: machine_day_total machine_day_total_user_id_machine_id_fkey; Type: FK CONSTRAINT; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE ONLY screenmates.machine_day_total
+    ADD CONSTRAINT machine_day_total_user_id_machine_id_fkey FOREIGN KEY (user_id, machine_id) REFERENCES screenmates.machine(user_id, machine_id);
+
+
+--
 -- Name: member member_code_fkey; Type: FK CONSTRAINT; Schema: screenmates; Owner: -
 --
 
@@ -4141,6 +4718,18 @@ ALTER TABLE screenmates.last_group ENABLE ROW LEVEL SECURITY;
 ALTER TABLE screenmates.legacy_user ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: machine; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.machine ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: machine_day_total; Type: ROW SECURITY; Schema: screenmates; Owner: -
+--
+
+ALTER TABLE screenmates.machine_day_total ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: member; Type: ROW SECURITY; Schema: screenmates; Owner: -
 --
 
@@ -4203,10 +4792,10 @@ REVOKE ALL ON FUNCTION screenmates.app_id_scalars() FROM PUBLIC;
 
 
 --
--- Name: FUNCTION apply_profile(p_codes text[], p_user text, p_name text, p_key text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint); Type: ACL; Schema: screenmates; Owner: -
+-- Name: FUNCTION apply_profile(p_codes text[], p_user text, p_name text, p_key text, p_rename boolean, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint); Type: ACL; Schema: screenmates; Owner: -
 --
 
-REVOKE ALL ON FUNCTION screenmates.apply_profile(p_codes text[], p_user text, p_name text, p_key text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION screenmates.apply_profile(p_codes text[], p_user text, p_name text, p_key text, p_rename boolean, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) FROM PUBLIC;
 
 
 --
@@ -4249,6 +4838,13 @@ REVOKE ALL ON FUNCTION screenmates.caller_owns_store() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION screenmates.check_challenge(p_id text, p_rule text, p_first_day bigint, p_days bigint, p_reward bigint, p_penalty bigint, p_starts_at bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION check_machine(p_machine text, p_name text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.check_machine(p_machine text, p_name text) FROM PUBLIC;
 
 
 --
@@ -4312,6 +4908,13 @@ REVOKE ALL ON FUNCTION screenmates.day_of(p_ms bigint) FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION screenmates.drop_if_empty(p_code text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION first_machine(p_user text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.first_machine(p_user text) FROM PUBLIC;
 
 
 --
@@ -4399,6 +5002,34 @@ REVOKE ALL ON FUNCTION screenmates.lock_my_groups(p_user text) FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION machine_of(p_user text, p_machine text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.machine_of(p_user text, p_machine text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION machine_profile(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_version bigint, OUT stored boolean, OUT renamed boolean); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.machine_profile(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_version bigint, OUT stored boolean, OUT renamed boolean) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION machine_quota(p_user text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.machine_quota(p_user text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION member_today(p_user text, OUT day bigint, OUT blocks bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.member_today(p_user text, OUT day bigint, OUT blocks bigint) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION members_after(p_code text, p_after bigint); Type: ACL; Schema: screenmates; Owner: -
 --
 
@@ -4431,6 +5062,13 @@ REVOKE ALL ON FUNCTION screenmates.name_letters() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION screenmates.name_marks() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION own_machine(p_user text, p_machine text); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.own_machine(p_user text, p_machine text) FROM PUBLIC;
 
 
 --
@@ -4578,6 +5216,27 @@ REVOKE ALL ON FUNCTION screenmates.stamp_standing() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION screenmates.stamp_standing_games() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION store_days_of(p_user text, p_machine text, p_code text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.store_days_of(p_user text, p_machine text, p_code text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION store_machine_days(p_code text, p_user text, p_machine text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.store_machine_days(p_code text, p_user text, p_machine text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION store_profile_of(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.store_profile_of(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) FROM PUBLIC;
 
 
 --

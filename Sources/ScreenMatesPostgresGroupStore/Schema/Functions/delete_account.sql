@@ -1,6 +1,6 @@
--- Removes every row of the caller's: memberships (with their day totals, challenge parts and
--- week results), coins and ranking entry, failed attempts, the identity itself; groups left
--- empty go. Returns how many groups the caller left.
+-- Removes every row of the caller's: memberships (with their day totals, their machines' days,
+-- challenge parts and week results), their machines, coins and ranking entry, failed attempts, the
+-- identity itself; groups left empty go. Returns how many groups the caller left.
 CREATE FUNCTION screenmates.delete_account(p_user text, p_secret text) RETURNS bigint
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
 DECLARE
@@ -18,6 +18,7 @@ BEGIN
     END LOOP;
     UPDATE screenmates.group_challenge c SET creator_id = '-' WHERE c.creator_id = v_user;
     UPDATE screenmates.group_info g SET created_by = NULL WHERE g.created_by = v_user;
+    DELETE FROM screenmates.machine c WHERE c.user_id = v_user;
     DELETE FROM screenmates.coin_standing s WHERE s.user_id = v_user;
     DELETE FROM screenmates.last_group l WHERE l.user_id = v_user;
     DELETE FROM screenmates.failed_attempt f WHERE f.user_id = v_user;

@@ -1,0 +1,73 @@
+import Foundation
+import PostgresNIO
+import ScreenMatesCore
+import ScreenMatesGroupStore
+
+/// A member's machines on a server: each call made by the member themselves (their id and secret),
+/// so no one adds, renames, removes or reads another's.
+extension PostgresGroupStore {
+    /// The id a machine has on the server: its own, or `first` (what versions from before machines
+    /// write as).
+    static func id(_ machine: MachineID?) -> String { machine?.value ?? "first" }
+
+    @discardableResult
+    public func addMachine(_ id: MachineID, name: MachineName, userID: UserID, adoptingFirst: Bool)
+        async throws(GroupStoreError) -> MachineAdded
+    {
+        let me = try caller(userID)
+        let rows = try await perform(OperationContext(userID: userID)) { client in
+            try await client.writeRows(
+                """
+                SELECT screenmates.add_machine(\(me.id), \(me.secret), \(id.value), \(name.value), \(adoptingFirst))
+                """
+            )
+        }
+        return try decode("adding a machine") {
+            guard let row = rows.first, let added = MachineAdded(rawValue: try row.decode(String.self)) else {
+                throw UnreadableValue(what: "no answer to adding a machine")
+            }
+            return added
+        }
+    }
+
+    public func machines(userID: UserID) async throws(GroupStoreError) -> [MemberMachine] {
+        let me = try caller(userID)
+        let rows = try await perform(OperationContext(userID: userID)) { client in
+            try await client.rows(
+                """
+                SELECT machine_id, name, added_at, last_seen, retired_at, adopted_first, blocks_today, day, version
+                FROM screenmates.my_machines(\(me.id), \(me.secret))
+                """
+            )
+        }
+        return try decode("the member's machines") {
+            try rows.compactMap { row in
+                let (id, name, added, seen, retired, adopted, blocks, day, version) = try row.decode(
+                    (String, String, Int64, Int64, Int64?, Bool, Int64, Int64?, Int64).self)
+                return MemberMachine.stored(
+                    id: id, name: name, addedAt: added, lastSeen: seen, retiredAt: retired, adoptedFirst: adopted,
+                    blocksToday: blocks, day: day, version: version)
+            }
+        }
+    }
+
+    public func renameMachine(_ id: MachineID?, to name: MachineName, userID: UserID) async throws(GroupStoreError) {
+        let me = try caller(userID)
+        _ = try await perform(OperationContext(userID: userID)) { client in
+            try await client.writeRows(
+                "SELECT screenmates.rename_machine(\(me.id), \(me.secret), \(Self.id(id)), \(name.value))")
+        }
+    }
+
+    @discardableResult
+    public func retireMachine(_ id: MachineID?, userID: UserID) async throws(GroupStoreError) -> Bool {
+        let me = try caller(userID)
+        let rows = try await perform(OperationContext(userID: userID)) { client in
+            try await client.writeRows("SELECT screenmates.retire_machine(\(me.id), \(me.secret), \(Self.id(id)))")
+        }
+        return try decode("removing a machine") {
+            guard let row = rows.first else { throw UnreadableValue(what: "no answer to removing a machine") }
+            return try row.decode(Bool.self)
+        }
+    }
+}
