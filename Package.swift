@@ -205,7 +205,7 @@ let package = Package(
             name: "screenmates",
             dependencies: [
                 "ScreenMatesHome", "ScreenMatesMonitorRuntime", "ScreenMatesGroupSync", "ScreenMatesReports",
-                "ScreenMatesDashboard", "ScreenMatesCore", "ScreenMatesWatch",
+                "ScreenMatesDashboard", "ScreenMatesCore", "ScreenMatesWatch", "ScreenMatesGroupStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -345,7 +345,8 @@ let package = Package(
             name: "ScreenMatesReportsTests",
             dependencies: [
                 "ScreenMatesReports", "ScreenMatesHome", "ScreenMatesHomeTestSupport", "ScreenMatesGroupSync",
-                "ScreenMatesStore", "ScreenMatesCore", .product(name: "CSV", package: "CSV.swift"),
+                "ScreenMatesStore", "ScreenMatesCore", "ScreenMatesGroupStore",
+                .product(name: "CSV", package: "CSV.swift"),
             ]),
         .testTarget(
             name: "ScreenMatesDashboardTests",

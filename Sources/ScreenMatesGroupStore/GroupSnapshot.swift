@@ -20,6 +20,9 @@ public struct GroupSnapshot: Hashable, Sendable, Codable {
     /// The group's change mark this snapshot is complete up to (read before its rows), when known:
     /// a later look reads only what changed after it (`GroupLook`).
     public var mark: Int64?
+    /// How many machines the reader uses, when there is more than one and it was read (the reader
+    /// reads their machines when their own row changed): what the header says.
+    public var machinesInUse: Int?
 
     public init(
         group: Group, members: [MemberProfile], day: LocalDate, weekBlocks: [UserID: Int] = [:],
@@ -36,7 +39,7 @@ public struct GroupSnapshot: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case group, members, day, weekBlocks, monthBlocks, fetchedAt, leftOut, mark
+        case group, members, day, weekBlocks, monthBlocks, fetchedAt, leftOut, mark, machinesInUse
     }
 
     /// A snapshot cached before rows were left out has none, and one cached before marks none.
@@ -50,6 +53,7 @@ public struct GroupSnapshot: Hashable, Sendable, Codable {
         fetchedAt = try container.decode(Date.self, forKey: .fetchedAt)
         leftOut = try container.decodeIfPresent([LeftOutRow].self, forKey: .leftOut) ?? []
         mark = try container.decodeIfPresent(Int64.self, forKey: .mark)
+        machinesInUse = try container.decodeIfPresent(Int.self, forKey: .machinesInUse)
     }
 
     /// The finished days of `period` before `today`, or nil on its first day.

@@ -44,6 +44,21 @@ public struct AccountActions: Sendable {
         public var streak: Int
         /// The challenges open to all the member had joined, copied back into the home.
         public var openChallenges = 0
+        /// This machine's name among the member's machines, and the others they use, when the
+        /// store took it (nil when it could not be added now: the next write adds it).
+        public var machine: MachineName?
+        public var otherMachines: [MachineName] = []
+
+        /// "ana's second machine (laptop; the others: desk)", or nil when it was not added.
+        public var machineSentence: String? {
+            guard let machine else { return nil }
+            let ordinals = ["first", "second", "third", "fourth", "fifth", "sixth"]
+            let count = otherMachines.count + 1
+            let ordinal = count <= ordinals.count ? ordinals[count - 1] : "\(count)th"
+            let others = otherMachines.map(\.value).joined(separator: ", ")
+            return "This is \(name)'s \(ordinal) machine (\(machine)"
+                + (otherMachines.isEmpty ? ")." : "; the other\(otherMachines.count == 1 ? "" : "s"): \(others)).")
+        }
     }
 
     /// Restores the member from the group store into this home: the identity from `identityFile`
@@ -64,6 +79,15 @@ public struct AccountActions: Sendable {
             throw AppError(
                 "The group store \(location) holds nothing for user id \(identity.userID): no group, no days. "
                     + "Check that this is the store (--group-store) and the identity you used before.")
+        }
+        // The machine is drawn before the history comes back: what is restored was not this
+        // machine's, so it never takes over the older versions' machine.
+        let writes = MachineWrites(local: local, userID: identity.userID)
+        let machine: StoredMachine
+        do {
+            machine = try writes.machine()
+        } catch {
+            throw AppError(error.message)
         }
         let zone = timeZone.current()
         let member = RestoredMember(
@@ -97,6 +121,15 @@ public struct AccountActions: Sendable {
             calendar: calendarNow)
         _ = try? await location.using { store throws(GroupStoreError) in try await open.exchange(with: store) }
         restored.openChallenges = ((try? local.challenges()) ?? []).filter(\.openToAll).count
+        // Added to the member's machines now, so the restore can say which one this is (best
+        // effort: the first write adds it otherwise).
+        if let machines = try? await location.using({ store throws(GroupStoreError) in
+            try await writes.add(machine, to: store)
+            return try await store.machines(userID: identity.userID)
+        }), let mine = machines.first(where: { $0.id == machine.id }) {
+            restored.machine = mine.name
+            restored.otherMachines = machines.filter { $0.isInUse && $0.id != machine.id }.map(\.name)
+        }
         return restored
     }
 

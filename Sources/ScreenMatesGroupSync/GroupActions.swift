@@ -51,10 +51,13 @@ public struct GroupActions: Sendable {
         let group = try await store.closing { () throws(AppError) in
             let group: Group
             do throws(GroupStoreError) {
-                group = try await store.createGroup(
-                    dailyGoalBlocks: goal,
-                    creator: draft.profile(userID: settings.userID, version: version, now: clock.now()),
-                    now: clock.now())
+                let (creator, now) = (
+                    draft.profile(userID: settings.userID, version: version, now: clock.now()), clock.now()
+                )
+                group = try await MachineWrites(local: local, userID: settings.userID).writing(to: store) {
+                    machine throws(GroupStoreError) in
+                    try await store.createGroup(dailyGoalBlocks: goal, creator: creator, machine: machine, now: now)
+                }
             } catch {
                 throw AppError(Self.failed("create a group", error))
             }
@@ -134,9 +137,13 @@ public struct GroupActions: Sendable {
         let group = try await store.closing { () throws(Failure) in
             let group: Group
             do throws(GroupStoreError) {
-                group = try await store.join(
-                    code: code, member: draft.profile(userID: settings.userID, version: version, now: clock.now()),
-                    now: clock.now())
+                let (member, now) = (
+                    draft.profile(userID: settings.userID, version: version, now: clock.now()), clock.now()
+                )
+                group = try await MachineWrites(local: local, userID: settings.userID).writing(to: store) {
+                    machine throws(GroupStoreError) in
+                    try await store.join(code: code, member: member, machine: machine, now: now)
+                }
             } catch {
                 switch error {
                 case .unavailable, .busy: throw .app(AppError(Self.failed("join group \(code)", error)))

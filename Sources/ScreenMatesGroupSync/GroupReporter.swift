@@ -19,7 +19,8 @@ public struct GroupReporter: Sendable {
     }
 
     /// Sends the profile with a fresh version, higher than any sent before from this machine;
-    /// joins again if the store has forgotten the member (a store that was reset).
+    /// joins again if the store has forgotten the member (a store that was reset), and adds the
+    /// machine to the member's when the store does not know it.
     func send(_ draft: ProfileDraft, to store: any GroupStore) async throws(GroupStoreError) {
         recordSent(version: try await upload(draft, to: store))
     }
@@ -32,18 +33,25 @@ public struct GroupReporter: Sendable {
         return sent.count
     }
 
-    /// The network half of `send`: returns the version sent, for `recordSent`.
+    /// The network half of `send`: returns the version sent, for `recordSent`. The profile is this
+    /// machine's (`MachineWrites`).
     func upload(_ draft: ProfileDraft, to store: any GroupStore) async throws(GroupStoreError) -> Int64 {
         let version = try nextVersion()
         let profile = draft.profile(userID: userID, version: version, now: clock.now())
-        do {
-            try await store.upsertProfile(profile)
-        } catch {
-            guard case .notAMember = error else { throw error }
-            _ = try await store.join(code: membership.code, member: profile, now: clock.now())
+        let (code, now) = (membership.code, clock.now())
+        try await machineWrites.writing(to: store) { machine throws(GroupStoreError) in
+            do throws(GroupStoreError) {
+                try await store.upsertProfile(profile, machine: machine)
+            } catch {
+                guard case .notAMember = error else { throw error }
+                _ = try await store.join(code: code, member: profile, machine: machine, now: now)
+            }
         }
         return version
     }
+
+    /// How this home writes as its machine.
+    var machineWrites: MachineWrites { MachineWrites(local: local, userID: userID) }
 
     /// Notes in the local store that the profile of `version` reached the group.
     func recordSent(version: Int64) {
@@ -58,7 +66,10 @@ public struct GroupReporter: Sendable {
             DayTotal(
                 userID: userID, date: $0.date, viceBlocks: $0.viceBlocks, goalBlocks: $0.goalBlocks, version: version)
         }
-        try await store.upsertDayTotals(totals, code: membership.code)
+        let code = membership.code
+        try await machineWrites.writing(to: store) { machine throws(GroupStoreError) in
+            try await store.upsertDayTotals(totals, code: code, machine: machine)
+        }
         return days.map(\.date)
     }
 
@@ -71,11 +82,20 @@ public struct GroupReporter: Sendable {
     /// Looks at the group: reads what changed since `previous` (read from this store), or the
     /// group whole, its members and the sums the weekly and monthly leaderboards need, with the
     /// rows the store left out of them (`GroupLook`).
+    /// The reader's machines in use are read again when their own row changed (one of their
+    /// machines wrote) or on a whole read; a look that finds nothing of theirs keeps the count.
     public func look(at store: any GroupStore, today: LocalDate, previous: GroupSnapshot? = nil)
         async throws(GroupStoreError) -> GroupLook
     {
-        try await GroupLook.look(
+        var look = try await GroupLook.look(
             at: store, code: membership.code, userID: userID, today: today, now: clock.now(), previous: previous)
+        if look.whole || look.membersRead.contains(where: { $0.userID == userID }) {
+            let machines = try? await store.machines(userID: userID)
+            look.snapshot.machinesInUse = machines?.filter(\.isInUse).count
+        } else {
+            look.snapshot.machinesInUse = previous?.machinesInUse
+        }
+        return look
     }
 
     /// Reads the group whole.

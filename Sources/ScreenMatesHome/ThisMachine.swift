@@ -35,16 +35,19 @@ public enum ThisMachine {
     }
 
     /// This home's machine: the one it drew before on this host, else a new one drawn now and kept,
-    /// named after `hostName`.
+    /// named after `hostName`, which takes over the older versions' machine in a group store when
+    /// the home had sent to one (`StoredMachine.adoptsFirst`).
     public static func current(
         store: LocalStore, host: String = hostKey(), hostName: String = hostName(), now: Date = Date()
     ) throws(StoreError) -> Found {
         let kept = try store.thisMachine()
         if let kept, kept.host == host { return Found(machine: kept, drawn: false, copied: false) }
         var generator = SystemRandomNumberGenerator()
+        // A home that sent to a group before it drew a machine was, there, the machine versions
+        // from before machines wrote as: this one takes it over.
         let machine = StoredMachine(
             id: MachineID.random(using: &generator), name: MachineName.fromHostName(hostName), host: host,
-            drawnAt: now)
+            drawnAt: now, adoptsFirst: try store.hasSentToAGroup())
         try store.setThisMachine(machine)
         return Found(machine: try store.thisMachine() ?? machine, drawn: true, copied: kept != nil)
     }

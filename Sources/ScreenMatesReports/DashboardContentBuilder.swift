@@ -13,7 +13,9 @@ public enum DashboardContentBuilder {
         figures: UsageFigures, clockSpeed: Double, now: Date, group: GroupLink.Status? = nil,
         leaderboards: [LeaderboardPeriod: [LeaderboardEntry]]? = nil, warning: String? = nil, source: String? = nil
     ) -> DashboardContent {
-        let name = figures.settings.displayName?.value ?? "you"
+        var name = figures.settings.displayName?.value ?? "you"
+        // On one of several machines, the header says so: the group counts them as one person.
+        if let machines = group?.snapshot?.machinesInUse, machines > 1 { name += " · \(machines) machines" }
         let groupLine = figures.settings.group.map { membership in
             DashboardContent.GroupSummary(
                 code: membership.code.value, memberCount: max(group?.snapshot?.members.count ?? 1, 1))

@@ -181,4 +181,17 @@ extension LocalSchema {
             drawn_at INTEGER NOT NULL
         );
         """
+
+    /// Whether this home's machine takes over, in a group store, the machine that versions from
+    /// before machines wrote as (`first`): a home that had sent to a group before it drew its
+    /// machine was that machine. And whether a finished day is this machine's own or was restored
+    /// from a group (`screenmates restore`: the member's sum over all their machines), which is
+    /// never sent as this machine's.
+    static let v15Machines = """
+        ALTER TABLE this_machine ADD COLUMN adopts_first INTEGER NOT NULL DEFAULT 0;
+        UPDATE this_machine SET adopts_first = (
+            (SELECT coalesce(max(profile_synced_version), 0) > 0 FROM profile)
+            OR EXISTS (SELECT 1 FROM day_history WHERE synced = 1));
+        ALTER TABLE day_history ADD COLUMN origin TEXT NOT NULL DEFAULT 'own' CHECK (origin IN ('own', 'restored'));
+        """
 }

@@ -42,6 +42,8 @@ enum LocalSchema {
         Migration("v12: what a challenge does when its app is opened", sql: v12ChallengeWhenOpened),
         Migration("v13: challenges open to everyone on a group store", sql: v13OpenChallenges),
         Migration("v14: this home's machine among its member's machines", sql: v14ThisMachine),
+        Migration(
+            "v15: whether this machine takes the older versions' over; days restored from a group", sql: v15Machines),
     ]
 
     static func makeMigrator() -> DatabaseMigrator {

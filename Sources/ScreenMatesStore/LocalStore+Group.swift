@@ -31,7 +31,8 @@ public struct SyncState: Hashable, Sendable {
 
 extension LocalStore {
     /// Records membership of a group (or none), with the group's daily goal. Joining another
-    /// group marks every finished day unsynced, so the new group gets the whole history.
+    /// group marks every finished day of this machine's unsynced, so the new group gets its whole
+    /// history.
     public func setGroup(_ membership: GroupMembership?) throws(StoreError) {
         try write { db in
             let current = try String.fetchOne(db, sql: "SELECT group_code FROM profile WHERE id = 1")
@@ -39,7 +40,9 @@ extension LocalStore {
                 sql: "UPDATE profile SET group_code = ?, group_goal_blocks = ?, group_store = ? WHERE id = 1",
                 arguments: [membership?.code.value, membership?.dailyGoalBlocks, membership?.store])
             if let membership, membership.code.value != current {
-                try db.execute(sql: "UPDATE day_history SET synced = 0")
+                // Only the machine's own days: a day restored from a group is the member's sum over
+                // all their machines, which each machine sends its own part of.
+                try db.execute(sql: "UPDATE day_history SET synced = 0 WHERE origin = 'own'")
                 try db.execute(sql: "UPDATE profile SET profile_synced_version = 0, last_synced_at = NULL WHERE id = 1")
             }
         }

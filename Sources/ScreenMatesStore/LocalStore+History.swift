@@ -337,7 +337,7 @@ extension LocalStore {
                     productive_blocks = excluded.productive_blocks, earned_seconds = excluded.earned_seconds,
                     spent_seconds = excluded.spent_seconds, ending_balance_seconds = excluded.ending_balance_seconds,
                     overdraft_seconds = excluded.overdraft_seconds, synced = 0, archived_at = excluded.archived_at,
-                    start_at = excluded.start_at, end_at = excluded.end_at
+                    start_at = excluded.start_at, end_at = excluded.end_at, origin = 'own'
                 """,
             arguments: [
                 record.date.iso8601, record.viceBlocks, record.productiveBlocks, record.goalBlocks,

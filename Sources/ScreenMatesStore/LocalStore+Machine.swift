@@ -10,12 +10,16 @@ public struct StoredMachine: Hashable, Sendable {
     /// What the host it was drawn on is known by (`/etc/machine-id`, else its name).
     public var host: String
     public var drawnAt: Date
+    /// Whether it takes over, in a group store, the machine versions from before machines wrote as
+    /// (the home had sent to a group before it drew this machine).
+    public var adoptsFirst: Bool
 
-    public init(id: MachineID, name: MachineName, host: String, drawnAt: Date) {
+    public init(id: MachineID, name: MachineName, host: String, drawnAt: Date, adoptsFirst: Bool = false) {
         self.id = id
         self.name = name
         self.host = host
         self.drawnAt = drawnAt
+        self.adoptsFirst = adoptsFirst
     }
 }
 
@@ -34,7 +38,8 @@ extension LocalStore {
         else { return nil }
         return StoredMachine(
             id: id, name: name, host: try row.checked("host", in: table),
-            drawnAt: Self.date(milliseconds: try row.checked("drawn_at", in: table)))
+            drawnAt: Self.date(milliseconds: try row.checked("drawn_at", in: table)),
+            adoptsFirst: (try row.checked("adopts_first", in: table) as Int64) != 0)
     }
 
     /// Keeps `machine` as this home's.
@@ -42,13 +47,27 @@ extension LocalStore {
         try write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO this_machine (id, machine_id, name, host, drawn_at) VALUES (1, ?, ?, ?, ?)
+                    INSERT INTO this_machine (id, machine_id, name, host, drawn_at, adopts_first)
+                    VALUES (1, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET machine_id = excluded.machine_id, name = excluded.name,
-                        host = excluded.host, drawn_at = excluded.drawn_at
+                        host = excluded.host, drawn_at = excluded.drawn_at, adopts_first = excluded.adopts_first
                     """,
                 arguments: [
                     machine.id.value, machine.name.value, machine.host, Self.milliseconds(machine.drawnAt),
+                    machine.adoptsFirst,
                 ])
+        }
+    }
+
+    /// Whether this home has sent anything to a group: a profile, or a finished day of its own.
+    public func hasSentToAGroup() throws(StoreError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT coalesce(max(profile_synced_version), 0) > 0 FROM profile)
+                        OR EXISTS (SELECT 1 FROM day_history WHERE synced = 1 AND origin = 'own')
+                    """) ?? false
         }
     }
 }

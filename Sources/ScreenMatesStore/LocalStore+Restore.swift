@@ -78,8 +78,8 @@ extension LocalStore {
                     sql: """
                         INSERT INTO day_history (date, vice_blocks, productive_blocks, goal_blocks, earned_seconds,
                             spent_seconds, ending_balance_seconds, overdraft_seconds, streak_after, synced,
-                            archived_at, start_at, end_at)
-                        VALUES (?, ?, 0, ?, 0, 0, 0, 0, 0, 1, ?, ?, ?)
+                            archived_at, start_at, end_at, origin)
+                        VALUES (?, ?, 0, ?, 0, 0, 0, 0, 0, 1, ?, ?, ?, 'restored')
                         """,
                     arguments: [
                         day.date.iso8601, max(0, day.viceBlocks), max(0, day.goalBlocks), Self.milliseconds(now),

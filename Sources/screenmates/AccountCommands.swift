@@ -36,6 +36,7 @@ struct RestoreCommand: AsyncParsableCommand {
                     + (restored.openChallenges > 0
                         ? " \(restored.openChallenges) challenge\(restored.openChallenges == 1 ? "" : "s") open to all."
                         : "")
+                    + (restored.machineSentence.map { " " + $0 } ?? "")
             )
             return 0
         }

@@ -21,6 +21,7 @@ struct ScreenMatesCommand: AsyncParsableCommand {
             ConfigCommand.self, ImportCommand.self, AppsCommand.self, ChallengeCommand.self, CoinsCommand.self,
             PruneCommand.self,
             BadgesCommand.self, RankingCommand.self, WeekCommand.self, RestoreCommand.self, AccountCommand.self,
+            DevicesCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self)
 

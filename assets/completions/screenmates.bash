@@ -183,13 +183,13 @@ _screenmates() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    dashboard|setup|status|group|sync|monitor|demo|notify|recover|export|config|import|apps|challenge|coins|prune|badges|ranking|week|restore|account|help)
+    dashboard|setup|status|group|sync|monitor|demo|notify|recover|export|config|import|apps|challenge|coins|prune|badges|ranking|week|restore|account|devices|help)
         # Offer subcommand argument completions
         "_screenmates_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'dashboard setup status group sync monitor demo notify recover export config import apps challenge coins prune badges ranking week restore account help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'dashboard setup status group sync monitor demo notify recover export config import apps challenge coins prune badges ranking week restore account devices help' -- "${cur}"))
         ;;
     esac
 }
@@ -1280,6 +1280,101 @@ _screenmates_account() {
 _screenmates_account_delete() {
     repeating_flags=()
     non_repeating_flags=(--yes --keep-local --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store)
+    __screenmates_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
+        return
+        ;;
+    esac
+}
+
+_screenmates_devices() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __screenmates_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|rename|remove|add)
+        # Offer subcommand argument completions
+        "_screenmates_devices_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list rename remove add' -- "${cur}"))
+        ;;
+    esac
+}
+
+_screenmates_devices_list() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store)
+    __screenmates_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
+        return
+        ;;
+    esac
+}
+
+_screenmates_devices_rename() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store)
+    __screenmates_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
+        return
+        ;;
+    esac
+}
+
+_screenmates_devices_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --group-store)
+    __screenmates_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--group-store')
+        return
+        ;;
+    esac
+}
+
+_screenmates_devices_add() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--home --group-store)
     __screenmates_offer_flags_options 0
