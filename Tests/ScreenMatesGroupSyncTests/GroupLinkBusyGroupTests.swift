@@ -56,18 +56,26 @@ struct GroupLinkBusyGroupTests {
         let running = Task { await link.run() }
         try await Self.waitFor { link.status.snapshot != nil }
 
-        // Someone holds the group's row for 8 s; ana's next report comes meanwhile.
+        // Someone holds the group's row; ana's next report comes meanwhile. The row is held until
+        // the link has said the group is busy (five minutes at most), then let go: on a loaded
+        // machine the report may take longer to meet the held row than any fixed hold would last.
         let holder = try await Self.psqlInBackground(
             url,
             "BEGIN; SELECT 1 FROM screenmates.group_info WHERE code = '\(group.code.value)' FOR UPDATE; "
-                + "SELECT pg_sleep(8); COMMIT;")
-        try await Task.sleep(for: .milliseconds(500))
+                + "SELECT pg_sleep(301); COMMIT;")
+        try await Self.waitUntil(
+            url, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(301)%'", answers: "2")
         let draft = ProfileDraft(
             displayName: settings.displayName!, blocksToday: 3,
             day: DayCalendar(timeZone: utc).day(containing: clock.now()),
             streak: 0, lastActive: clock.now())
         link.report(draft)
-        #expect(await holder.wait() == 0, "\(holder.standardError)")
+        try await Self.waitFor(seconds: 300) { wasBusy.load(ordering: .relaxed) || holder.hasEnded }
+        _ = try await Self.psql(
+            url,
+            "SELECT pg_cancel_backend(pid) FROM pg_stat_activity "
+                + "WHERE query LIKE '%pg_sleep(301)%' AND pid <> pg_backend_pid()")
+        _ = await holder.wait()
         // A write the client gave up on may still commit once the row is free, so the board can
         // show the report before the link has sent it again and said so: wait for both.
         try await Self.waitFor {
@@ -161,8 +169,8 @@ struct GroupLinkBusyGroupTests {
         #expect(try await actions.syncForCommand().members == 1, "and once the row is free, the numbers go")
     }
 
-    private static func waitFor(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+    private static func waitFor(seconds: Int = 60, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
         while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
     }
 
