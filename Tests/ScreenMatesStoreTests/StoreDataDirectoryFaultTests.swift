@@ -162,7 +162,7 @@ import Testing
         // test is starting at this moment may hold a copy of its descriptor until it execs).
         let deadline = ContinuousClock.now + .seconds(30)
         while WriteProblem.find(forDatabaseAt: path) != nil && ContinuousClock.now < deadline {
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         #expect(WriteProblem.find(forDatabaseAt: path) == nil)
     }
