@@ -141,10 +141,10 @@ import Testing
     }
 
     @Test func aFullDiskIsNamedBeforeAnyWriteFails() async throws {
-        try await Mount.with(megabytes: 2) { mount in try fillUp(mount) }
+        try await Mount.with(megabytes: 2) { mount in try await fillUp(mount) }
     }
 
-    private func fillUp(_ mount: Mount) throws {
+    private func fillUp(_ mount: Mount) async throws {
         let path = mount.path + "/local.sqlite"
         try writeAndClose(path: path)
         #expect(WriteProblem.find(forDatabaseAt: path) == nil)
