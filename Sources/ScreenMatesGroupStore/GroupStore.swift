@@ -264,6 +264,12 @@ public protocol GroupStore: Sendable {
     /// `.machineNameTaken`); nil is their `first`.
     func renameMachine(_ id: MachineID?, to name: MachineName, userID: UserID) async throws(GroupStoreError)
 
+    /// The member's own machines' day totals in the group for days in `days` (inclusive),
+    /// ordered by date, then machine (`first` first): what each machine sent, of which every
+    /// reader sees the sum. Only the member may read them; `.notAMember` outside the group.
+    func machineDayTotals(code: GroupCode, userID: UserID, days: ClosedRange<LocalDate>)
+        async throws(GroupStoreError) -> [MachineDayTotal]
+
     /// Removes one of the member's machines (nil: their `first`): it writes no more, and what it
     /// wrote stays counted. Returns whether it was in use (removing it again changes nothing).
     @discardableResult

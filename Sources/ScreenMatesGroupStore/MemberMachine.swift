@@ -85,3 +85,47 @@ public enum MachineAdded: String, Hashable, Sendable {
     /// It took over the member's `first` machine, with every day it wrote.
     case adopted
 }
+
+/// One of a member's machines' own total for a day in a group (the member's total for the day is
+/// the sum of them: `GroupStoreRules.sumOfBlocks`). Only the member reads them.
+public struct MachineDayTotal: Hashable, Sendable {
+    /// The machine; nil for `first`, the older versions' machine.
+    public var machine: MachineID?
+    public var date: LocalDate
+    public var viceBlocks: Int
+    public var goalBlocks: Int
+    public var version: Int64
+
+    public init(machine: MachineID?, date: LocalDate, viceBlocks: Int, goalBlocks: Int, version: Int64) {
+        self.machine = machine
+        self.date = date
+        self.viceBlocks = viceBlocks
+        self.goalBlocks = goalBlocks
+        self.version = version
+    }
+
+    /// A row as a store keeps it, or nil for one that cannot be right (a machine id of another
+    /// shape, counts out of bounds, a date no engine keeps).
+    public static func stored(machine: String, date: Int64, viceBlocks: Int64, goalBlocks: Int64, version: Int64)
+        -> MachineDayTotal?
+    {
+        let id: MachineID?
+        if machine == "first" {
+            id = nil
+        } else if let valid = try? MachineID(validating: machine) {
+            id = valid
+        } else {
+            return nil
+        }
+        let days =
+            Int64(
+                GroupStoreRules.storableDates.lowerBound.dayNumber)...Int64(
+                GroupStoreRules.storableDates.upperBound.dayNumber)
+        guard days.contains(date), (0...Int64(GroupStoreRules.maximumBlocksPerDay)).contains(viceBlocks),
+            (0...Int64(GroupStoreRules.dayGoalRange.upperBound)).contains(goalBlocks), version >= 0
+        else { return nil }
+        return MachineDayTotal(
+            machine: id, date: LocalDate(dayNumber: Int(date)), viceBlocks: Int(viceBlocks),
+            goalBlocks: Int(goalBlocks), version: version)
+    }
+}

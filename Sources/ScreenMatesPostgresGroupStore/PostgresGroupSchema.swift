@@ -240,6 +240,7 @@ enum PostgresGroupSchema {
         Function("member_today", PackageResources.member_today_sql),
         Function("add_machine", PackageResources.add_machine_sql),
         Function("my_machines", PackageResources.my_machines_sql),
+        Function("my_machine_days", PackageResources.my_machine_days_sql),
         Function("rename_machine", PackageResources.rename_machine_sql),
         Function("retire_machine", PackageResources.retire_machine_sql),
         // Following a group: its marks, and what changed after a change number.

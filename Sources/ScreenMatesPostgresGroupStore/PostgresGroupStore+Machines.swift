@@ -51,6 +51,31 @@ extension PostgresGroupStore {
         }
     }
 
+    public func machineDayTotals(code: GroupCode, userID: UserID, days: ClosedRange<LocalDate>)
+        async throws(GroupStoreError) -> [MachineDayTotal]
+    {
+        let first = Int64(GroupStoreRules.clampedDayNumber(days.lowerBound))
+        let last = Int64(GroupStoreRules.clampedDayNumber(days.upperBound))
+        let me = try caller(userID)
+        let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
+            try await client.rows(
+                """
+                SELECT known, machine_id, date, vice_blocks, goal_blocks, version
+                FROM screenmates.my_machine_days(\(me.id), \(me.secret), \(code.value), \(first), \(last))
+                """
+            )
+        }
+        if try firstIsUnknown(rows) { throw .unknownCode(code) }
+        return try decode("the machines' day totals") {
+            try rows.compactMap { row in
+                let (_, machine, date, vice, goal, version) = try row.decode(
+                    (Bool, String, Int64, Int64, Int64, Int64).self)
+                return MachineDayTotal.stored(
+                    machine: machine, date: date, viceBlocks: vice, goalBlocks: goal, version: version)
+            }
+        }
+    }
+
     public func renameMachine(_ id: MachineID?, to name: MachineName, userID: UserID) async throws(GroupStoreError) {
         let me = try caller(userID)
         _ = try await perform(OperationContext(userID: userID)) { client in

@@ -74,6 +74,34 @@ extension SQLiteGroupStore {
         }
     }
 
+    public func machineDayTotals(code: GroupCode, userID: UserID, days: ClosedRange<LocalDate>)
+        async throws(GroupStoreError) -> [MachineDayTotal]
+    {
+        let first = GroupStoreRules.clampedDayNumber(days.lowerBound)
+        let last = GroupStoreRules.clampedDayNumber(days.upperBound)
+        return try await read { db in
+            try Self.requireGroup(db, code: code)
+            guard try !Self.memberships(db, userID: userID, code: code).isEmpty else {
+                throw GroupStoreError.notAMember(code: code)
+            }
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT machine_id, date, vice_blocks, goal_blocks, version FROM machine_day_total
+                    WHERE code = ? AND user_id = ? AND date BETWEEN ? AND ?
+                    ORDER BY date, machine_id <> 'first', machine_id
+                    """, arguments: [code.value, userID, first, last]
+            ).compactMap { row -> MachineDayTotal? in
+                guard let machine: String = row.readable("machine_id"), let date: Int64 = row.readable("date"),
+                    let vice: Int64 = row.readable("vice_blocks"), let goal: Int64 = row.readable("goal_blocks"),
+                    let version: Int64 = row.readable("version")
+                else { return nil }
+                return MachineDayTotal.stored(
+                    machine: machine, date: date, viceBlocks: vice, goalBlocks: goal, version: version)
+            }
+        }
+    }
+
     public func renameMachine(_ id: MachineID?, to name: MachineName, userID: UserID) async throws(GroupStoreError) {
         let machine = id?.value ?? Self.first
         try await write { db in

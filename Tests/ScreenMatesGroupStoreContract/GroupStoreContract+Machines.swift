@@ -94,6 +94,15 @@ extension GroupStoreContract {
         #expect(machines.map(\.id) == [laptop, desk])
         #expect(machines.map(\.blocksToday) == [7, 4])
         #expect(machines.map(\.name) == [machineName("laptop"), machineName("desk")])
+        // … and each machine's own days, which only she reads.
+        let own = try await store.machineDayTotals(code: group.code, userID: ana.userID, days: yesterday...today)
+        #expect(own.map(\.machine) == [laptop, desk, laptop, desk])
+        #expect(own.map(\.viceBlocks) == [7, 4, 7, 4])
+        #expect(own.map(\.date) == [yesterday, yesterday, today, today])
+        #expect(try await store.machineDayTotals(code: group.code, userID: bo.userID, days: yesterday...today).isEmpty)
+        await expectError(.unknownCode(unusedCode)) {
+            _ = try await store.machineDayTotals(code: unusedCode, userID: ana.userID, days: today...today)
+        }
 
         // Sent again, from either machine: nothing changes, not even the change mark.
         let mark = try await store.changeMark(code: group.code)

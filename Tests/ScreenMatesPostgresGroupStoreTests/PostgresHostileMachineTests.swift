@@ -54,6 +54,7 @@ struct PostgresHostileMachineTests {
                 "SELECT screenmates.rename_machine(\(unescaped: asAna), \(laptop), 'evil')",
                 "SELECT screenmates.retire_machine(\(unescaped: asAna), \(laptop))",
                 "SELECT * FROM screenmates.my_machines(\(unescaped: asAna))",
+                "SELECT * FROM screenmates.my_machine_days(\(unescaped: asAna), \(code), \(today - 7), \(today))",
                 """
                 SELECT * FROM screenmates.join_group_on(\(unescaped: asAna), \(laptop), \(code), 'ana', 0, \(today), 0,
                     NULL, \(ms), 99, \(ms))

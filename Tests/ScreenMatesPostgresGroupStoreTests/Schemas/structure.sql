@@ -2139,11 +2139,35 @@ END $$;
 
 
 --
+-- Name: my_machine_days(text, text, text, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+--
+
+CREATE FUNCTION screenmates.my_machine_days(p_user text, p_secret text, p_code text, p_first bigint, p_last bigint) RETURNS TABLE(known boolean, machine_id text, date bigint, vice_blocks bigint, goal_blocks bigint, version bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'screenmates', 'pg_temp'
+    SET lock_timeout TO '2s'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_user text := screenmates.caller(p_user, p_secret);
+BEGIN
+    IF NOT screenmates.group_access(v_user, p_code) THEN
+        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT true, t.machine_id::text, t.date, t.vice_blocks, t.goal_blocks, t.version
+        FROM screenmates.machine_day_total t
+        WHERE t.code = p_code AND t.user_id = v_user AND t.date BETWEEN p_first AND p_last
+        ORDER BY t.date, t.machine_id <> 'first', t.machine_id;
+END $$;
+
+
+--
 -- Name: my_machines(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
 CREATE FUNCTION screenmates.my_machines(p_user text, p_secret text) RETURNS TABLE(machine_id text, name text, added_at bigint, last_seen bigint, retired_at bigint, adopted_first boolean, blocks_today bigint, day bigint, version bigint)
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'screenmates', 'pg_temp'
     SET lock_timeout TO '2s'
     AS $$

@@ -4,7 +4,7 @@
 CREATE FUNCTION screenmates.my_machines(p_user text, p_secret text)
 RETURNS TABLE (machine_id text, name text, added_at bigint, last_seen bigint, retired_at bigint,
     adopted_first boolean, blocks_today bigint, day bigint, version bigint)
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET lock_timeout = '2s' AS $$
 #variable_conflict use_column
 DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
