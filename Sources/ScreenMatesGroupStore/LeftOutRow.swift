@@ -18,6 +18,8 @@ public struct LeftOutRow: Error, Hashable, Sendable, Codable, CustomStringConver
         case weekResult = "week result"
         case settlementRules = "settlement rules"
         case rulesChange = "change of the settlement rules"
+        case machine
+        case machineDayTotal = "machine's day total"
     }
 
     public let kind: Kind

@@ -43,37 +43,6 @@ public struct MemberMachine: Hashable, Sendable {
 
     /// Whether it may still write.
     public var isInUse: Bool { retiredAt == nil }
-
-    /// A machine's row as a store keeps it (`first` for the machine of versions from before
-    /// machines, instants in milliseconds, days as day numbers), or nil for one that cannot be
-    /// right: an id or name of another shape, counts out of bounds, a date no engine keeps. Nothing
-    /// a store holds can make a reader trap.
-    public static func stored(
-        id: String, name: String, addedAt: Int64, lastSeen: Int64, retiredAt: Int64?, adoptedFirst: Bool,
-        blocksToday: Int64, day: Int64?, version: Int64
-    ) -> MemberMachine? {
-        let machineID: MachineID?
-        if id == "first" {
-            machineID = nil
-        } else if let valid = try? MachineID(validating: id) {
-            machineID = valid
-        } else {
-            return nil
-        }
-        let days =
-            Int64(
-                GroupStoreRules.storableDates.lowerBound.dayNumber)...Int64(
-                GroupStoreRules.storableDates.upperBound.dayNumber)
-        guard let name = try? MachineName(validating: name),
-            (0...Int64(GroupStoreRules.maximumBlocksPerDay)).contains(blocksToday),
-            version >= 0, day.map(days.contains) ?? true
-        else { return nil }
-        return MemberMachine(
-            id: machineID, name: name, addedAt: StoredInstant.date(milliseconds: addedAt),
-            lastSeen: StoredInstant.date(milliseconds: lastSeen),
-            retiredAt: retiredAt.map { StoredInstant.date(milliseconds: $0) }, adoptedFirst: adoptedFirst,
-            blocksToday: Int(blocksToday), day: day.map { LocalDate(dayNumber: Int($0)) }, version: version)
-    }
 }
 
 /// What adding a machine came to.
@@ -102,30 +71,5 @@ public struct MachineDayTotal: Hashable, Sendable {
         self.viceBlocks = viceBlocks
         self.goalBlocks = goalBlocks
         self.version = version
-    }
-
-    /// A row as a store keeps it, or nil for one that cannot be right (a machine id of another
-    /// shape, counts out of bounds, a date no engine keeps).
-    public static func stored(machine: String, date: Int64, viceBlocks: Int64, goalBlocks: Int64, version: Int64)
-        -> MachineDayTotal?
-    {
-        let id: MachineID?
-        if machine == "first" {
-            id = nil
-        } else if let valid = try? MachineID(validating: machine) {
-            id = valid
-        } else {
-            return nil
-        }
-        let days =
-            Int64(
-                GroupStoreRules.storableDates.lowerBound.dayNumber)...Int64(
-                GroupStoreRules.storableDates.upperBound.dayNumber)
-        guard days.contains(date), (0...Int64(GroupStoreRules.maximumBlocksPerDay)).contains(viceBlocks),
-            (0...Int64(GroupStoreRules.dayGoalRange.upperBound)).contains(goalBlocks), version >= 0
-        else { return nil }
-        return MachineDayTotal(
-            machine: id, date: LocalDate(dayNumber: Int(date)), viceBlocks: Int(viceBlocks),
-            goalBlocks: Int(goalBlocks), version: version)
     }
 }

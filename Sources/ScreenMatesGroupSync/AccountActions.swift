@@ -123,12 +123,11 @@ public struct AccountActions: Sendable {
         restored.openChallenges = ((try? local.challenges()) ?? []).filter(\.openToAll).count
         // Added to the member's machines now, so the restore can say which one this is (best
         // effort: the first write adds it otherwise).
-        if let machines = try? await location.using({ store throws(GroupStoreError) in
+        if let added = try? await location.using({ store throws(GroupStoreError) in
             try await writes.add(machine, to: store)
-            return try await store.machines(userID: identity.userID)
-        }), let mine = machines.first(where: { $0.id == machine.id }) {
-            restored.machine = mine.name
-            restored.otherMachines = machines.filter { $0.isInUse && $0.id != machine.id }.map(\.name)
+        }) {
+            restored.machine = added.name
+            restored.otherMachines = added.others.map(\.name)
         }
         return restored
     }

@@ -59,7 +59,8 @@ public struct MachineActions: Sendable {
         try await using { store throws(GroupStoreError) in
             try await store.renameMachine(machine.id, to: new, userID: userID)
         }
-        if machine.id == (try? local.thisMachine())?.id, var this = try? local.thisMachine() {
+        // This home's machine keeps the name it has among the member's, for the next time it is added.
+        if var this = (try? local.thisMachine()) ?? nil, this.id == machine.id {
             this.name = new
             try? local.setThisMachine(this)
         }
@@ -95,10 +96,7 @@ public struct MachineActions: Sendable {
         let added = try await using { store throws(GroupStoreError) in
             try await writes(userID).add(machine, to: store)
         }
-        let name =
-            (try? await location.using { store throws(GroupStoreError) in try await store.machines(userID: userID) })?
-            .first { $0.id == machine.id }?.name ?? machine.name
-        return (added, name)
+        return (added.outcome, added.name)
     }
 
     // MARK: - Helpers

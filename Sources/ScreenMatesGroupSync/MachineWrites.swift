@@ -37,16 +37,26 @@ struct MachineWrites: Sendable {
         }
     }
 
+    /// How adding a machine came out: how it was added, the name it has among the member's
+    /// machines, and their other machines in use.
+    struct Added: Sendable {
+        var outcome: MachineAdded
+        var name: MachineName
+        var others: [MemberMachine]
+    }
+
     /// Adds `machine` to the member's machines in `store` under a name none of their others in use
-    /// has; answers how it was added.
+    /// has (a machine the store knew keeps its name).
     @discardableResult
-    func add(_ machine: StoredMachine, to store: any GroupStore) async throws(GroupStoreError) -> MachineAdded {
+    func add(_ machine: StoredMachine, to store: any GroupStore) async throws(GroupStoreError) -> Added {
         for _ in 0..<3 {
-            let taken = try await store.machines(userID: userID).filter { $0.isInUse && $0.id != machine.id }
-            let name = machine.name.unique(among: taken.map(\.name))
+            let machines = try await store.machines(userID: userID)
+            let others = machines.filter { $0.isInUse && $0.id != machine.id }
+            let name = machines.first { $0.id == machine.id }?.name ?? machine.name.unique(among: others.map(\.name))
             do {
-                return try await store.addMachine(
+                let outcome = try await store.addMachine(
                     machine.id, name: name, userID: userID, adoptingFirst: machine.adoptsFirst)
+                return Added(outcome: outcome, name: name, others: others)
             } catch {
                 // Another of the member's machines took the name meanwhile: look again.
                 guard case .machineNameTaken = error else { throw error }

@@ -27,6 +27,10 @@ public enum ThisMachine {
         return "host:" + hostName()
     }
 
+    /// This host's key, read once per process: every write to a group store asks for the home's
+    /// machine (`current`), and the host does not change under a running program.
+    public static let thisHost = hostKey()
+
     /// The host's name (`gethostname`).
     public static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
@@ -38,7 +42,7 @@ public enum ThisMachine {
     /// named after `hostName`, which takes over the older versions' machine in a group store when
     /// the home had sent to one (`StoredMachine.adoptsFirst`).
     public static func current(
-        store: LocalStore, host: String = hostKey(), hostName: String = hostName(), now: Date = Date()
+        store: LocalStore, host: String = thisHost, hostName: String = hostName(), now: Date = Date()
     ) throws(StoreError) -> Found {
         let kept = try store.thisMachine()
         if let kept, kept.host == host { return Found(machine: kept, drawn: false, copied: false) }

@@ -40,15 +40,19 @@ extension PostgresGroupStore {
                 """
             )
         }
-        return try decode("the member's machines") {
+        var filter = GroupRowFilter()
+        let machines = try decode("the member's machines") {
             try rows.compactMap { row in
                 let (id, name, added, seen, retired, adopted, blocks, day, version) = try row.decode(
                     (String, String, Int64, Int64, Int64?, Bool, Int64, Int64?, Int64).self)
-                return MemberMachine.stored(
-                    id: id, name: name, addedAt: added, lastSeen: seen, retiredAt: retired, adoptedFirst: adopted,
-                    blocksToday: blocks, day: day, version: version)
+                return filter.keep(
+                    StoredMemberMachine(
+                        machineID: id, name: name, addedAt: added, lastSeen: seen, retiredAt: retired,
+                        adoptedFirst: adopted, blocksToday: blocks, day: day, version: version))
             }
         }
+        filter.report()
+        return machines
     }
 
     public func machineDayTotals(code: GroupCode, userID: UserID, days: ClosedRange<LocalDate>)
@@ -66,14 +70,18 @@ extension PostgresGroupStore {
             )
         }
         if try firstIsUnknown(rows) { throw .unknownCode(code) }
-        return try decode("the machines' day totals") {
+        var filter = GroupRowFilter()
+        let totals = try decode("the machines' day totals") {
             try rows.compactMap { row in
                 let (_, machine, date, vice, goal, version) = try row.decode(
                     (Bool, String, Int64, Int64, Int64, Int64).self)
-                return MachineDayTotal.stored(
-                    machine: machine, date: date, viceBlocks: vice, goalBlocks: goal, version: version)
+                return filter.keep(
+                    StoredMachineDayTotal(
+                        machineID: machine, date: date, viceBlocks: vice, goalBlocks: goal, version: version))
             }
         }
+        filter.report()
+        return totals
     }
 
     public func renameMachine(_ id: MachineID?, to name: MachineName, userID: UserID) async throws(GroupStoreError) {

@@ -51,26 +51,14 @@ extension SQLiteGroupStore {
     }
 
     public func machines(userID: UserID) async throws(GroupStoreError) -> [MemberMachine] {
-        try await read { db in
+        try await read { db, filter in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT machine_id, name, added_at, last_seen, retired_at, adopted_first, blocks_today, day, version
                     FROM machine WHERE user_id = ? ORDER BY added_at, machine_id
                     """, arguments: [userID]
-            ).compactMap { row -> MemberMachine? in
-                guard let id: String = row.readable("machine_id"), let name: String = row.readable("name"),
-                    let added: Int64 = row.readable("added_at"), let seen: Int64 = row.readable("last_seen"),
-                    let adopted: Int64 = row.readable("adopted_first"),
-                    let blocks: Int64 = row.readable("blocks_today"),
-                    let version: Int64 = row.readable("version")
-                else { return nil }
-                let retired: Int64? = row.readable("retired_at")
-                let day: Int64? = row.readable("day")
-                return MemberMachine.stored(
-                    id: id, name: name, addedAt: added, lastSeen: seen, retiredAt: retired, adoptedFirst: adopted != 0,
-                    blocksToday: blocks, day: day, version: version)
-            }
+            ).compactMap { row in filter.keep(row, .machine, decode: StoredMemberMachine.init(row:)) }
         }
     }
 
@@ -79,7 +67,7 @@ extension SQLiteGroupStore {
     {
         let first = GroupStoreRules.clampedDayNumber(days.lowerBound)
         let last = GroupStoreRules.clampedDayNumber(days.upperBound)
-        return try await read { db in
+        return try await read { db, filter in
             try Self.requireGroup(db, code: code)
             guard try !Self.memberships(db, userID: userID, code: code).isEmpty else {
                 throw GroupStoreError.notAMember(code: code)
@@ -91,14 +79,7 @@ extension SQLiteGroupStore {
                     WHERE code = ? AND user_id = ? AND date BETWEEN ? AND ?
                     ORDER BY date, machine_id <> 'first', machine_id
                     """, arguments: [code.value, userID, first, last]
-            ).compactMap { row -> MachineDayTotal? in
-                guard let machine: String = row.readable("machine_id"), let date: Int64 = row.readable("date"),
-                    let vice: Int64 = row.readable("vice_blocks"), let goal: Int64 = row.readable("goal_blocks"),
-                    let version: Int64 = row.readable("version")
-                else { return nil }
-                return MachineDayTotal.stored(
-                    machine: machine, date: date, viceBlocks: vice, goalBlocks: goal, version: version)
-            }
+            ).compactMap { row in filter.keep(row, .machineDayTotal, decode: StoredMachineDayTotal.init(row:)) }
         }
     }
 

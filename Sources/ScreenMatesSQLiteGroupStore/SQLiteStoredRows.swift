@@ -149,3 +149,28 @@ extension StoredRulesChange {
             missingDays: try row.checked("missing_days", in: table))
     }
 }
+
+extension StoredMemberMachine {
+    /// A `machine` row.
+    init(row: Row) throws {
+        let table = "machine"
+        self.init(
+            machineID: try row.checked("machine_id", in: table), name: try row.checked("name", in: table),
+            addedAt: try row.checked("added_at", in: table), lastSeen: try row.checked("last_seen", in: table),
+            retiredAt: try row.checkedIfPresent("retired_at", in: table),
+            adoptedFirst: (try row.checked("adopted_first", in: table) as Int64) != 0,
+            blocksToday: try row.checked("blocks_today", in: table), day: try row.checkedIfPresent("day", in: table),
+            version: try row.checked("version", in: table))
+    }
+}
+
+extension StoredMachineDayTotal {
+    /// A `machine_day_total` row.
+    init(row: Row) throws {
+        let table = "machine_day_total"
+        self.init(
+            machineID: try row.checked("machine_id", in: table), date: try row.checked("date", in: table),
+            viceBlocks: try row.checked("vice_blocks", in: table),
+            goalBlocks: try row.checked("goal_blocks", in: table), version: try row.checked("version", in: table))
+    }
+}

@@ -47,9 +47,7 @@ struct DevicesCommand: AsyncParsableCommand {
                             + "add up. Join a group to count several machines as one person.")
                     return 0
                 }
-                let now = actions.clock.now()
-                let today = machineTimeZone.current()
-                print(DevicesCommand.table(listing, now: now, timeZone: today))
+                print(DevicesCommand.table(listing, now: actions.clock.now(), timeZone: machineTimeZone.current()))
                 return 0
             }
         }
@@ -59,17 +57,18 @@ struct DevicesCommand: AsyncParsableCommand {
     static func table(_ listing: MachineActions.Listing, now: Date, timeZone: TimeZone) -> String {
         let calendar = DayCalendar(timeZone: timeZone)
         let today = calendar.day(containing: now)
-        var lines = ["NAME                              LAST SEEN      TODAY  ADDED"]
         let ordered = listing.machines.filter(\.isInUse) + listing.machines.filter { !$0.isInUse }
-        for machine in ordered {
-            let name = machine.name.value + (listing.isThis(machine) ? " (this one)" : "")
+        let names = ordered.map { $0.name.value + (listing.isThis($0) ? " (this one)" : "") }
+        let width = max(names.map(\.count).max() ?? 0, 4) + 2
+        func padded(_ text: String, _ width: Int) -> String {
+            text + String(repeating: " ", count: max(width - text.count, 1))
+        }
+        var lines = [padded("NAME", width) + padded("LAST SEEN", 11) + padded("TODAY", 7) + "ADDED"]
+        for (machine, name) in zip(ordered, names) {
             let seen = machine.isInUse ? TimeFormat.relative(machine.lastSeen, now: now) : "removed"
             let blocks = machine.day == today ? "\(machine.blocksToday)" : "–"
             let added = calendar.day(containing: machine.addedAt).iso8601
-            lines.append(
-                name.padding(toLength: 34, withPad: " ", startingAt: 0)
-                    + seen.padding(toLength: 15, withPad: " ", startingAt: 0)
-                    + blocks.padding(toLength: 7, withPad: " ", startingAt: 0) + added)
+            lines.append(padded(name, width) + padded(seen, 11) + padded(blocks, 7) + added)
         }
         if !listing.machines.contains(where: listing.isThis) {
             lines.append("\(listing.this.name) (this one) is added when it next sends to the group.")

@@ -340,4 +340,41 @@ import Testing
         #expect(results.first?.tally == WeekTally(keptDays: 6, overDays: 0, missingDays: 1))
         #expect(results.last?.coins == 35)
     }
+
+    /// A machine's rows written by hand (what the table's checks let through): each that cannot be
+    /// right is left out of the member's machines and days and named; the member's today, and
+    /// their next report, skip what cannot be read.
+    @Test func aMachineRowThatCannotBeRightIsLeftOutNamedAndTheMemberStillReports() async throws {
+        let (store, group, hostile, scratch) = try await group()
+        defer { withExtendedLifetime(scratch) {} }
+        let laptop = Contract.laptop
+        try await store.addMachine(
+            laptop, name: Contract.machineName("laptop"), userID: Contract.ana.userID, adoptingFirst: false)
+        try await store.upsertDayTotals(
+            [Contract.day(Contract.ana.userID, Contract.today, vice: 2)], code: group.code, machine: laptop)
+        try hostile.execute("UPDATE machine SET added_at = 9223372036854775807 WHERE machine_id = 'first'")
+        try hostile.execute(
+            "UPDATE machine SET blocks_today = 2.5, day = \(Contract.today.dayNumber) WHERE machine_id = '\(laptop.value)'"
+        )
+        try hostile.execute("UPDATE machine_day_total SET vice_blocks = 2.5 WHERE machine_id = '\(laptop.value)'")
+        let (machines, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
+            try await store.machines(userID: Contract.ana.userID)
+        }
+        #expect(machines.isEmpty)
+        #expect(leftOut.map(\.kind) == [.machine, .machine], "\(leftOut)")
+        #expect(leftOut.contains { $0.reason.contains("added_at is 9223372036854775807 ms") }, "\(leftOut)")
+        #expect(leftOut.contains { $0.reason.contains("blocks_today holds a value of the wrong kind") }, "\(leftOut)")
+        let (days, daysLeftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
+            try await store.machineDayTotals(
+                code: group.code, userID: Contract.ana.userID, days: Contract.today...Contract.today)
+        }
+        #expect(days.isEmpty)
+        #expect(daysLeftOut.map(\.kind) == [.machineDayTotal], "\(daysLeftOut)")
+        // ana's first machine reports: her today skips the laptop's unreadable blocks.
+        var report = Contract.ana
+        report.blocksToday = 4
+        report.version = 2
+        #expect(try await store.upsertProfile(report))
+        #expect(try await store.members(code: group.code).first?.blocksToday == 4)
+    }
 }

@@ -1,5 +1,5 @@
--- One of the member's machines in use, its row locked, to rename: SMDEV for one they have not, SMRET
--- for one they removed. The caller holds the member's identity row locked.
+-- One of the member's machines in use, its row locked: SMDEV for one they have not (another member's
+-- id names nothing of theirs), SMRET for one they removed.
 CREATE FUNCTION screenmates.machine_of(p_user text, p_machine text) RETURNS screenmates.machine
 LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
 DECLARE

@@ -13,15 +13,7 @@ BEGIN
     IF p_machine = 'first' THEN
         RETURN screenmates.first_machine(p_user);
     END IF;
-    SELECT * INTO v_machine FROM screenmates.machine m WHERE m.user_id = p_user AND m.machine_id = p_machine FOR UPDATE;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION USING ERRCODE = 'SMDEV', MESSAGE = 'The store does not know this machine of yours.',
-            DETAIL = p_machine;
-    END IF;
-    IF v_machine.retired_at IS NOT NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'SMRET', MESSAGE = 'This machine was removed from your machines.',
-            DETAIL = v_machine.name;
-    END IF;
+    v_machine := screenmates.machine_of(p_user, p_machine);
     IF v_machine.last_seen < v_now - 60000 THEN
         UPDATE screenmates.machine m SET last_seen = v_now WHERE m.user_id = p_user AND m.machine_id = p_machine
             RETURNING * INTO v_machine;
