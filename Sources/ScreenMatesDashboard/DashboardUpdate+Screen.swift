@@ -39,7 +39,7 @@ extension DashboardUpdate {
         let snapshot = state.group?.snapshot
         return DashboardState.LeaderboardMemo.Key(
             fetchedAt: snapshot?.fetchedAt, memberCount: snapshot?.members.count ?? 0, today: figures.today,
-            blocks: figures.ledger.viceBlocks, streak: figures.summary.streak.current,
+            blocks: figures.summary.ledger.viceBlocks, streak: figures.summary.streak.current,
             history: figures.history.suffix(31).map(\.viceBlocks), name: figures.settings.displayName?.value,
             lastActive: figures.lastActive)
     }

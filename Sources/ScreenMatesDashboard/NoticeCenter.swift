@@ -45,7 +45,7 @@ struct NoticeCenter {
             (try? store.noticeState(day: figures.today, untoastedSince: started)) ?? (keys: [], shown: 0, untoasted: 0)
         let yesterday = figures.history.last { $0.date == figures.today.adding(days: -1) }
         let input = NotificationScheduler.Input(
-            now: now, calendar: figures.calendar, today: figures.today, blocksUsed: figures.ledger.viceBlocks,
+            now: now, calendar: figures.calendar, today: figures.today, blocksUsed: figures.summary.progress.blocksUsed,
             goal: figures.settings.dailyGoalBlocks, streak: figures.summary.streak.current, yesterday: yesterday,
             myName: figures.settings.displayName?.value ?? "you", mates: mates,
             enabled: figures.settings.notificationsEnabled, recordedKeys: recorded.keys, shownToday: recorded.shown)

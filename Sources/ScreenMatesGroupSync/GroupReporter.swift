@@ -82,16 +82,24 @@ public struct GroupReporter: Sendable {
     /// Looks at the group: reads what changed since `previous` (read from this store), or the
     /// group whole, its members and the sums the weekly and monthly leaderboards need, with the
     /// rows the store left out of them (`GroupLook`).
-    /// The reader's machines in use are read again when their own row changed (one of their
-    /// machines wrote) or on a whole read; a look that finds nothing of theirs keeps the count.
+    /// The reader's machines are read again when their own row or sums changed (one of their
+    /// machines wrote) or on a whole read, and what the others used is kept for the figures
+    /// (`OtherMachines`); a look that finds nothing of theirs keeps the count.
     public func look(at store: any GroupStore, today: LocalDate, previous: GroupSnapshot? = nil)
         async throws(GroupStoreError) -> GroupLook
     {
         var look = try await GroupLook.look(
             at: store, code: membership.code, userID: userID, today: today, now: clock.now(), previous: previous)
-        if look.whole || look.membersRead.contains(where: { $0.userID == userID }) {
+        let sumsChanged =
+            look.snapshot.weekBlocks[userID] != previous?.weekBlocks[userID]
+            || look.snapshot.monthBlocks[userID] != previous?.monthBlocks[userID]
+        if look.whole || sumsChanged || look.membersRead.contains(where: { $0.userID == userID }) {
             let machines = try? await store.machines(userID: userID)
             look.snapshot.machinesInUse = machines?.filter(\.isInUse).count
+            if let machines {
+                await OtherMachines(local: local, code: membership.code, userID: userID).keep(
+                    machines, from: store, today: today, readDays: look.whole || sumsChanged)
+            }
         } else {
             look.snapshot.machinesInUse = previous?.machinesInUse
         }

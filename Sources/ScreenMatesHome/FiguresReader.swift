@@ -14,6 +14,11 @@ import ScreenMatesStore
 ///
 /// A reader that must not write (`status`, or a read-only database) works the reset out in
 /// memory from the same events instead of recording it.
+///
+/// In a group, the member's other machines count too: what they used, as the group link last
+/// read it from the group store (`LocalStore.keepOtherMachineDays`), is added to each day of the
+/// history and to today (`summary`), so progress, states, notices, the streak and the week are
+/// the member's. `ledger` stays this machine's own: it is what this machine reports.
 public final class FiguresReader {
     public let store: LocalStore
     public let clock: any AppClock
@@ -27,7 +32,10 @@ public final class FiguresReader {
     public private(set) var today: LocalDate
     /// The instants that belong to today.
     public private(set) var todayInterval: Range<Date>
+    /// This machine's own day.
     public private(set) var ledger = DailyLedger()
+    /// What the member's other machines used, by day (none without a group).
+    public private(set) var otherMachines: [LocalDate: OtherMachinesTotal] = [:]
     public private(set) var history: [DayRecord] = []
     public private(set) var streak = StreakManager.Summary(current: 0, best: 0)
     /// Today's figures, kept up to date with the rest.
@@ -40,6 +48,7 @@ public final class FiguresReader {
     public private(set) var notWritable: String?
 
     private var lastSequence: Int64 = 0
+    private var otherMachinesVersion: Int64 = -1
 
     /// Opens the feed on an existing profile and brings it up to date. With `writes` false it
     /// never writes to the store.
@@ -77,7 +86,8 @@ public final class FiguresReader {
         let settingsChanged = newSettings != settings
         settings = newSettings
         let resetDue = DailyRollover(lastReset: dayState.resetBase, clockDay: clockDay).isReset
-        if newCalendar != calendar || settingsChanged || resetDue
+        let othersChanged = try store.otherMachinesVersion() != otherMachinesVersion
+        if newCalendar != calendar || settingsChanged || resetDue || othersChanged
             || DailyRollover.effectiveToday(clockDay: clockDay, lastReset: dayState.lastReset) != today
         {
             calendar = newCalendar
@@ -133,7 +143,12 @@ public final class FiguresReader {
         let manager = StreakManager(trackingStart: state.trackingStart)
         var records = try store.history(from: state.trackingStart)
         if !writes || notWritable != nil { records = try withLateEvents(records) }
-        history = manager.withStreaks(earlier + records + pending, through: lastFinished)
+        otherMachinesVersion = try store.otherMachinesVersion()
+        otherMachines = settings.group == nil ? [:] : try store.otherMachinesTotals()
+        let own = earlier + records + pending
+        history = manager.withStreaks(
+            Self.memberDays(own, otherMachines, from: state.trackingStart, through: lastFinished, settings: settings),
+            through: lastFinished)
         streak = manager.summary(records: history, through: lastFinished)
         try reloadToday()
     }
@@ -207,8 +222,38 @@ public final class FiguresReader {
     }
 
     private func updateSummary() {
+        let others = otherMachines[today]?.viceBlocks ?? 0
         summary = TodaySummary(
-            date: today, ledger: ledger, goal: settings.dailyGoalBlocks, streak: streak,
-            nextReset: todayInterval.upperBound)
+            date: today,
+            ledger: ledger.withOtherMachines(viceBlocks: others, blockSeconds: settings.rules.blockSeconds),
+            goal: settings.dailyGoalBlocks, streak: streak, nextReset: todayInterval.upperBound,
+            otherMachinesBlocks: others)
+    }
+
+    /// The member's finished days: this machine's records with the other machines' days counted
+    /// in, and a record for each day from `start` through `lastFinished` that only another machine
+    /// used.
+    static func memberDays(
+        _ own: [DayRecord], _ others: [LocalDate: OtherMachinesTotal], from start: LocalDate,
+        through lastFinished: LocalDate, settings: UserSettings
+    ) -> [DayRecord] {
+        guard !others.isEmpty else { return own }
+        let seconds = settings.rules.blockSeconds
+        var days = own.map { record in
+            others[record.date].map {
+                record.withOtherMachines(viceBlocks: $0.viceBlocks, goalBlocks: $0.goalBlocks, blockSeconds: seconds)
+            } ?? record
+        }
+        let recorded = Set(own.map(\.date))
+        for (date, total) in others where date >= start && date <= lastFinished && !recorded.contains(date) {
+            // A goal of 0 is one the versions from before goals were sent wrote: today's stands in.
+            let goal = total.goalBlocks > 0 ? total.goalBlocks : settings.dailyGoalBlocks
+            // Nothing of this machine's to send: it counts as sent.
+            var day = DayRecord(date: date, ledger: DailyLedger(), goalBlocks: goal).withOtherMachines(
+                viceBlocks: total.viceBlocks, goalBlocks: total.goalBlocks, blockSeconds: seconds)
+            day.synced = true
+            days.append(day)
+        }
+        return days.sorted { $0.date < $1.date }
     }
 }

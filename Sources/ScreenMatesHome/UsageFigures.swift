@@ -13,8 +13,12 @@ public struct UsageFigures: Hashable, Sendable {
     public var today: LocalDate
     /// The instants that belong to today.
     public var todayInterval: Range<Date>
+    /// This machine's own day: what it reports to the group.
     public var ledger: DailyLedger
+    /// The member's finished days: on every machine of theirs the same, as far as the group store
+    /// had them.
     public var history: [DayRecord]
+    /// Today as the member's: this machine's day with their other machines' counted in.
     public var summary: TodaySummary
     /// Total events stored, each counted once.
     public var eventsApplied: Int
@@ -44,10 +48,13 @@ public struct UsageFigures: Hashable, Sendable {
     /// Vice blocks in each leaderboard period, from history and today.
     public func blocks(in period: LeaderboardPeriod) -> Int {
         let first = period.firstDay(containing: today)
-        return history.filter { $0.date >= first && $0.date < today }.reduce(ledger.viceBlocks) { $0 + $1.viceBlocks }
+        return history.filter { $0.date >= first && $0.date < today }.reduce(summary.ledger.viceBlocks) {
+            $0.saturatingAdding($1.viceBlocks)
+        }
     }
 
-    /// What the group is told of the user now, if they have a name to be shown by.
+    /// What the group is told of the user now, if they have a name to be shown by: this machine's
+    /// own blocks (the store adds the member's machines up), and the member's streak.
     public var profileDraft: ProfileDraft? {
         settings.displayName.map {
             ProfileDraft(

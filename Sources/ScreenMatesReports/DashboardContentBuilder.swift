@@ -48,7 +48,8 @@ public enum DashboardContentBuilder {
     {
         let me = LeaderboardMember(
             id: figures.settings.userID, name: figures.settings.displayName?.value ?? "you",
-            blocks: figures.ledger.viceBlocks, streak: figures.summary.streak.current, lastActive: figures.lastActive,
+            blocks: figures.summary.ledger.viceBlocks, streak: figures.summary.streak.current,
+            lastActive: figures.lastActive,
             isMe: true)
         if let snapshot = group?.snapshot {
             return GroupLeaderboards.make(snapshot: snapshot, today: figures.today, me: me, myHistory: figures.history)

@@ -62,7 +62,10 @@ public struct StatusReport: Encodable, Sendable {
 
     public var date: String
     public var dayStartHour: Int
+    /// The member's blocks today: this machine's and their other machines' (as last read).
     public var blocksUsed: Int
+    /// Of `blocksUsed`, those used on the member's other machines.
+    public var blocksOnOtherMachines: Int
     public var dailyGoalBlocks: Int
     public var progress: Double
     public var state: String
@@ -106,6 +109,7 @@ public struct StatusReport: Encodable, Sendable {
         date = summary.date.iso8601
         dayStartHour = feed.settings.dayStartHour
         blocksUsed = ledger.viceBlocks
+        blocksOnOtherMachines = summary.otherMachinesBlocks
         dailyGoalBlocks = summary.progress.goal
         progress = (summary.progress.fraction * 1000).rounded() / 1000
         state = summary.state.rawValue
@@ -167,14 +171,21 @@ public struct StatusReport: Encodable, Sendable {
             \(who) · \(groupText) · \(date) \(TimeFormat.clock(hour: hour, minute: minute)) (resets in \(countdown))
             Balance  \(TimeFormat.duration(seconds: balanceSeconds))  (earned \(TimeFormat.duration(seconds: earnedSeconds)), spent \(TimeFormat.duration(seconds: spentSeconds)), overdraft \(TimeFormat.duration(seconds: overdraftSeconds)))
             Streak   \(streak) day\(streak == 1 ? "" : "s")  (best \(bestStreak); today \(todayStatus))
-            Today    \(blocksUsed) / \(dailyGoalBlocks) blocks · \(Int(progress * 100))% · \(state)
+            Today    \(blocksUsed) / \(dailyGoalBlocks) blocks · \(Int(progress * 100))% · \(state)\(otherMachinesText)
             """ + syncText(now: data.now)
+    }
+
+    /// " (4 on your other machines)", when they used any today.
+    private var otherMachinesText: String {
+        blocksOnOtherMachines > 0
+            ? " (\(blocksOnOtherMachines) on your other machine\(blocksOnOtherMachines == 1 ? "" : "s"))" : ""
     }
 }
 
 extension StatusReport {
     /// Whether the group's copy of the user (in the snapshot last read from it) shows today's
-    /// numbers as the local store has them: the day, the blocks, the streak and the newest usage.
+    /// numbers as the local store has them: the day, the member's blocks, the streak, and usage
+    /// at least as recent as this machine's (another machine of theirs may have written since).
     static func groupHasToday(feed: FiguresReader, snapshot: GroupSnapshot?) -> Bool {
         guard feed.settings.group != nil,
             let mine = snapshot?.members.first(where: { $0.userID == feed.settings.userID })
@@ -182,10 +193,11 @@ extension StatusReport {
         let sameActive =
             switch (mine.lastActive, feed.lastActive) {
             case (nil, nil): true
-            case (let sent?, let here?): abs(sent.timeIntervalSince(here)) < 0.001
+            case (let sent?, let here?): sent.timeIntervalSince(here) > -0.001
             default: false
             }
-        return mine.day == feed.today && mine.blocksToday == feed.ledger.viceBlocks
+        return mine.day == feed.today
+            && mine.blocksToday == min(feed.summary.ledger.viceBlocks, GroupStoreRules.maximumBlocksPerDay)
             && mine.streak == feed.summary.streak.current && sameActive
     }
 

@@ -194,4 +194,18 @@ extension LocalSchema {
             OR EXISTS (SELECT 1 FROM day_history WHERE synced = 1));
         ALTER TABLE day_history ADD COLUMN origin TEXT NOT NULL DEFAULT 'own' CHECK (origin IN ('own', 'restored'));
         """
+
+    /// v16: what the member's other machines used, by machine and day, as the group store last
+    /// said (the member's own machines' rows, which only the member reads), and a number that
+    /// moves whenever it changes, so a reader of the figures knows to count them in again.
+    static let v16OtherMachineDays = """
+        CREATE TABLE other_machine_day (
+            machine_id TEXT NOT NULL,
+            date TEXT NOT NULL,
+            vice_blocks INTEGER NOT NULL CHECK (vice_blocks BETWEEN 0 AND 1440),
+            goal_blocks INTEGER NOT NULL CHECK (goal_blocks BETWEEN 0 AND 96),
+            PRIMARY KEY (machine_id, date)
+        );
+        ALTER TABLE profile ADD COLUMN other_machines_version INTEGER NOT NULL DEFAULT 0;
+        """
 }

@@ -44,6 +44,7 @@ enum LocalSchema {
         Migration("v14: this home's machine among its member's machines", sql: v14ThisMachine),
         Migration(
             "v15: whether this machine takes the older versions' over; days restored from a group", sql: v15Machines),
+        Migration("v16: what the member's other machines used, by day", sql: v16OtherMachineDays),
     ]
 
     static func makeMigrator() -> DatabaseMigrator {

@@ -166,12 +166,16 @@ extension LocalStore {
             if !undecided.isEmpty {
                 let goals = Dictionary(
                     try Self.history(from: nil, db).map { ($0.date, $0.goalBlocks) }, uniquingKeysWith: { a, _ in a })
+                let others = try Self.otherMachinesTotals(from: nil, db)
                 for stored in undecided {
                     let challenge = stored.challenge
                     let span =
                         calendar.start(of: challenge.firstDay)..<calendar.start(of: challenge.lastDay.adding(days: 1))
                     let events = try Self.events(in: span, db)
-                    switch judge.verdict(challenge, events: events, goal: { goals[$0] ?? currentGoal }, now: now) {
+                    let verdict = judge.verdict(
+                        challenge, events: events, goal: { goals[$0] ?? currentGoal },
+                        otherMachines: { others[$0]?.viceBlocks ?? 0 }, now: now)
+                    switch verdict {
                     case .broken(let at, let day):
                         notices += try Self.decide(db, challenge, .broken, at: at, day: day).map { [$0] } ?? []
                     case .kept(let at):

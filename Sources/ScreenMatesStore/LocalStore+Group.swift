@@ -39,6 +39,10 @@ extension LocalStore {
             try db.execute(
                 sql: "UPDATE profile SET group_code = ?, group_goal_blocks = ?, group_store = ? WHERE id = 1",
                 arguments: [membership?.code.value, membership?.dailyGoalBlocks, membership?.store])
+            if membership?.code.value != current {
+                // The other machines' days were the old group's.
+                try Self.forgetOtherMachines(db)
+            }
             if let membership, membership.code.value != current {
                 // Only the machine's own days: a day restored from a group is the member's sum over
                 // all their machines, which each machine sends its own part of.

@@ -112,6 +112,39 @@ import Testing
         )
     }
 
+    @Test func theOtherMachinesBlocksCountForRulesByTheDayOnly() {
+        let day1 = Self.first.adding(days: 1)
+        let twoHere = [Self.block("tiktok", .vice, day: 1, 10, 0), Self.block("youtube", .vice, day: 1, 11, 0)]
+        let three: (LocalDate) -> Int = { $0 == day1 ? 3 : 0 }
+        // At most 4 vice blocks a day: 3 on the desk leave one here, so this machine's second breaks it.
+        let vice = Self.challenge(.dailyBlocks(max: 4, target: .allVice))
+        #expect(
+            Self.judge.verdict(vice, events: twoHere, goal: { _ in 8 }, otherMachines: three, now: Self.afterSpan)
+                == .broken(at: twoHere[1].occurredAt, day: day1))
+        #expect(Self.judge.verdict(vice, events: twoHere, goal: { _ in 8 }, now: Self.afterSpan).isDecided == true)
+        // A streak: 2 + 3 over a goal of 4.
+        #expect(
+            Self.judge.verdict(
+                Self.challenge(.streak), events: twoHere, goal: { _ in 4 }, otherMachines: three, now: Self.afterSpan)
+                == .broken(at: twoHere[1].occurredAt, day: day1))
+        // The desk alone over the limit, on a day this machine used nothing: broken from the day's
+        // start (when on the day is not known), whenever it is judged.
+        let alone = Self.challenge(.dailyBlocks(max: 2, target: .allVice))
+        for now in [Self.calendar.instant(on: day1, hour: 20, minute: 0), Self.afterSpan] {
+            #expect(
+                Self.judge.verdict(alone, events: [], goal: { _ in 8 }, otherMachines: three, now: now)
+                    == .broken(at: Self.calendar.start(of: day1), day: day1))
+        }
+        #expect(
+            Self.judge.verdict(alone, events: [], goal: { _ in 8 }, otherMachines: { _ in 2 }, now: Self.afterSpan)
+                == .kept(at: Self.afterSpan), "at the limit is within it")
+        // One app's rule and quiet hours judge this machine's blocks: their apps and times are known.
+        let youtube = Self.challenge(.dailyBlocks(max: 1, target: .app("youtube")))
+        #expect(
+            Self.judge.verdict(youtube, events: twoHere, goal: { _ in 8 }, otherMachines: three, now: Self.afterSpan)
+                == .kept(at: Self.afterSpan))
+    }
+
     // MARK: Properties
 
     /// Up to 40 blocks of three apps over five days around the span, at any minute.

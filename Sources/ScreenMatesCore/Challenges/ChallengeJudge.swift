@@ -41,9 +41,17 @@ public struct ChallengeJudge: Sendable {
         }
     }
 
-    /// - Parameter goal: the daily goal in force on a day (for a streak challenge).
+    /// - Parameters:
+    ///   - goal: the daily goal in force on a day (for a streak challenge).
+    ///   - otherMachines: the vice blocks the participant used on a day on their other machines
+    ///     (as the group store last said them). They count first towards a rule on every vice app
+    ///     (at most N blocks of them, a streak); a day their blocks alone break is broken from its
+    ///     start (or the challenge's), since when on that day they were used is not known. A rule
+    ///     on one app or on quiet hours judges this machine's blocks, the only ones whose apps and
+    ///     times are known.
     public func verdict(
-        _ challenge: Challenge, events: some Sequence<UsageEvent>, goal: (LocalDate) -> Int, now: Date
+        _ challenge: Challenge, events: some Sequence<UsageEvent>, goal: (LocalDate) -> Int,
+        otherMachines: (LocalDate) -> Int = { _ in 0 }, now: Date
     ) -> Verdict {
         if let problem = challenge.problem { return .refused(problem) }
         let end = calendar.start(of: challenge.lastDay.adding(days: 1))
@@ -57,19 +65,52 @@ public struct ChallengeJudge: Sendable {
         var first: (at: Date, day: LocalDate)?
         for (day, dayEvents) in byDay {
             let ordered = dayEvents.sorted { ($0.occurredAt, $0.id.uuidString) < ($1.occurredAt, $1.id.uuidString) }
-            guard let breaking = breakingEvent(challenge.rule, ordered: ordered, goal: goal(day)) else { continue }
+            let extra = countsOtherMachines(challenge.rule) ? max(0, otherMachines(day)) : 0
+            guard let breaking = breakingEvent(challenge.rule, ordered: ordered, goal: goal(day), extra: extra)
+            else { continue }
             if first == nil || breaking.occurredAt < first!.at { first = (breaking.occurredAt, day) }
+        }
+        // Days broken by the other machines' blocks alone.
+        if countsOtherMachines(challenge.rule) {
+            var day = calendar.day(containing: start)
+            while calendar.start(of: day) < horizon {
+                let limit = allowed(challenge.rule, goal: goal(day))
+                if otherMachines(day) > limit {
+                    let at = max(calendar.start(of: day), start)
+                    if first == nil || at < first!.at { first = (at, day) }
+                    break
+                }
+                day = day.adding(days: 1)
+            }
         }
         if let first { return .broken(at: first.at, day: first.day) }
         return now >= end ? .kept(at: end) : .running
     }
 
-    /// The first of one day's blocks (in time order) that breaks `rule`, if any.
-    private func breakingEvent(_ rule: ChallengeRule, ordered: [UsageEvent], goal: Int) -> UsageEvent? {
+    /// Whether the other machines' blocks count for `rule`: a rule on every vice app, by the day.
+    private func countsOtherMachines(_ rule: ChallengeRule) -> Bool {
         switch rule {
-        case .dailyBlocks(let max, let target):
+        case .dailyBlocks(_, .allVice), .streak: true
+        case .dailyBlocks(_, .app), .quietHours: false
+        }
+    }
+
+    /// How many vice blocks a day may hold under a rule by the day.
+    private func allowed(_ rule: ChallengeRule, goal: Int) -> Int {
+        switch rule {
+        case .dailyBlocks(let max, _): Swift.max(0, max)
+        case .streak: Swift.max(0, goal)
+        case .quietHours: Int.max
+        }
+    }
+
+    /// The first of one day's blocks (in time order) that breaks `rule`, if any, with `extra`
+    /// blocks of the day used elsewhere counted first.
+    private func breakingEvent(_ rule: ChallengeRule, ordered: [UsageEvent], goal: Int, extra: Int) -> UsageEvent? {
+        switch rule {
+        case .dailyBlocks(_, let target):
             // `verdict` refuses a negative maximum; held at zero here all the same.
-            let allowed = Swift.max(0, max)
+            let allowed = Swift.max(0, allowed(rule, goal: goal) - extra)
             let matching = ordered.filter(target.matches)
             return matching.count > allowed ? matching[allowed] : nil
         case .quietHours(let target, let from, let until):
@@ -79,7 +120,8 @@ public struct ChallengeJudge: Sendable {
             }
         case .streak:
             let vice = ordered.filter { $0.category == .vice }
-            return vice.count > max(0, goal) ? vice[max(0, goal)] : nil
+            let allowed = max(0, allowed(rule, goal: goal) - extra)
+            return vice.count > allowed ? vice[allowed] : nil
         }
     }
 }

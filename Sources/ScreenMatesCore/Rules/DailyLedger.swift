@@ -72,4 +72,20 @@ public struct DailyLedger: Hashable, Sendable, Codable {
         lastApplied = OrderKey(event)
         return true
     }
+
+    /// The member's day: this ledger with `viceBlocks` blocks of `blockSeconds` used on the
+    /// member's other machines counted in after it. They spend from the balance as this machine's
+    /// own vice blocks would; what it cannot cover is overdraft. (The other machines' productive
+    /// time stays on them: the group store holds their vice blocks only.)
+    public func withOtherMachines(viceBlocks blocks: Int, blockSeconds: Int) -> DailyLedger {
+        guard blocks > 0 else { return self }
+        var member = self
+        let seconds = blocks.saturatingMultiplied(by: max(0, blockSeconds))
+        member.viceBlocks = viceBlocks.saturatingAdding(blocks)
+        member.spentSeconds = spentSeconds.saturatingAdding(seconds)
+        let covered = min(balanceSeconds, seconds)
+        member.balanceSeconds = balanceSeconds - covered
+        member.overdraftSeconds = overdraftSeconds.saturatingAdding(seconds - covered)
+        return member
+    }
 }

@@ -51,6 +51,22 @@ public struct DayRecord: Hashable, Sendable, Codable {
             streakAfter: streakAfter, interval: interval)
     }
 
+    /// The member's day: this machine's record with `viceBlocks` blocks of `blockSeconds` used
+    /// on the member's other machines counted in (`DailyLedger.withOtherMachines`), judged by the
+    /// highest goal any of them had.
+    public func withOtherMachines(viceBlocks blocks: Int, goalBlocks goal: Int, blockSeconds: Int) -> DayRecord {
+        guard blocks > 0 || goal > goalBlocks else { return self }
+        var member = self
+        let seconds = max(0, blocks).saturatingMultiplied(by: max(0, blockSeconds))
+        let covered = min(max(0, endingBalanceSeconds), seconds)
+        member.viceBlocks = viceBlocks.saturatingAdding(max(0, blocks))
+        member.spentSeconds = spentSeconds.saturatingAdding(seconds)
+        member.endingBalanceSeconds = endingBalanceSeconds - covered
+        member.overdraftSeconds = overdraftSeconds.saturatingAdding(seconds - covered)
+        member.goalBlocks = max(goalBlocks, goal)
+        return member
+    }
+
     /// Within the limit: exactly at the goal still counts as kept.
     public var keptLimit: Bool { viceBlocks <= goalBlocks }
 }

@@ -96,9 +96,17 @@ struct DashboardView {
             Self.fitting(details, width: width, ellipsis: frame.glyphs.ellipsis), x: x, y: inner.y + 2,
             style: Style(state.role), maxWidth: width)
         let spent = TimeFormat.duration(seconds: data.today.ledger.spentSeconds)
+        let others = data.today.otherMachinesBlocks
+        // On one of several machines, where the blocks were used.
+        let wordings =
+            others > 0
+            ? [
+                "\(progress.blocksUsed - others) here, \(others) on other machines", "\(others) on other machines",
+                "\(others) elsewhere",
+            ] : ["\(spent) on vice apps", "\(spent) on vice"]
         frame.put(
-            Self.fitting(["\(spent) on vice apps", "\(spent) on vice"], width: width, ellipsis: frame.glyphs.ellipsis),
-            x: x, y: inner.y + 3, style: Style(.muted), maxWidth: width)
+            Self.fitting(wordings, width: width, ellipsis: frame.glyphs.ellipsis), x: x, y: inner.y + 3,
+            style: Style(.muted), maxWidth: width)
     }
 
     private func drawNotices(into frame: inout Frame, in rect: Rect) {
