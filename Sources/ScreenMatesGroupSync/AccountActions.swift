@@ -28,10 +28,12 @@ public struct AccountActions: Sendable {
 
     /// The account actions of `home` (which may be new), on the real clock or the one a running
     /// dashboard publishes, against the group store `groupStore` finds for it.
-    public static func open(home: HomeDirectory, groupStore: GroupStoreChoice, timeZone: TimeZoneSource)
-        throws(AppError) -> AccountActions
-    {
-        let (store, clock, location) = try groupStore.open(home: home, speed: nil, startAt: nil, timeZone: timeZone)
+    public static func open(
+        home: HomeDirectory, groupStore: GroupStoreChoice, timeZone: TimeZoneSource, speed: Double? = nil,
+        startAt: Date? = nil
+    ) throws(AppError) -> AccountActions {
+        let (store, clock, location) = try groupStore.open(
+            home: home, speed: speed, startAt: startAt, timeZone: timeZone)
         return AccountActions(home: home, local: store, location: location, clock: clock, timeZone: timeZone)
     }
 

@@ -11,10 +11,13 @@ struct RestoreCommand: AsyncParsableCommand {
         discussion: """
             Signs in to the group store as you: with the copy of your old home's member-identity file \
             (--identity), or this home's own. Brings back your newest group, your display name and the \
-            day totals the group holds, as history and streak. Into a new home, or the home you had.
+            day totals the group holds, as history and streak. Into a new home, or the home you had. \
+            With --start-at (or --speed) a new home's first day comes from that clock, as with `setup`, \
+            so a demo or a test can restore a home on the clock its dashboard will run on.
             """)
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var clock: ClockOptions
 
     @Option(
         help: ArgumentHelp(
@@ -27,7 +30,9 @@ struct RestoreCommand: AsyncParsableCommand {
             try home.prepareWarning()
             let assets = try AssetCatalog.locate(environment: ProcessInfo.processInfo.environment)
             let catalogue = try assets.appCatalogue()
-            let actions = try AccountCommand.actions(global, home: home)
+            let actions = try AccountActions.open(
+                home: home, groupStore: global.groupStoreChoice, timeZone: machineTimeZone, speed: clock.speed,
+                startAt: clock.startInstant)
             let restored = try await actions.restore(
                 identityFile: identity, apps: catalogue.defaultVice + catalogue.defaultProductive)
             print(

@@ -1237,7 +1237,7 @@ _screenmates_restore() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --group-store --identity)
+    non_repeating_options=(--home --group-store --speed --start-at --identity)
     __screenmates_offer_flags_options 0
 
     # Offer option value completions
@@ -1246,6 +1246,12 @@ _screenmates_restore() {
         return
         ;;
     '--group-store')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--start-at')
         return
         ;;
     '--identity')

@@ -115,7 +115,7 @@ function __screenmates_parse_tokens -S
         case 'week'
             __screenmates_parse_subcommand 0 'home=' 'group-store=' 'speed=' 'start-at=' 'json' 'version' 'h/help'
         case 'restore'
-            __screenmates_parse_subcommand 0 'home=' 'group-store=' 'identity=' 'version' 'h/help'
+            __screenmates_parse_subcommand 0 'home=' 'group-store=' 'speed=' 'start-at=' 'identity=' 'version' 'h/help'
         case 'account'
             __screenmates_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -509,6 +509,8 @@ complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_o
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates week" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates restore" home' -l 'home' -d 'Data directory (default: $SCREENMATES_HOME, else $XDG_DATA_HOME/screenmates, else ~/.local/share/screenmates).' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates restore" group-store' -l 'group-store' -d 'The group store: a SQLite file shared on this host (default: group-store.sqlite in the home), or a PostgreSQL server: postgres://user@host:port/db, or postgres://user@/db?host=/socket/dir; also SCREENMATES_GROUP_STORE.' -rfka ''
+complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates restore" speed' -l 'speed' -d 'Run the app clock N times faster than real time.' -rfka ''
+complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates restore" start-at' -l 'start-at' -d 'Start the app clock at this instant (2026-11-21T21:30:00Z, or local 2026-11-21T21:30).' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates restore" identity' -l 'identity' -d 'A copy of the member-identity file of the home you used before.' -rfka ''
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates restore" version' -l 'version' -d 'Show the version.'
 complete -c 'screenmates' -n '__screenmates_should_offer_completions_for_flags_or_options "screenmates restore" h help' -s 'h' -l 'help' -d 'Show help information.'
