@@ -20,13 +20,16 @@ struct OtherMachines: Sendable {
     /// Keeps what `machines` (just read) and, when `readDays` or a machine moved on to a new day,
     /// their finished days say of the machines other than this one.
     func keep(_ machines: [MemberMachine], from store: any GroupStore, today: LocalDate, readDays: Bool) async {
-        let mine = try? local.thisMachine()
+        // A home that has not drawn its machine yet has not written as one: what it wrote before
+        // machines is the `first` machine's. Its first write draws it; the next look keeps.
+        guard let mine = try? local.thisMachine() else { return }
         // Before this home's machine took the older versions' over, what they wrote is its own.
-        let adopting =
-            mine.map { machine in machine.adoptsFirst && !machines.contains { $0.id == machine.id } } ?? false
-        let others = machines.filter { $0.id != mine?.id && !($0.id == nil && adopting) && $0.day != nil }
+        let adopting = mine.adoptsFirst && !machines.contains { $0.id == mine.id }
+        let others = machines.filter { $0.id != mine.id && !($0.id == nil && adopting) && $0.day != nil }
+        let kept = (try? local.otherMachinesLatestDays()) ?? [:]
         guard !others.isEmpty else {
-            _ = try? local.keepOtherMachineDays([], replacing: nil)
+            // One machine: nothing to keep, and nothing written to find that out.
+            if !kept.isEmpty { _ = try? local.keepOtherMachineDays([], replacing: nil) }
             return
         }
         let latest = others.compactMap { machine in
@@ -35,7 +38,6 @@ struct OtherMachines: Sendable {
             }
         }
         let current = latest.filter { $0.date == today }
-        let kept = (try? local.otherMachinesLatestDays()) ?? [:]
         let movedOn = latest.contains { day in kept[day.machine].map { $0 < day.date } ?? true }
         let first = GroupStoreRules.retainedFrom(today: today)
         guard readDays || movedOn, first < today,
