@@ -147,7 +147,9 @@ public final class FiguresReader {
         otherMachines = settings.group == nil ? [:] : try store.otherMachinesTotals()
         let own = earlier + records + pending
         history = manager.withStreaks(
-            Self.memberDays(own, otherMachines, from: state.trackingStart, through: lastFinished, settings: settings),
+            DayRecord.memberDays(
+                own, otherMachines: otherMachines, from: state.trackingStart, through: lastFinished,
+                goal: settings.dailyGoalBlocks, blockSeconds: settings.rules.blockSeconds),
             through: lastFinished)
         streak = manager.summary(records: history, through: lastFinished)
         try reloadToday()
@@ -228,32 +230,5 @@ public final class FiguresReader {
             ledger: ledger.withOtherMachines(viceBlocks: others, blockSeconds: settings.rules.blockSeconds),
             goal: settings.dailyGoalBlocks, streak: streak, nextReset: todayInterval.upperBound,
             otherMachinesBlocks: others)
-    }
-
-    /// The member's finished days: this machine's records with the other machines' days counted
-    /// in, and a record for each day from `start` through `lastFinished` that only another machine
-    /// used.
-    static func memberDays(
-        _ own: [DayRecord], _ others: [LocalDate: OtherMachinesTotal], from start: LocalDate,
-        through lastFinished: LocalDate, settings: UserSettings
-    ) -> [DayRecord] {
-        guard !others.isEmpty else { return own }
-        let seconds = settings.rules.blockSeconds
-        var days = own.map { record in
-            others[record.date].map {
-                record.withOtherMachines(viceBlocks: $0.viceBlocks, goalBlocks: $0.goalBlocks, blockSeconds: seconds)
-            } ?? record
-        }
-        let recorded = Set(own.map(\.date))
-        for (date, total) in others where date >= start && date <= lastFinished && !recorded.contains(date) {
-            // A goal of 0 is one the versions from before goals were sent wrote: today's stands in.
-            let goal = total.goalBlocks > 0 ? total.goalBlocks : settings.dailyGoalBlocks
-            // Nothing of this machine's to send: it counts as sent.
-            var day = DayRecord(date: date, ledger: DailyLedger(), goalBlocks: goal).withOtherMachines(
-                viceBlocks: total.viceBlocks, goalBlocks: total.goalBlocks, blockSeconds: seconds)
-            day.synced = true
-            days.append(day)
-        }
-        return days.sorted { $0.date < $1.date }
     }
 }

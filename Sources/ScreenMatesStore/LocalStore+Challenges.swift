@@ -318,7 +318,7 @@ extension LocalStore {
             guard stored.outcome == .kept, let day = stored.decidedDay else { return nil }
             return (stored.challenge, day)
         }
-        let earned = BadgeRules.earned(records: try history(from: nil, db), keptChallenges: kept)
+        let earned = BadgeRules.earned(records: try memberHistory(db), keptChallenges: kept)
         let known = Set(try String.fetchAll(db, sql: "SELECT kind FROM badge"))
         var notices: [Notice] = []
         for kind in BadgeKind.allCases where !known.contains(kind.rawValue) {
@@ -334,6 +334,21 @@ extension LocalStore {
             if try record(db, notice, at: now) { notices.append(notice) }
         }
         return notices
+    }
+
+    /// The finished days as the member's, with their other machines' counted in and the streaks
+    /// counted again over them: what the badges are earned on, as the figures show them.
+    static func memberHistory(_ db: Database) throws -> [DayRecord] {
+        let own = try history(from: nil, db)
+        let others = try otherMachinesTotals(from: nil, db)
+        guard !others.isEmpty, let state = try dayState(db), let settings = try settings(db), settings.group != nil,
+            let lastReset = state.lastReset
+        else { return own }
+        let lastFinished = lastReset.adding(days: -1)
+        let days = DayRecord.memberDays(
+            own, otherMachines: others, from: state.trackingStart, through: lastFinished,
+            goal: settings.dailyGoalBlocks, blockSeconds: settings.rules.blockSeconds)
+        return StreakManager(trackingStart: state.trackingStart).withStreaks(days, through: lastFinished)
     }
 
     /// Records a notice for the first dashboard to show; whether this call recorded it.

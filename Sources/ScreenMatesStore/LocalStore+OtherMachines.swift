@@ -20,18 +20,6 @@ public struct OtherMachineDay: Hashable, Sendable {
     }
 }
 
-/// What the member's other machines used on one day, summed: what this machine's figures count in.
-public struct OtherMachinesTotal: Hashable, Sendable {
-    public var viceBlocks: Int
-    /// The highest goal any of them judged the day by.
-    public var goalBlocks: Int
-
-    public init(viceBlocks: Int, goalBlocks: Int) {
-        self.viceBlocks = viceBlocks
-        self.goalBlocks = goalBlocks
-    }
-}
-
 extension LocalStore {
     /// A number that moves whenever the other machines' days change (or are cleared).
     public func otherMachinesVersion() throws(StoreError) -> Int64 {

@@ -89,20 +89,34 @@ import Testing
         var settings = UserSettings(userID: UserID("abcd2345"))
         settings.rules.dailyGoalBlocks = 6
         let own = [DayRecord(date: Self.day("2026-11-19"), ledger: DailyLedger(), goalBlocks: 8)]
-        let days = FiguresReader.memberDays(
+        let days = DayRecord.memberDays(
             own,
-            [
+            otherMachines: [
                 Self.day("2026-11-18"): OtherMachinesTotal(viceBlocks: 7, goalBlocks: 0),
                 Self.day("2026-11-19"): OtherMachinesTotal(viceBlocks: 2, goalBlocks: 10),
                 Self.day("2026-11-14"): OtherMachinesTotal(viceBlocks: 1, goalBlocks: 8),
                 Self.day("2026-11-21"): OtherMachinesTotal(viceBlocks: 1, goalBlocks: 8),
-            ], from: Self.day("2026-11-16"), through: Self.day("2026-11-20"), settings: settings)
+            ], from: Self.day("2026-11-16"), through: Self.day("2026-11-20"), goal: settings.dailyGoalBlocks,
+            blockSeconds: settings.rules.blockSeconds)
         #expect(
             days.map { $0.date } == [Self.day("2026-11-18"), Self.day("2026-11-19")],
             "only the days tracked and finished")
         #expect(days[0].viceBlocks == 7 && days[0].goalBlocks == 6 && days[0].synced, "a goal of 0 is today's")
         #expect(days[0].spentSeconds == 7 * 15 * 60)
         #expect(days[1].viceBlocks == 2 && days[1].goalBlocks == 10 && !days[1].synced, "the highest goal")
+    }
+
+    @Test func badgesAreEarnedOnTheMembersDays() throws {
+        let scenario = try Self.scenario()
+        _ = try scenario.read()
+        // The desk went over on Tuesday: three days in a row are kept from Wednesday to Friday.
+        try scenario.store.keepOtherMachineDays(
+            [Self.other("desk", "2026-11-17", 10)], replacing: Self.day("2026-10-01")...Self.day("2026-11-21"))
+        _ = try scenario.store.settleChallenges(
+            calendar: scenario.feed.calendar, currentGoal: 8, now: scenario.clock.now())
+        let badges = Dictionary(uniqueKeysWithValues: try scenario.store.badges().map { ($0.kind, $0.day) })
+        #expect(badges[.streak3] == Self.day("2026-11-20"), "not on Wednesday, as this machine alone would say")
+        #expect(badges[.firstDayKept] == Self.day("2026-11-16"))
     }
 
     @Test func daysRestoredFromTheGroupHoldTheSumAlreadyAndAreNotCountedTwice() throws {

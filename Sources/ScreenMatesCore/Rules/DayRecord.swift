@@ -70,3 +70,45 @@ public struct DayRecord: Hashable, Sendable, Codable {
     /// Within the limit: exactly at the goal still counts as kept.
     public var keptLimit: Bool { viceBlocks <= goalBlocks }
 }
+
+/// What the member's other machines used on one day, summed: what this machine's figures count in.
+public struct OtherMachinesTotal: Hashable, Sendable {
+    public var viceBlocks: Int
+    /// The highest goal any of them judged the day by (0: one the versions before goals were sent
+    /// wrote).
+    public var goalBlocks: Int
+
+    public init(viceBlocks: Int, goalBlocks: Int) {
+        self.viceBlocks = viceBlocks
+        self.goalBlocks = goalBlocks
+    }
+}
+
+extension DayRecord {
+    /// The member's finished days: this machine's records (`own`) with the other machines' days
+    /// counted in, and a record for each day from `start` through `lastFinished` that only another
+    /// machine used (nothing of this machine's to send: it counts as sent), judged by `goal` when
+    /// they said none. In date order; the streaks are the caller's to count.
+    public static func memberDays(
+        _ own: [DayRecord], otherMachines: [LocalDate: OtherMachinesTotal], from start: LocalDate,
+        through lastFinished: LocalDate, goal: Int, blockSeconds: Int
+    ) -> [DayRecord] {
+        guard !otherMachines.isEmpty else { return own }
+        var days = own.map { record in
+            otherMachines[record.date].map {
+                record.withOtherMachines(
+                    viceBlocks: $0.viceBlocks, goalBlocks: $0.goalBlocks, blockSeconds: blockSeconds)
+            } ?? record
+        }
+        let recorded = Set(own.map(\.date))
+        for (date, total) in otherMachines
+        where date >= start && date <= lastFinished && !recorded.contains(date) {
+            let dayGoal = total.goalBlocks > 0 ? total.goalBlocks : goal
+            var day = DayRecord(date: date, ledger: DailyLedger(), goalBlocks: dayGoal).withOtherMachines(
+                viceBlocks: total.viceBlocks, goalBlocks: total.goalBlocks, blockSeconds: blockSeconds)
+            day.synced = true
+            days.append(day)
+        }
+        return days.sorted { $0.date < $1.date }
+    }
+}
