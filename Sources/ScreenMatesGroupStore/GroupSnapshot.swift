@@ -87,8 +87,14 @@ public struct ProfileDraft: Hashable, Sendable {
     public var day: LocalDate
     public var streak: Int
     public var lastActive: Date?
+    /// This machine's productive blocks today: for the member's other machines only.
+    public var productiveToday: Int?
 
-    public init(displayName: DisplayName, blocksToday: Int, day: LocalDate, streak: Int, lastActive: Date?) {
+    public init(
+        displayName: DisplayName, blocksToday: Int, day: LocalDate, streak: Int, lastActive: Date?,
+        productiveToday: Int? = nil
+    ) {
+        self.productiveToday = productiveToday
         self.displayName = displayName
         self.blocksToday = blocksToday
         self.day = day
@@ -99,6 +105,8 @@ public struct ProfileDraft: Hashable, Sendable {
     public func profile(userID: UserID, version: Int64, now: Date) -> MemberProfile {
         MemberProfile(
             userID: userID, displayName: displayName, blocksToday: blocksToday, day: day, streak: streak,
-            lastActive: lastActive, lastUpdated: now, version: version)
+            lastActive: lastActive, lastUpdated: now, version: version,
+            // Only the member's own machines read it: held in bounds rather than refusing the profile.
+            productiveToday: productiveToday.map { min(max($0, 0), GroupStoreRules.maximumBlocksPerDay) })
     }
 }

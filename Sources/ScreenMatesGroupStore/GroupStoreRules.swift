@@ -69,7 +69,9 @@ public enum GroupStoreRules {
         guard profile.blocksToday >= 0, profile.streak >= 0 else {
             throw .invalidValue("A member's blocks and streak cannot be negative.")
         }
-        guard blocksPerDayRange.contains(profile.blocksToday), streakRange.contains(profile.streak) else {
+        guard blocksPerDayRange.contains(profile.blocksToday), streakRange.contains(profile.streak),
+            profile.productiveToday.map(blocksPerDayRange.contains) ?? true
+        else {
             throw .invalidValue(
                 "A day holds at most \(maximumBlocksPerDay) blocks and a streak \(streakRange.upperBound) days.")
         }
@@ -84,7 +86,9 @@ public enum GroupStoreRules {
         guard total.viceBlocks >= 0, total.goalBlocks >= 0 else {
             throw .invalidValue("A day's blocks and goal cannot be negative.")
         }
-        guard blocksPerDayRange.contains(total.viceBlocks), dayGoalRange.contains(total.goalBlocks) else {
+        guard blocksPerDayRange.contains(total.viceBlocks), dayGoalRange.contains(total.goalBlocks),
+            total.productiveBlocks.map(blocksPerDayRange.contains) ?? true
+        else {
             throw .invalidValue(
                 "A day holds at most \(maximumBlocksPerDay) blocks and a goal of \(dayGoalRange.upperBound).")
         }

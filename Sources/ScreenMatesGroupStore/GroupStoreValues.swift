@@ -30,11 +30,15 @@ public struct MemberProfile: Hashable, Sendable, Codable {
     /// Increases with every update the member makes; a write with a version that is not newer
     /// than the stored one is ignored.
     public var version: Int64
+    /// The writing machine's productive blocks on `day`, when it says them: kept with the machine
+    /// for the member alone (`MemberMachine.productiveToday`); a group's readers never get it (nil).
+    public var productiveToday: Int?
 
     public init(
         userID: UserID, displayName: DisplayName, blocksToday: Int, day: LocalDate, streak: Int, lastActive: Date?,
-        lastUpdated: Date, version: Int64
+        lastUpdated: Date, version: Int64, productiveToday: Int? = nil
     ) {
+        self.productiveToday = productiveToday
         self.userID = userID
         self.displayName = displayName
         self.blocksToday = blocksToday
@@ -53,8 +57,14 @@ public struct DayTotal: Hashable, Sendable, Codable {
     public var viceBlocks: Int
     public var goalBlocks: Int
     public var version: Int64
+    /// The writing machine's productive blocks that day, when it says them: kept with the machine's
+    /// day for the member alone (`MachineDayTotal.productiveBlocks`); a group's readers never get it.
+    public var productiveBlocks: Int?
 
-    public init(userID: UserID, date: LocalDate, viceBlocks: Int, goalBlocks: Int, version: Int64) {
+    public init(
+        userID: UserID, date: LocalDate, viceBlocks: Int, goalBlocks: Int, version: Int64, productiveBlocks: Int? = nil
+    ) {
+        self.productiveBlocks = productiveBlocks
         self.userID = userID
         self.date = date
         self.viceBlocks = viceBlocks

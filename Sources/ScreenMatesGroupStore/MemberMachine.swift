@@ -25,11 +25,16 @@ public struct MemberMachine: Hashable, Sendable {
     public var day: LocalDate?
     /// The version of the profile it sent last (0 before its first).
     public var version: Int64
+    /// Its own productive blocks on `day`, when it said them (versions before the sixteenth
+    /// schema level do not).
+    public var productiveToday: Int?
 
     public init(
         id: MachineID?, name: MachineName, addedAt: Date, lastSeen: Date, retiredAt: Date? = nil,
-        adoptedFirst: Bool = false, blocksToday: Int = 0, day: LocalDate? = nil, version: Int64 = 0
+        adoptedFirst: Bool = false, blocksToday: Int = 0, day: LocalDate? = nil, version: Int64 = 0,
+        productiveToday: Int? = nil
     ) {
+        self.productiveToday = productiveToday
         self.id = id
         self.name = name
         self.addedAt = addedAt
@@ -64,8 +69,14 @@ public struct MachineDayTotal: Hashable, Sendable {
     public var viceBlocks: Int
     public var goalBlocks: Int
     public var version: Int64
+    /// Its productive blocks that day, when it said them.
+    public var productiveBlocks: Int?
 
-    public init(machine: MachineID?, date: LocalDate, viceBlocks: Int, goalBlocks: Int, version: Int64) {
+    public init(
+        machine: MachineID?, date: LocalDate, viceBlocks: Int, goalBlocks: Int, version: Int64,
+        productiveBlocks: Int? = nil
+    ) {
+        self.productiveBlocks = productiveBlocks
         self.machine = machine
         self.date = date
         self.viceBlocks = viceBlocks

@@ -26,11 +26,13 @@ public struct StoredMemberMachine: StoredGroupRow {
     public var blocksToday: Int64
     public var day: Int64?
     public var version: Int64
+    public var productiveToday: Int64?
 
     public init(
         machineID: String, name: String, addedAt: Int64, lastSeen: Int64, retiredAt: Int64?, adoptedFirst: Bool,
-        blocksToday: Int64, day: Int64?, version: Int64
+        blocksToday: Int64, day: Int64?, version: Int64, productiveToday: Int64? = nil
     ) {
+        self.productiveToday = productiveToday
         self.machineID = machineID
         self.name = name
         self.addedAt = addedAt
@@ -56,7 +58,10 @@ public struct StoredMemberMachine: StoredGroupRow {
             retiredAt: try check.optionalInstant(retiredAt, "retired_at"), adoptedFirst: adoptedFirst,
             blocksToday: try check.count(
                 blocksToday, "blocks_today", in: GroupStoreRules.blocksPerDayRange, what: "a day holds"),
-            day: try day.map { day throws(LeftOutRow) in try check.date(day, "day") }, version: version)
+            day: try day.map { day throws(LeftOutRow) in try check.date(day, "day") }, version: version,
+            productiveToday: try productiveToday.map { blocks throws(LeftOutRow) in
+                try check.count(blocks, "productive_today", in: GroupStoreRules.blocksPerDayRange, what: "a day holds")
+            })
     }
 }
 
@@ -67,8 +72,13 @@ public struct StoredMachineDayTotal: StoredGroupRow {
     public var viceBlocks: Int64
     public var goalBlocks: Int64
     public var version: Int64
+    public var productiveBlocks: Int64?
 
-    public init(machineID: String, date: Int64, viceBlocks: Int64, goalBlocks: Int64, version: Int64) {
+    public init(
+        machineID: String, date: Int64, viceBlocks: Int64, goalBlocks: Int64, version: Int64,
+        productiveBlocks: Int64? = nil
+    ) {
+        self.productiveBlocks = productiveBlocks
         self.machineID = machineID
         self.date = date
         self.viceBlocks = viceBlocks
@@ -83,6 +93,9 @@ public struct StoredMachineDayTotal: StoredGroupRow {
             viceBlocks: try check.count(
                 viceBlocks, "vice_blocks", in: GroupStoreRules.blocksPerDayRange, what: "a day holds"),
             goalBlocks: try check.count(goalBlocks, "goal_blocks", in: GroupStoreRules.dayGoalRange, what: "a goal is"),
-            version: version)
+            version: version,
+            productiveBlocks: try productiveBlocks.map { blocks throws(LeftOutRow) in
+                try check.count(blocks, "productive_blocks", in: GroupStoreRules.blocksPerDayRange, what: "a day holds")
+            })
     }
 }

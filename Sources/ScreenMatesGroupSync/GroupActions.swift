@@ -365,7 +365,8 @@ public struct GroupActions: Sendable {
                 settings,
                 ProfileDraft(
                     displayName: name, blocksToday: feed.ledger.viceBlocks, day: feed.today,
-                    streak: feed.summary.streak.current, lastActive: feed.lastActive)
+                    streak: feed.summary.streak.current, lastActive: feed.lastActive,
+                    productiveToday: feed.ledger.productiveBlocks)
             )
         } catch {
             throw AppError(error)

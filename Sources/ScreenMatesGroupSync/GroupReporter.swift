@@ -64,7 +64,8 @@ public struct GroupReporter: Sendable {
         let version = try nextVersion()
         let totals = days.map {
             DayTotal(
-                userID: userID, date: $0.date, viceBlocks: $0.viceBlocks, goalBlocks: $0.goalBlocks, version: version)
+                userID: userID, date: $0.date, viceBlocks: $0.viceBlocks, goalBlocks: $0.goalBlocks, version: version,
+                productiveBlocks: min(max($0.productiveBlocks, 0), GroupStoreRules.maximumBlocksPerDay))
         }
         let code = membership.code
         try await machineWrites.writing(to: store) { machine throws(GroupStoreError) in

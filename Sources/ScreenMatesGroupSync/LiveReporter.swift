@@ -81,7 +81,8 @@ public struct LiveReporter: Sendable {
                 link.report(
                     ProfileDraft(
                         displayName: name, blocksToday: feed.ledger.viceBlocks, day: feed.today,
-                        streak: feed.summary.streak.current, lastActive: feed.lastActive))
+                        streak: feed.summary.streak.current, lastActive: feed.lastActive,
+                        productiveToday: feed.ledger.productiveBlocks))
             }
             // The day may end while nothing is written: a look at least every second.
             _ = poll(&descriptors, 3, Self.wakeInterval)

@@ -34,7 +34,9 @@ struct OtherMachines: Sendable {
         }
         let latest = others.compactMap { machine in
             machine.day.map {
-                OtherMachineDay(machine: Self.key(machine.id), date: $0, viceBlocks: machine.blocksToday, goalBlocks: 0)
+                OtherMachineDay(
+                    machine: Self.key(machine.id), date: $0, viceBlocks: machine.blocksToday, goalBlocks: 0,
+                    productiveBlocks: machine.productiveToday ?? 0)
             }
         }
         let current = latest.filter { $0.date == today }
@@ -50,7 +52,8 @@ struct OtherMachines: Sendable {
         let keys = Set(others.map { Self.key($0.id) })
         var finished = totals.filter { keys.contains(Self.key($0.machine)) }.map {
             OtherMachineDay(
-                machine: Self.key($0.machine), date: $0.date, viceBlocks: $0.viceBlocks, goalBlocks: $0.goalBlocks)
+                machine: Self.key($0.machine), date: $0.date, viceBlocks: $0.viceBlocks, goalBlocks: $0.goalBlocks,
+                productiveBlocks: $0.productiveBlocks ?? 0)
         }
         // A day a machine reported that it has not sent as finished yet: what it said of it counts.
         let sent = Set(finished.map { [$0.machine, $0.date.iso8601] })

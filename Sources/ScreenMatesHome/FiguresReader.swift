@@ -149,7 +149,8 @@ public final class FiguresReader {
         history = manager.withStreaks(
             DayRecord.memberDays(
                 own, otherMachines: otherMachines, from: state.trackingStart, through: lastFinished,
-                goal: settings.dailyGoalBlocks, blockSeconds: settings.rules.blockSeconds),
+                goal: settings.dailyGoalBlocks, blockSeconds: settings.rules.blockSeconds,
+                exchangeRate: settings.rules.exchangeRate),
             through: lastFinished)
         streak = manager.summary(records: history, through: lastFinished)
         try reloadToday()
@@ -224,11 +225,16 @@ public final class FiguresReader {
     }
 
     private func updateSummary() {
-        let others = otherMachines[today]?.viceBlocks ?? 0
+        let others = otherMachines[today]
+        let member =
+            others.map {
+                ledger.withOtherMachines(
+                    viceBlocks: $0.viceBlocks, productiveBlocks: $0.productiveBlocks,
+                    blockSeconds: settings.rules.blockSeconds, exchangeRate: settings.rules.exchangeRate)
+            } ?? ledger
         summary = TodaySummary(
-            date: today,
-            ledger: ledger.withOtherMachines(viceBlocks: others, blockSeconds: settings.rules.blockSeconds),
+            date: today, ledger: member,
             goal: settings.dailyGoalBlocks, streak: streak, nextReset: todayInterval.upperBound,
-            otherMachinesBlocks: others)
+            otherMachinesBlocks: others?.viceBlocks ?? 0)
     }
 }

@@ -54,12 +54,13 @@ public struct UsageFigures: Hashable, Sendable {
     }
 
     /// What the group is told of the user now, if they have a name to be shown by: this machine's
-    /// own blocks (the store adds the member's machines up), and the member's streak.
+    /// own blocks (the store adds the member's machines up; its productive ones go to the member's
+    /// other machines only), and the member's streak.
     public var profileDraft: ProfileDraft? {
         settings.displayName.map {
             ProfileDraft(
                 displayName: $0, blocksToday: ledger.viceBlocks, day: today, streak: summary.streak.current,
-                lastActive: lastActive)
+                lastActive: lastActive, productiveToday: ledger.productiveBlocks)
         }
     }
 }

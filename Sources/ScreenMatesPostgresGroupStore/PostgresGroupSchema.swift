@@ -135,6 +135,9 @@ enum PostgresGroupSchema {
         Migration(
             version: 15, summary: "one person, several machines: each machine's days kept, every reader given the sum",
             compatibleFrom: 3, statements: statements(of: PackageResources.v15_machines_sql)),
+        Migration(
+            version: 16, summary: "each machine's productive blocks, today's and each day's, for its member only",
+            compatibleFrom: 3, statements: statements(of: PackageResources.v16_productive_days_sql)),
     ]
 
     /// Every function of the schema, one file each, grouped by what they are for (the order

@@ -20,13 +20,17 @@ extension PostgresGroupStore {
             let vice = own.map { Int64($0.viceBlocks) }
             let goals = own.map { Int64($0.goalBlocks) }
             let versions = own.map(\.version)
+            // The productive blocks go when every total says them (a client says them for all its days or
+            // none); NULL keeps them unsaid.
+            let said = own.compactMap { $0.productiveBlocks.map(Int64.init) }
+            let productive: [Int64]? = said.count == own.count ? said : nil
             let rows: [PostgresRow]
             do {
                 rows = try await perform(OperationContext(code: code, userID: userID)) { client in
                     try await client.writeRows(
                         """
                         SELECT screenmates.upsert_machine_days(\(me.id), \(me.secret), \(Self.id(machine)),
-                            \(code.value), \(dates), \(vice), \(goals), \(versions))
+                            \(code.value), \(dates), \(vice), \(goals), \(versions), \(productive))
                         """
                     )
                 }

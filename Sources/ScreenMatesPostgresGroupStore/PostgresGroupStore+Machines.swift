@@ -35,7 +35,8 @@ extension PostgresGroupStore {
         let rows = try await perform(OperationContext(userID: userID)) { client in
             try await client.rows(
                 """
-                SELECT machine_id, name, added_at, last_seen, retired_at, adopted_first, blocks_today, day, version
+                SELECT machine_id, name, added_at, last_seen, retired_at, adopted_first, blocks_today, day, version,
+                    productive_today
                 FROM screenmates.my_machines(\(me.id), \(me.secret))
                 """
             )
@@ -43,12 +44,13 @@ extension PostgresGroupStore {
         var filter = GroupRowFilter()
         let machines = try decode("the member's machines") {
             try rows.compactMap { row in
-                let (id, name, added, seen, retired, adopted, blocks, day, version) = try row.decode(
-                    (String, String, Int64, Int64, Int64?, Bool, Int64, Int64?, Int64).self)
+                let (id, name, added, seen, retired, adopted, blocks, day, version, productive) = try row.decode(
+                    (String, String, Int64, Int64, Int64?, Bool, Int64, Int64?, Int64, Int64?).self)
                 return filter.keep(
                     StoredMemberMachine(
                         machineID: id, name: name, addedAt: added, lastSeen: seen, retiredAt: retired,
-                        adoptedFirst: adopted, blocksToday: blocks, day: day, version: version))
+                        adoptedFirst: adopted, blocksToday: blocks, day: day, version: version,
+                        productiveToday: productive))
             }
         }
         filter.report()
@@ -64,7 +66,7 @@ extension PostgresGroupStore {
         let rows = try await perform(OperationContext(code: code, userID: userID)) { client in
             try await client.rows(
                 """
-                SELECT known, machine_id, date, vice_blocks, goal_blocks, version
+                SELECT known, machine_id, date, vice_blocks, goal_blocks, version, productive_blocks
                 FROM screenmates.my_machine_days(\(me.id), \(me.secret), \(code.value), \(first), \(last))
                 """
             )
@@ -73,11 +75,12 @@ extension PostgresGroupStore {
         var filter = GroupRowFilter()
         let totals = try decode("the machines' day totals") {
             try rows.compactMap { row in
-                let (_, machine, date, vice, goal, version) = try row.decode(
-                    (Bool, String, Int64, Int64, Int64, Int64).self)
+                let (_, machine, date, vice, goal, version, productive) = try row.decode(
+                    (Bool, String, Int64, Int64, Int64, Int64, Int64?).self)
                 return filter.keep(
                     StoredMachineDayTotal(
-                        machineID: machine, date: date, viceBlocks: vice, goalBlocks: goal, version: version))
+                        machineID: machine, date: date, viceBlocks: vice, goalBlocks: goal, version: version,
+                        productiveBlocks: productive))
             }
         }
         filter.report()

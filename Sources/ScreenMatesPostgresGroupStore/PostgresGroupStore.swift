@@ -263,7 +263,8 @@ public final class PostgresGroupStore: GroupStore {
             try await client.writeRows(
                 """
                 SELECT screenmates.upsert_machine_profile(\(me.id), \(me.secret), \(Self.id(machine)), \(p.name),
-                    \(p.blocks), \(p.day), \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version))
+                    \(p.blocks), \(p.day), \(p.streak), \(p.lastActive), \(p.lastUpdated), \(p.version),
+                    \(profile.productiveToday.map(Int64.init)))
                 """
             )
         }

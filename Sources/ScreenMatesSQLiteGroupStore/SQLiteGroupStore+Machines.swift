@@ -55,7 +55,8 @@ extension SQLiteGroupStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT machine_id, name, added_at, last_seen, retired_at, adopted_first, blocks_today, day, version
+                    SELECT machine_id, name, added_at, last_seen, retired_at, adopted_first, blocks_today, day, version,
+                        productive_today
                     FROM machine WHERE user_id = ? ORDER BY added_at, machine_id
                     """, arguments: [userID]
             ).compactMap { row in filter.keep(row, .machine, decode: StoredMemberMachine.init(row:)) }
@@ -75,7 +76,7 @@ extension SQLiteGroupStore {
             return try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT machine_id, date, vice_blocks, goal_blocks, version FROM machine_day_total
+                    SELECT machine_id, date, vice_blocks, goal_blocks, version, productive_blocks FROM machine_day_total
                     WHERE code = ? AND user_id = ? AND date BETWEEN ? AND ?
                     ORDER BY date, machine_id <> 'first', machine_id
                     """, arguments: [code.value, userID, first, last]
@@ -236,12 +237,13 @@ extension SQLiteGroupStore {
         if let version = known.version, profile.version <= version { return (false, renamed) }
         try db.execute(
             sql: """
-                UPDATE machine SET blocks_today = ?, day = ?, streak = ?, version = ?, sent_name = ?
+                UPDATE machine SET blocks_today = ?, day = ?, streak = ?, version = ?, sent_name = ?,
+                    productive_today = ?
                 WHERE user_id = ? AND machine_id = ?
                 """,
             arguments: [
                 profile.blocksToday, profile.day.dayNumber, profile.streak, profile.version, profile.displayName.value,
-                profile.userID, id?.value ?? first,
+                profile.productiveToday, profile.userID, id?.value ?? first,
             ])
         return (true, renamed)
     }
@@ -270,16 +272,17 @@ extension SQLiteGroupStore {
         for total in totals {
             try db.execute(
                 sql: """
-                    INSERT INTO machine_day_total (code, user_id, date, machine_id, vice_blocks, goal_blocks, version)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO machine_day_total (code, user_id, date, machine_id, vice_blocks, goal_blocks, version,
+                        productive_blocks)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (code, user_id, date, machine_id) DO UPDATE SET
                         vice_blocks = excluded.vice_blocks, goal_blocks = excluded.goal_blocks,
-                        version = excluded.version
+                        version = excluded.version, productive_blocks = excluded.productive_blocks
                     WHERE excluded.version > machine_day_total.version
                     """,
                 arguments: [
                     code.value, userID, total.date.dayNumber, machine, total.viceBlocks, total.goalBlocks,
-                    total.version,
+                    total.version, total.productiveBlocks,
                 ])
             if db.changesCount > 0 { dates.insert(total.date.dayNumber) }
         }

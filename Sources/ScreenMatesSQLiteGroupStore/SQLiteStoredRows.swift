@@ -160,7 +160,8 @@ extension StoredMemberMachine {
             retiredAt: try row.checkedIfPresent("retired_at", in: table),
             adoptedFirst: (try row.checked("adopted_first", in: table) as Int64) != 0,
             blocksToday: try row.checked("blocks_today", in: table), day: try row.checkedIfPresent("day", in: table),
-            version: try row.checked("version", in: table))
+            version: try row.checked("version", in: table),
+            productiveToday: try row.checkedIfPresent("productive_today", in: table))
     }
 }
 
@@ -171,6 +172,7 @@ extension StoredMachineDayTotal {
         self.init(
             machineID: try row.checked("machine_id", in: table), date: try row.checked("date", in: table),
             viceBlocks: try row.checked("vice_blocks", in: table),
-            goalBlocks: try row.checked("goal_blocks", in: table), version: try row.checked("version", in: table))
+            goalBlocks: try row.checked("goal_blocks", in: table), version: try row.checked("version", in: table),
+            productiveBlocks: try row.checkedIfPresent("productive_blocks", in: table))
     }
 }

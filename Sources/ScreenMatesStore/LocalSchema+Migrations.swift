@@ -204,6 +204,7 @@ extension LocalSchema {
             date TEXT NOT NULL,
             vice_blocks INTEGER NOT NULL CHECK (vice_blocks BETWEEN 0 AND 1440),
             goal_blocks INTEGER NOT NULL CHECK (goal_blocks BETWEEN 0 AND 96),
+            productive_blocks INTEGER NOT NULL DEFAULT 0 CHECK (productive_blocks BETWEEN 0 AND 1440),
             PRIMARY KEY (machine_id, date)
         );
         ALTER TABLE profile ADD COLUMN other_machines_version INTEGER NOT NULL DEFAULT 0;

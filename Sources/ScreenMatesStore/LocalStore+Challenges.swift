@@ -347,7 +347,8 @@ extension LocalStore {
         let lastFinished = lastReset.adding(days: -1)
         let days = DayRecord.memberDays(
             own, otherMachines: others, from: state.trackingStart, through: lastFinished,
-            goal: settings.dailyGoalBlocks, blockSeconds: settings.rules.blockSeconds)
+            goal: settings.dailyGoalBlocks, blockSeconds: settings.rules.blockSeconds,
+            exchangeRate: settings.rules.exchangeRate)
         return StreakManager(trackingStart: state.trackingStart).withStreaks(days, through: lastFinished)
     }
 

@@ -3,16 +3,18 @@ import GRDB
 import ScreenMatesCore
 import ScreenMatesSQLiteRows
 
-/// One day of one of the member's other machines, as the group store said it: its own vice blocks
-/// and the goal it judged them by.
+/// One day of one of the member's other machines, as the group store said it: its own vice blocks,
+/// the goal it judged them by, and its productive blocks (0 when it said none).
 public struct OtherMachineDay: Hashable, Sendable {
     /// The machine's id, or `first` for the machine versions from before machines write as.
     public var machine: String
     public var date: LocalDate
     public var viceBlocks: Int
     public var goalBlocks: Int
+    public var productiveBlocks: Int
 
-    public init(machine: String, date: LocalDate, viceBlocks: Int, goalBlocks: Int) {
+    public init(machine: String, date: LocalDate, viceBlocks: Int, goalBlocks: Int, productiveBlocks: Int = 0) {
+        self.productiveBlocks = productiveBlocks
         self.machine = machine
         self.date = date
         self.viceBlocks = viceBlocks
@@ -39,7 +41,9 @@ extension LocalStore {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT date, min(sum(vice_blocks), 1440) AS vice, max(goal_blocks) AS goal FROM other_machine_day
+                SELECT date, min(sum(vice_blocks), 1440) AS vice, max(goal_blocks) AS goal,
+                    min(sum(productive_blocks), 1440) AS productive
+                FROM other_machine_day
                 WHERE date >= ? AND date NOT IN (SELECT date FROM day_history WHERE origin = 'restored')
                 GROUP BY date
                 """, arguments: [(start ?? LocalDate(dayNumber: -1_000_000)).iso8601])
@@ -50,7 +54,8 @@ extension LocalStore {
                 throw UnreadableValue(table: table, column: "date")
             }
             totals[date] = OtherMachinesTotal(
-                viceBlocks: try row.checked("vice", in: table), goalBlocks: try row.checked("goal", in: table))
+                viceBlocks: try row.checked("vice", in: table), goalBlocks: try row.checked("goal", in: table),
+                productiveBlocks: try row.checked("productive", in: table))
         }
         return totals
     }
@@ -84,31 +89,38 @@ extension LocalStore {
             let kept = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT machine_id, date, vice_blocks, goal_blocks FROM other_machine_day
+                    SELECT machine_id, date, vice_blocks, goal_blocks, productive_blocks FROM other_machine_day
                     WHERE date BETWEEN ? AND ?
                     """, arguments: [first, last]
             ).map { row -> [String] in
                 [
                     row["machine_id"], row["date"], String(row["vice_blocks"] as Int64),
-                    String(row["goal_blocks"] as Int64),
+                    String(row["goal_blocks"] as Int64), String(row["productive_blocks"] as Int64),
                 ]
             }
             let days = days.map {
                 OtherMachineDay(
                     machine: $0.machine, date: $0.date, viceBlocks: min(max($0.viceBlocks, 0), 1440),
-                    goalBlocks: min(max($0.goalBlocks, 0), 96))
+                    goalBlocks: min(max($0.goalBlocks, 0), 96), productiveBlocks: min(max($0.productiveBlocks, 0), 1440)
+                )
             }
-            let given = days.map { [$0.machine, $0.date.iso8601, String($0.viceBlocks), String($0.goalBlocks)] }
+            let given = days.map {
+                [
+                    $0.machine, $0.date.iso8601, String($0.viceBlocks), String($0.goalBlocks),
+                    String($0.productiveBlocks),
+                ]
+            }
             guard Set(kept) != Set(given) else { return false }
             try db.execute(sql: "DELETE FROM other_machine_day WHERE date BETWEEN ? AND ?", arguments: [first, last])
             for day in days {
                 try db.execute(
                     sql: """
-                        INSERT INTO other_machine_day (machine_id, date, vice_blocks, goal_blocks) VALUES (?, ?, ?, ?)
+                        INSERT INTO other_machine_day (machine_id, date, vice_blocks, goal_blocks, productive_blocks)
+                        VALUES (?, ?, ?, ?, ?)
                         ON CONFLICT (machine_id, date) DO UPDATE SET vice_blocks = excluded.vice_blocks,
-                            goal_blocks = excluded.goal_blocks
+                            goal_blocks = excluded.goal_blocks, productive_blocks = excluded.productive_blocks
                         """,
-                    arguments: [day.machine, day.date.iso8601, day.viceBlocks, day.goalBlocks])
+                    arguments: [day.machine, day.date.iso8601, day.viceBlocks, day.goalBlocks, day.productiveBlocks])
             }
             try Self.otherMachinesChanged(db)
             return true

@@ -187,6 +187,41 @@ import Testing
         }
     }
 
+    /// A member's two machines, each counting the other's blocks into its own day, come to the
+    /// same figures, whatever each used (nothing too) and in whatever order.
+    @Test func twoMachinesCountingEachOtherInAgree() async {
+        let blocks = Gen.int(in: 0...12)
+        let input = zip(blocks, blocks, blocks, blocks, Self.rateGen)
+        await propertyCheck(count: 200, input: input) { laptopVice, laptopProductive, deskVice, deskProductive, rate in
+            func machine(vice: Int, productive: Int, id: UInt8) -> DailyLedger {
+                var events: [UsageEvent] = []
+                for number in 0..<vice {
+                    let at = TimeInterval(number * 1800)
+                    events.append(Self.event(.vice, minutes: 15, at: at, id: id &+ UInt8(number)))
+                }
+                for number in 0..<productive {
+                    let at = TimeInterval(number * 1800 + 900)
+                    events.append(Self.event(.productive, minutes: 15, at: at, id: id &+ 100 &+ UInt8(number)))
+                }
+                return DailyLedger.fold(events, exchangeRate: rate)
+            }
+            let laptop = machine(vice: laptopVice, productive: laptopProductive, id: 0)
+            let desk = machine(vice: deskVice, productive: deskProductive, id: 50)
+            let onLaptop = laptop.withOtherMachines(
+                viceBlocks: deskVice, productiveBlocks: deskProductive, blockSeconds: 900, exchangeRate: rate)
+            let onDesk = desk.withOtherMachines(
+                viceBlocks: laptopVice, productiveBlocks: laptopProductive, blockSeconds: 900, exchangeRate: rate)
+            #expect(onLaptop.viceBlocks == laptopVice + deskVice)
+            #expect(onLaptop.productiveBlocks == laptopProductive + deskProductive)
+            for figure in [\DailyLedger.earnedSeconds, \.spentSeconds, \.balanceSeconds, \.overdraftSeconds] {
+                #expect(onLaptop[keyPath: figure] == onDesk[keyPath: figure], "\(figure)")
+            }
+            #expect(onLaptop.balanceSeconds >= 0 && onLaptop.overdraftSeconds >= 0)
+            #expect(
+                onLaptop.earnedSeconds - onLaptop.spentSeconds == onLaptop.balanceSeconds - onLaptop.overdraftSeconds)
+        }
+    }
+
     @Test func applyingInLedgerOrderEqualsFold() async {
         await propertyCheck(count: 200, input: Self.eventGen.array(of: 0...25), Self.rateGen) { events, rate in
             var ledger = DailyLedger()

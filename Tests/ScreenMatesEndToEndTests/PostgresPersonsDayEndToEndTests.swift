@@ -100,6 +100,7 @@ struct PostgresPersonsDayEndToEndTests {
 
         // Each of ana's machines showed the notice once, and says the sum and its own part (while
         // the dashboards run: `status` follows their clock).
+        var days: [[Int?]] = []
         for (home, others) in [("ana", 3), ("desk", 3)] {
             let status = try await Binary.run(
                 ["status", "--json", "--home", server.home(home)], environment: ["SCREENMATES_GROUP_STORE": anasURL])
@@ -110,7 +111,13 @@ struct PostgresPersonsDayEndToEndTests {
             #expect(object["state"] as? String == "warning", "\(home)")
             let kinds = (object["notifications"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } ?? []
             #expect(kinds.filter { $0 == "limit-75" }.count == 1, "\(home): \(kinds)")
+            days.append(
+                ["balanceSeconds", "earnedSeconds", "spentSeconds", "overdraftSeconds", "productiveBlocks"].map {
+                    object[$0] as? Int
+                })
         }
+        // The same day on both: the balance, what was earned (the productive blocks of both) and spent.
+        #expect(days.count == 2 && days[0] == days[1], "\(days)")
         for screen in [laptop, desk, bo] { try await screen.keys("q") }
     }
 

@@ -30,7 +30,53 @@ extension GroupStoreContract {
         Check("leaving drops a member's machines' days; deleting the account their machines") {
             try await leavingAndDeletingTakeMachinesAlong($0.fresh)
         },
+        Check("a machine's productive blocks go to its member alone") {
+            try await productiveBlocksAreTheMembersAlone($0.fresh)
+        },
     ]
+
+    /// What a machine says of its productive blocks, today's and each day's, its member reads back
+    /// with that machine; a machine that says none leaves them unsaid; no other reader gets them,
+    /// and a count beyond a day's is refused.
+    static func productiveBlocksAreTheMembersAlone(_ makeStore: GroupStoreFactory) async throws {
+        let (store, group) = try await anaOnTwoMachines(makeStore)
+        let yesterday = today.adding(days: -1)
+        var total = day(ana.userID, yesterday, vice: 3, version: 2)
+        total.productiveBlocks = 5
+        try await store.upsertDayTotals([total], code: group.code, machine: laptop)
+        try await store.upsertDayTotals(
+            [day(ana.userID, yesterday, vice: 2, version: 2)], code: group.code, machine: desk)
+        var onLaptop = ana
+        (onLaptop.blocksToday, onLaptop.productiveToday, onLaptop.version) = (1, 6, 7)
+        #expect(try await store.upsertProfile(onLaptop, machine: laptop))
+
+        let machines = try await store.machines(userID: ana.userID)
+        #expect(machines.map(\.productiveToday) == [6, nil])
+        let days = try await store.machineDayTotals(code: group.code, userID: ana.userID, days: yesterday...yesterday)
+        #expect(days.map(\.productiveBlocks) == [5, nil])
+        #expect(days.map(\.viceBlocks) == [3, 2])
+        // The group reads vice sums only.
+        #expect(try await store.members(code: group.code).allSatisfy { $0.productiveToday == nil })
+        let read = try await store.dayTotals(code: group.code, days: yesterday...yesterday)
+        #expect(read.map(\.viceBlocks) == [5] && read.allSatisfy { $0.productiveBlocks == nil })
+
+        // An older day changes nothing.
+        total.version = 1
+        total.productiveBlocks = 9
+        try await store.upsertDayTotals([total], code: group.code, machine: laptop)
+        #expect(
+            try await store.machineDayTotals(code: group.code, userID: ana.userID, days: yesterday...yesterday)
+                .first?.productiveBlocks == 5)
+        // Beyond a day: refused, nothing stored.
+        total.version = 3
+        total.productiveBlocks = 1441
+        #expect(
+            await invalidValue { try await store.upsertDayTotals([total], code: group.code, machine: laptop) } != nil)
+        onLaptop.version = 8
+        onLaptop.productiveToday = -1
+        #expect(await invalidValue { _ = try await store.upsertProfile(onLaptop, machine: laptop) } != nil)
+        #expect(try await store.machines(userID: ana.userID).first?.productiveToday == 6)
+    }
 
     package static let laptop = try! MachineID(validating: String(repeating: "a", count: 32))
     package static let desk = try! MachineID(validating: String(repeating: "b", count: 32))

@@ -57,6 +57,27 @@ import Testing
         #expect(try !feed.read())
     }
 
+    @Test func theBalanceIsWhatAllTheMachinesEarnedLessWhatTheySpent() throws {
+        let scenario = try Self.scenario()
+        try scenario.vice(3, endingAt: "2026-11-21T13:30:00")
+        try scenario.store.keepOtherMachineDays(
+            [
+                OtherMachineDay(
+                    machine: "desk", date: Self.day("2026-11-21"), viceBlocks: 2, goalBlocks: 8, productiveBlocks: 4)
+            ], replacing: Self.day("2026-11-21")...Self.day("2026-11-21"))
+        let feed = try scenario.read()
+        let member = feed.summary.ledger
+        // Here: 3 vice blocks. The desk: an hour earned, 30 minutes spent. The day whole: an hour
+        // earned, 75 minutes spent, 15 minutes of overdraft.
+        #expect(member.earnedSeconds == 3600)
+        #expect(member.spentSeconds == 5 * 900)
+        #expect(member.balanceSeconds == 0)
+        #expect(member.overdraftSeconds == 900)
+        #expect(member.productiveBlocks == 4 && member.viceBlocks == 5)
+        #expect(feed.ledger.balanceSeconds == 0 && feed.ledger.productiveBlocks == 0, "this machine's own")
+        #expect(feed.figures.profileDraft?.productiveToday == 0)
+    }
+
     @Test func aDayOnlyTheOtherMachineUsedBreaksTheStreakEverywhere() throws {
         let scenario = try Self.scenario()
         try scenario.vice(2, endingAt: "2026-11-17T12:00:00")

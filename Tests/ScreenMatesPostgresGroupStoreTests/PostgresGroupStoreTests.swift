@@ -66,7 +66,7 @@ struct PostgresGroupStoreTests {
             "SELECT screenmates.first_machine('ana23456')",
             "SELECT * FROM screenmates.member_today('ana23456')",
             "SELECT screenmates.store_machine_days('\(group.code.value)', 'ana23456', 'first', ARRAY[0], ARRAY[1], "
-                + "ARRAY[8], ARRAY[99])",
+                + "ARRAY[8], ARRAY[99], NULL)",
             "SELECT screenmates.retain_day_totals('\(group.code.value)', 2932896)",
             "SELECT screenmates.week_coins(7, 0, 0, 1000, 0)",
             "SELECT * FROM screenmates.verified_marks('ana23456', repeat('0', 64), '\(group.code.value)')",

@@ -143,8 +143,31 @@ struct PostgresHostileMachineTests {
         ] {
             #expect(try await HostileGroup.sqlState(of: call, as: mal.login) == nil, "\(call.sql)")
         }
+        // Productive blocks out of bounds: the day is left out; a profile saying them is refused.
+        for productive in ["ARRAY[1441]", "ARRAY[-1]", "ARRAY[1000000000000000000]"] {
+            let call: PostgresQuery = """
+                SELECT screenmates.upsert_machine_days(\(unescaped: mal.proof()), \(desk), \(code),
+                    ARRAY[\(today)]::bigint[], ARRAY[1]::bigint[], ARRAY[8]::bigint[], ARRAY[1]::bigint[],
+                    \(unescaped: productive)::bigint[])
+                """
+            #expect(try await HostileGroup.sqlState(of: call, as: mal.login) == nil, "\(call.sql)")
+        }
+        let ms = group.nowMilliseconds
+        try await HostileGroup.expectRefused(
+            [1441, -1].map { productive in
+                """
+                SELECT screenmates.upsert_machine_profile(\(unescaped: mal.proof()), \(desk), 'mal', 0, \(today), 0,
+                    NULL, \(ms), 99, \(productive))
+                """
+            }, as: mal, with: "SMVAL")
         let many = "ARRAY(SELECT \(today) FROM generate_series(1, 1001))"
         try await HostileGroup.expectRefused([days(many, many, many, many)], as: mal, with: "SMVAL")
+        let manyProductive: PostgresQuery = """
+            SELECT screenmates.upsert_machine_days(\(unescaped: mal.proof()), \(desk), \(code),
+                ARRAY[\(today)]::bigint[], ARRAY[1]::bigint[], ARRAY[8]::bigint[], ARRAY[1]::bigint[],
+                \(unescaped: many)::bigint[])
+            """
+        try await HostileGroup.expectRefused([manyProductive], as: mal, with: "SMVAL")
         // Machine ids and names of other shapes.
         var refused: [PostgresQuery] = []
         for id in ["FIRST", "../x", String(repeating: "a", count: 10_000), String(repeating: "A", count: 32)] {

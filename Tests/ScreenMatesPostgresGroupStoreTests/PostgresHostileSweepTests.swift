@@ -60,7 +60,8 @@ struct PostgresHostileSweepTests {
             "p_coins": "5", "p_badges": "0", "p_public": "true", "p_week_start": "1", "p_kept": "10",
             "p_over": "10", "p_missing": "'pending'", "p_dates": "ARRAY[\(today)]::bigint[]",
             "p_vice": "ARRAY[1]::bigint[]", "p_goals": "ARRAY[8]::bigint[]", "p_versions": "ARRAY[1]::bigint[]",
-            "p_machine": "'\(machine.value)'", "p_adopt": "false",
+            "p_machine": "'\(machine.value)'", "p_adopt": "false", "p_productive": "ARRAY[0]::bigint[]",
+            "p_productive_today": "0",
         ]
         let extremes: [String: [String]] = [
             "text": [

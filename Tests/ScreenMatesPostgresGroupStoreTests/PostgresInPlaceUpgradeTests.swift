@@ -220,6 +220,27 @@ struct PostgresInPlaceUpgradeTests {
         }
         #expect(refusal?.contains("update it here") == true)
         #expect(try await boStore.dayTotals(code: group, days: days).filter { $0.userID == ana } == anas)
+
+        // A client of the fifteenth level writes a machine's days and profile as it did, without
+        // productive blocks, which stay unsaid; this version's client says them.
+        let level15 = [
+            """
+            SELECT screenmates.upsert_machine_days('bo234567', '\(secret(bo))', '\(desk.value)', '\(code)',
+                ARRAY[\(today)]::bigint[], ARRAY[6]::bigint[], ARRAY[8]::bigint[], ARRAY[3]::bigint[])::text
+            """,
+            """
+            SELECT screenmates.upsert_machine_profile('bo234567', '\(secret(bo))', '\(desk.value)', 'bo', 6, \(today),
+                9, NULL, \(now), 3)::text
+            """,
+        ]
+        for sql in level15 { #expect(try await Self.strings(sql, as: boRole) == ["true"], "\(sql)") }
+        #expect(try await boStore.machines(userID: bo).first { $0.id == desk }?.productiveToday == nil)
+        var withProductive = DayTotal(userID: bo, date: day, viceBlocks: 6, goalBlocks: 8, version: 4)
+        withProductive.productiveBlocks = 2
+        try await boStore.upsertDayTotals([withProductive], code: group, machine: desk)
+        #expect(
+            try await boStore.machineDayTotals(code: group, userID: bo, days: day...day)
+                .first { $0.machine == desk }?.productiveBlocks == 2)
         await anaStore.close()
         await boStore.close()
     }

@@ -35,6 +35,20 @@ public struct DailyLedger: Hashable, Sendable, Codable {
     public init() {}
 
     /// The ledger of a set of events, whatever order they come in.
+    /// A day judged whole, when the order of its blocks is not known: the balance is what was
+    /// earned less what was spent, never below zero; what it cannot cover is overdraft.
+    public static func wholeDay(earned: Int, spent: Int) -> (balance: Int, overdraft: Int) {
+        let left = earned.saturatingAdding(spent.saturatingNegated)
+        return (max(0, left), max(0, left.saturatingNegated))
+    }
+
+    /// What `blocks` productive blocks of `blockSeconds` earn at `exchangeRate`, as `apply` earns
+    /// them one by one.
+    public static func earned(_ blocks: Int, blockSeconds: Int, exchangeRate: Double) -> Int {
+        let one = Int((Double(max(0, blockSeconds)) * exchangeRate).rounded())
+        return max(0, blocks).saturatingMultiplied(by: one)
+    }
+
     public static func fold(_ events: [UsageEvent], exchangeRate: Double) -> DailyLedger {
         var ledger = DailyLedger()
         for event in events.sorted(by: UsageEvent.inLedgerOrder) {
@@ -73,19 +87,23 @@ public struct DailyLedger: Hashable, Sendable, Codable {
         return true
     }
 
-    /// The member's day: this ledger with `viceBlocks` blocks of `blockSeconds` used on the
-    /// member's other machines counted in after it. They spend from the balance as this machine's
-    /// own vice blocks would; what it cannot cover is overdraft. (The other machines' productive
-    /// time stays on them: the group store holds their vice blocks only.)
-    public func withOtherMachines(viceBlocks blocks: Int, blockSeconds: Int) -> DailyLedger {
-        guard blocks > 0 else { return self }
+    /// The member's day: this ledger with the blocks (of `blockSeconds` each) used on the member's
+    /// other machines counted in. When in the day those were used is not known, so the day is
+    /// judged whole: the balance is what all the machines earned less what they all spent, never
+    /// below zero, and what it cannot cover is overdraft. Every machine of the member's, counting
+    /// the others into its own day, comes to the same figures (even where the others used nothing).
+    public func withOtherMachines(
+        viceBlocks blocks: Int, productiveBlocks: Int = 0, blockSeconds: Int, exchangeRate: Double = 1
+    ) -> DailyLedger {
         var member = self
-        let seconds = blocks.saturatingMultiplied(by: max(0, blockSeconds))
-        member.viceBlocks = viceBlocks.saturatingAdding(blocks)
-        member.spentSeconds = spentSeconds.saturatingAdding(seconds)
-        let covered = min(balanceSeconds, seconds)
-        member.balanceSeconds = balanceSeconds - covered
-        member.overdraftSeconds = overdraftSeconds.saturatingAdding(seconds - covered)
+        let earned = Self.earned(productiveBlocks, blockSeconds: blockSeconds, exchangeRate: exchangeRate)
+        let spent = max(0, blocks).saturatingMultiplied(by: max(0, blockSeconds))
+        member.productiveBlocks = self.productiveBlocks.saturatingAdding(max(0, productiveBlocks))
+        member.viceBlocks = viceBlocks.saturatingAdding(max(0, blocks))
+        member.earnedSeconds = earnedSeconds.saturatingAdding(earned)
+        member.spentSeconds = spentSeconds.saturatingAdding(spent)
+        (member.balanceSeconds, member.overdraftSeconds) = Self.wholeDay(
+            earned: member.earnedSeconds, spent: member.spentSeconds)
         return member
     }
 }

@@ -51,19 +51,23 @@ public struct DayRecord: Hashable, Sendable, Codable {
             streakAfter: streakAfter, interval: interval)
     }
 
-    /// The member's day: this machine's record with `viceBlocks` blocks of `blockSeconds` used
-    /// on the member's other machines counted in (`DailyLedger.withOtherMachines`), judged by the
-    /// highest goal any of them had.
-    public func withOtherMachines(viceBlocks blocks: Int, goalBlocks goal: Int, blockSeconds: Int) -> DayRecord {
-        guard blocks > 0 || goal > goalBlocks else { return self }
+    /// The member's day: this machine's record with the blocks of `blockSeconds` used on the
+    /// member's other machines counted in, the day judged whole (`DailyLedger.withOtherMachines`),
+    /// and by the highest goal any of them had.
+    public func withOtherMachines(
+        viceBlocks blocks: Int, productiveBlocks productive: Int = 0, goalBlocks goal: Int, blockSeconds: Int,
+        exchangeRate: Double = 1
+    ) -> DayRecord {
         var member = self
-        let seconds = max(0, blocks).saturatingMultiplied(by: max(0, blockSeconds))
-        let covered = min(max(0, endingBalanceSeconds), seconds)
-        member.viceBlocks = viceBlocks.saturatingAdding(max(0, blocks))
-        member.spentSeconds = spentSeconds.saturatingAdding(seconds)
-        member.endingBalanceSeconds = endingBalanceSeconds - covered
-        member.overdraftSeconds = overdraftSeconds.saturatingAdding(seconds - covered)
         member.goalBlocks = max(goalBlocks, goal)
+        member.productiveBlocks = productiveBlocks.saturatingAdding(max(0, productive))
+        member.viceBlocks = viceBlocks.saturatingAdding(max(0, blocks))
+        member.earnedSeconds = earnedSeconds.saturatingAdding(
+            DailyLedger.earned(productive, blockSeconds: blockSeconds, exchangeRate: exchangeRate))
+        member.spentSeconds = spentSeconds.saturatingAdding(
+            max(0, blocks).saturatingMultiplied(by: max(0, blockSeconds)))
+        (member.endingBalanceSeconds, member.overdraftSeconds) = DailyLedger.wholeDay(
+            earned: member.earnedSeconds, spent: member.spentSeconds)
         return member
     }
 
@@ -77,8 +81,11 @@ public struct OtherMachinesTotal: Hashable, Sendable {
     /// The highest goal any of them judged the day by (0: one the versions before goals were sent
     /// wrote).
     public var goalBlocks: Int
+    /// Their productive blocks, as far as they said them.
+    public var productiveBlocks: Int
 
-    public init(viceBlocks: Int, goalBlocks: Int) {
+    public init(viceBlocks: Int, goalBlocks: Int, productiveBlocks: Int = 0) {
+        self.productiveBlocks = productiveBlocks
         self.viceBlocks = viceBlocks
         self.goalBlocks = goalBlocks
     }
@@ -91,7 +98,7 @@ extension DayRecord {
     /// they said none. In date order; the streaks are the caller's to count.
     public static func memberDays(
         _ own: [DayRecord], otherMachines: [LocalDate: OtherMachinesTotal], from start: LocalDate,
-        through lastFinished: LocalDate, goal: Int, blockSeconds: Int
+        through lastFinished: LocalDate, goal: Int, blockSeconds: Int, exchangeRate: Double = 1
     ) -> [DayRecord] {
         guard !otherMachines.isEmpty else { return own }
         var days = own.map { record in
@@ -105,7 +112,8 @@ extension DayRecord {
         where date >= start && date <= lastFinished && !recorded.contains(date) {
             let dayGoal = total.goalBlocks > 0 ? total.goalBlocks : goal
             var day = DayRecord(date: date, ledger: DailyLedger(), goalBlocks: dayGoal).withOtherMachines(
-                viceBlocks: total.viceBlocks, goalBlocks: total.goalBlocks, blockSeconds: blockSeconds)
+                viceBlocks: total.viceBlocks, productiveBlocks: total.productiveBlocks, goalBlocks: total.goalBlocks,
+                blockSeconds: blockSeconds, exchangeRate: exchangeRate)
             day.synced = true
             days.append(day)
         }

@@ -1,4 +1,4 @@
--- The group store's schema on PostgreSQL at level 15, as a fresh install and every
+-- The group store's schema on PostgreSQL at level 16, as a fresh install and every
 -- upgrade leave it: `pg_dump --schema-only --schema=screenmates --no-owner`, without the lines
 -- naming versions and psql's restrict key. Generated, never edited: the functions live in
 -- Sources/ScreenMatesPostgresGroupStore/Schema/Functions/, the tables in its Migrations/. PostgresSchemaStructureTests compares it with a fresh
@@ -1007,7 +1007,7 @@ BEGIN
             VALUES (v_code, p_goal, v_at, v_user) ON CONFLICT DO NOTHING;
         EXIT WHEN FOUND;
     END LOOP;
-    PERFORM screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version);
+    PERFORM screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version, NULL);
     v_today := screenmates.member_today(v_user);
     INSERT INTO screenmates.member (
         code, user_id, display_name, name_key, blocks_today, day, streak, last_active, last_updated,
@@ -1142,6 +1142,13 @@ CREATE TABLE screenmates.machine (
     CONSTRAINT machine_user_id_check CHECK ((user_id ~ '^[A-Za-z0-9_-]{1,64}$'::text)),
     CONSTRAINT machine_version_check CHECK (((version >= 0) AND (version <= '9007199254740992'::bigint)))
 );
+
+
+--
+-- Name: COLUMN machine.productive_today; Type: COMMENT; Schema: screenmates; Owner: -
+--
+
+COMMENT ON COLUMN screenmates.machine.productive_today IS 'The productive blocks the machine said of its day last; NULL when it said none. Read by its member only.';
 
 
 --
@@ -1704,7 +1711,8 @@ BEGIN
         RETURN;
     END IF;
     IF EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code AND m.user_id = v_user) THEN
-        v_stored := screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version);
+        v_stored := screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version,
+            NULL);
         IF v_stored.stored THEN
             PERFORM screenmates.apply_profile(ARRAY[p_code], v_user, p_name, v_key, v_stored.renamed, p_streak,
                 p_last_active, p_last_updated, p_version);
@@ -1719,7 +1727,7 @@ BEGIN
         IF (SELECT count(*) FROM screenmates.member m WHERE m.user_id = v_user) >= (screenmates.policy()).groups_per_member THEN
             PERFORM screenmates.quota('You are in as many groups as the store allows; leave one first.');
         END IF;
-        PERFORM screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version);
+        PERFORM screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version, NULL);
         v_today := screenmates.member_today(v_user);
         INSERT INTO screenmates.member (
             code, user_id, display_name, name_key, blocks_today, day, streak, last_active, last_updated,
@@ -1981,10 +1989,10 @@ END $$;
 
 
 --
--- Name: machine_profile(text, text, text, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+-- Name: machine_profile(text, text, text, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
-CREATE FUNCTION screenmates.machine_profile(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_version bigint, OUT stored boolean, OUT renamed boolean) RETURNS record
+CREATE FUNCTION screenmates.machine_profile(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_version bigint, p_productive_today bigint, OUT stored boolean, OUT renamed boolean) RETURNS record
     LANGUAGE plpgsql
     SET search_path TO 'screenmates', 'pg_temp'
     AS $$
@@ -1995,7 +2003,7 @@ BEGIN
     renamed := v_machine.sent_name IS DISTINCT FROM p_name;
     IF stored THEN
         UPDATE screenmates.machine m SET blocks_today = p_blocks, day = p_day, streak = p_streak, version = p_version,
-            sent_name = p_name
+            sent_name = p_name, productive_today = p_productive_today
         WHERE m.user_id = p_user AND m.machine_id = v_machine.machine_id;
     END IF;
 END $$;
@@ -2142,7 +2150,7 @@ END $$;
 -- Name: my_machine_days(text, text, text, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
-CREATE FUNCTION screenmates.my_machine_days(p_user text, p_secret text, p_code text, p_first bigint, p_last bigint) RETURNS TABLE(known boolean, machine_id text, date bigint, vice_blocks bigint, goal_blocks bigint, version bigint)
+CREATE FUNCTION screenmates.my_machine_days(p_user text, p_secret text, p_code text, p_first bigint, p_last bigint) RETURNS TABLE(known boolean, machine_id text, date bigint, vice_blocks bigint, goal_blocks bigint, version bigint, productive_blocks bigint)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'screenmates', 'pg_temp'
     SET lock_timeout TO '2s'
@@ -2152,10 +2160,10 @@ DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
 BEGIN
     IF NOT screenmates.group_access(v_user, p_code) THEN
-        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
+        RETURN QUERY SELECT false, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint;
         RETURN;
     END IF;
-    RETURN QUERY SELECT true, t.machine_id::text, t.date, t.vice_blocks, t.goal_blocks, t.version
+    RETURN QUERY SELECT true, t.machine_id::text, t.date, t.vice_blocks, t.goal_blocks, t.version, t.productive_blocks
         FROM screenmates.machine_day_total t
         WHERE t.code = p_code AND t.user_id = v_user AND t.date BETWEEN p_first AND p_last
         ORDER BY t.date, t.machine_id <> 'first', t.machine_id;
@@ -2166,7 +2174,7 @@ END $$;
 -- Name: my_machines(text, text); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
-CREATE FUNCTION screenmates.my_machines(p_user text, p_secret text) RETURNS TABLE(machine_id text, name text, added_at bigint, last_seen bigint, retired_at bigint, adopted_first boolean, blocks_today bigint, day bigint, version bigint)
+CREATE FUNCTION screenmates.my_machines(p_user text, p_secret text) RETURNS TABLE(machine_id text, name text, added_at bigint, last_seen bigint, retired_at bigint, adopted_first boolean, blocks_today bigint, day bigint, version bigint, productive_today bigint)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'screenmates', 'pg_temp'
     SET lock_timeout TO '2s'
@@ -2176,7 +2184,7 @@ DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
 BEGIN
     RETURN QUERY SELECT m.machine_id, m.name, m.added_at, m.last_seen, m.retired_at, m.adopted_first,
-        m.blocks_today, m.day, m.version
+        m.blocks_today, m.day, m.version, m.productive_today
     FROM screenmates.machine m WHERE m.user_id = v_user ORDER BY m.added_at, m.machine_id;
 END $$;
 
@@ -3444,15 +3452,17 @@ END $$;
 
 
 --
--- Name: store_days_of(text, text, text, bigint[], bigint[], bigint[], bigint[]); Type: FUNCTION; Schema: screenmates; Owner: -
+-- Name: store_days_of(text, text, text, bigint[], bigint[], bigint[], bigint[], bigint[]); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
-CREATE FUNCTION screenmates.store_days_of(p_user text, p_machine text, p_code text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]) RETURNS boolean
+CREATE FUNCTION screenmates.store_days_of(p_user text, p_machine text, p_code text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[], p_productive bigint[]) RETURNS boolean
     LANGUAGE plpgsql
     SET search_path TO 'screenmates', 'pg_temp'
     AS $$
 BEGIN
-    IF greatest(cardinality(p_dates), cardinality(p_vice), cardinality(p_goals), cardinality(p_versions)) > 1000 THEN
+    IF greatest(cardinality(p_dates), cardinality(p_vice), cardinality(p_goals), cardinality(p_versions),
+        cardinality(p_productive)) > 1000
+    THEN
         PERFORM screenmates.refuse('At most 1000 day totals are sent at once.');
     END IF;
     PERFORM screenmates.check_machine(p_machine, NULL);
@@ -3460,7 +3470,9 @@ BEGIN
         RETURN false;
     END IF;
     PERFORM screenmates.own_machine(p_user, p_machine);
-    IF screenmates.store_machine_days(p_code, p_user, p_machine, p_dates, p_vice, p_goals, p_versions) > 0 THEN
+    IF screenmates.store_machine_days(p_code, p_user, p_machine, p_dates, p_vice, p_goals, p_versions,
+        p_productive) > 0
+    THEN
         PERFORM screenmates.touch(p_code);
     END IF;
     RETURN true;
@@ -3468,10 +3480,10 @@ END $$;
 
 
 --
--- Name: store_machine_days(text, text, text, bigint[], bigint[], bigint[], bigint[]); Type: FUNCTION; Schema: screenmates; Owner: -
+-- Name: store_machine_days(text, text, text, bigint[], bigint[], bigint[], bigint[], bigint[]); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
-CREATE FUNCTION screenmates.store_machine_days(p_code text, p_user text, p_machine text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]) RETURNS bigint
+CREATE FUNCTION screenmates.store_machine_days(p_code text, p_user text, p_machine text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[], p_productive bigint[]) RETURNS bigint
     LANGUAGE plpgsql
     SET search_path TO 'screenmates', 'pg_temp'
     AS $$
@@ -3486,15 +3498,19 @@ BEGIN
             WHERE m.code = p_code AND m.user_id = p_user;
     END IF;
     WITH written AS (
-        INSERT INTO screenmates.machine_day_total AS t (code, user_id, date, machine_id, vice_blocks, goal_blocks, version)
-        SELECT DISTINCT ON (x.date) p_code, p_user, x.date, p_machine, x.vice, x.goal, x.version
-        FROM unnest(p_dates, p_vice, p_goals, p_versions) WITH ORDINALITY AS x(date, vice, goal, version, ord)
+        INSERT INTO screenmates.machine_day_total AS t (code, user_id, date, machine_id, vice_blocks, goal_blocks,
+            version, productive_blocks)
+        SELECT DISTINCT ON (x.date) p_code, p_user, x.date, p_machine, x.vice, x.goal, x.version, x.productive
+        FROM unnest(p_dates, p_vice, p_goals, p_versions, coalesce(p_productive, '{}'::bigint[])) WITH ORDINALITY
+            AS x(date, vice, goal, version, productive, ord)
         WHERE x.date BETWEEN -719162 AND 2932896 AND x.date >= coalesce(v_first, x.date)
             AND x.date <= coalesce(v_last, x.date)
             AND x.vice BETWEEN 0 AND 1440 AND x.goal BETWEEN 0 AND 96 AND x.version BETWEEN 1 AND 9007199254740992
+            AND (x.productive IS NULL OR x.productive BETWEEN 0 AND 1440)
         ORDER BY x.date, x.version DESC, x.ord
         ON CONFLICT (code, user_id, date, machine_id) DO UPDATE SET
-            vice_blocks = excluded.vice_blocks, goal_blocks = excluded.goal_blocks, version = excluded.version
+            vice_blocks = excluded.vice_blocks, goal_blocks = excluded.goal_blocks, version = excluded.version,
+            productive_blocks = excluded.productive_blocks
         WHERE excluded.version > t.version
         RETURNING t.date
     )
@@ -3517,10 +3533,10 @@ END $$;
 
 
 --
--- Name: store_profile_of(text, text, text, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+-- Name: store_profile_of(text, text, text, bigint, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
-CREATE FUNCTION screenmates.store_profile_of(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) RETURNS boolean
+CREATE FUNCTION screenmates.store_profile_of(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint, p_productive_today bigint) RETURNS boolean
     LANGUAGE plpgsql
     SET search_path TO 'screenmates', 'pg_temp'
     AS $$
@@ -3531,8 +3547,12 @@ DECLARE
 BEGIN
     PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
     PERFORM screenmates.check_machine(p_machine, NULL);
+    IF p_productive_today NOT BETWEEN 0 AND 1440 THEN
+        PERFORM screenmates.refuse('A day holds at most 1440 blocks.');
+    END IF;
     v_codes := screenmates.lock_my_groups(p_user);
-    v_stored := screenmates.machine_profile(p_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version);
+    v_stored := screenmates.machine_profile(p_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version,
+        p_productive_today);
     IF NOT v_stored.stored THEN
         RETURN false;
     END IF;
@@ -3574,15 +3594,15 @@ CREATE FUNCTION screenmates.upsert_day_totals(p_user text, p_secret text, p_code
 DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
 BEGIN
-    RETURN screenmates.store_days_of(v_user, 'first', p_code, p_dates, p_vice, p_goals, p_versions);
+    RETURN screenmates.store_days_of(v_user, 'first', p_code, p_dates, p_vice, p_goals, p_versions, NULL);
 END $$;
 
 
 --
--- Name: upsert_machine_days(text, text, text, text, bigint[], bigint[], bigint[], bigint[]); Type: FUNCTION; Schema: screenmates; Owner: -
+-- Name: upsert_machine_days(text, text, text, text, bigint[], bigint[], bigint[], bigint[], bigint[]); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
-CREATE FUNCTION screenmates.upsert_machine_days(p_user text, p_secret text, p_machine text, p_code text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]) RETURNS boolean
+CREATE FUNCTION screenmates.upsert_machine_days(p_user text, p_secret text, p_machine text, p_code text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[], p_productive bigint[] DEFAULT NULL::bigint[]) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'screenmates', 'pg_temp'
     SET lock_timeout TO '2s'
@@ -3590,15 +3610,16 @@ CREATE FUNCTION screenmates.upsert_machine_days(p_user text, p_secret text, p_ma
 DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
 BEGIN
-    RETURN screenmates.store_days_of(v_user, p_machine, p_code, p_dates, p_vice, p_goals, p_versions);
+    RETURN screenmates.store_days_of(v_user, p_machine, p_code, p_dates, p_vice, p_goals, p_versions,
+        p_productive);
 END $$;
 
 
 --
--- Name: upsert_machine_profile(text, text, text, text, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+-- Name: upsert_machine_profile(text, text, text, text, bigint, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
-CREATE FUNCTION screenmates.upsert_machine_profile(p_user text, p_secret text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) RETURNS boolean
+CREATE FUNCTION screenmates.upsert_machine_profile(p_user text, p_secret text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint, p_productive_today bigint DEFAULT NULL::bigint) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'screenmates', 'pg_temp'
     SET lock_timeout TO '2s'
@@ -3607,7 +3628,7 @@ DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
 BEGIN
     RETURN screenmates.store_profile_of(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_last_active,
-        p_last_updated, p_version);
+        p_last_updated, p_version, p_productive_today);
 END $$;
 
 
@@ -3624,7 +3645,7 @@ DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
 BEGIN
     RETURN screenmates.store_profile_of(v_user, 'first', p_name, p_blocks, p_day, p_streak, p_last_active,
-        p_last_updated, p_version);
+        p_last_updated, p_version, NULL);
 END $$;
 
 
@@ -3918,6 +3939,13 @@ CREATE TABLE screenmates.machine_day_total (
     CONSTRAINT machine_day_total_version_check CHECK (((version >= 0) AND (version <= '9007199254740992'::bigint))),
     CONSTRAINT machine_day_total_vice_blocks_check CHECK (((vice_blocks >= 0) AND (vice_blocks <= 1440)))
 );
+
+
+--
+-- Name: COLUMN machine_day_total.productive_blocks; Type: COMMENT; Schema: screenmates; Owner: -
+--
+
+COMMENT ON COLUMN screenmates.machine_day_total.productive_blocks IS 'The machine''s productive blocks that day; NULL when it said none. Read by its member only.';
 
 
 --
@@ -5025,10 +5053,10 @@ REVOKE ALL ON FUNCTION screenmates.machine_of(p_user text, p_machine text) FROM 
 
 
 --
--- Name: FUNCTION machine_profile(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_version bigint, OUT stored boolean, OUT renamed boolean); Type: ACL; Schema: screenmates; Owner: -
+-- Name: FUNCTION machine_profile(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_version bigint, p_productive_today bigint, OUT stored boolean, OUT renamed boolean); Type: ACL; Schema: screenmates; Owner: -
 --
 
-REVOKE ALL ON FUNCTION screenmates.machine_profile(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_version bigint, OUT stored boolean, OUT renamed boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION screenmates.machine_profile(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_version bigint, p_productive_today bigint, OUT stored boolean, OUT renamed boolean) FROM PUBLIC;
 
 
 --
@@ -5235,24 +5263,24 @@ REVOKE ALL ON FUNCTION screenmates.stamp_standing_games() FROM PUBLIC;
 
 
 --
--- Name: FUNCTION store_days_of(p_user text, p_machine text, p_code text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]); Type: ACL; Schema: screenmates; Owner: -
+-- Name: FUNCTION store_days_of(p_user text, p_machine text, p_code text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[], p_productive bigint[]); Type: ACL; Schema: screenmates; Owner: -
 --
 
-REVOKE ALL ON FUNCTION screenmates.store_days_of(p_user text, p_machine text, p_code text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]) FROM PUBLIC;
-
-
---
--- Name: FUNCTION store_machine_days(p_code text, p_user text, p_machine text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]); Type: ACL; Schema: screenmates; Owner: -
---
-
-REVOKE ALL ON FUNCTION screenmates.store_machine_days(p_code text, p_user text, p_machine text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION screenmates.store_days_of(p_user text, p_machine text, p_code text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[], p_productive bigint[]) FROM PUBLIC;
 
 
 --
--- Name: FUNCTION store_profile_of(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint); Type: ACL; Schema: screenmates; Owner: -
+-- Name: FUNCTION store_machine_days(p_code text, p_user text, p_machine text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[], p_productive bigint[]); Type: ACL; Schema: screenmates; Owner: -
 --
 
-REVOKE ALL ON FUNCTION screenmates.store_profile_of(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION screenmates.store_machine_days(p_code text, p_user text, p_machine text, p_dates bigint[], p_vice bigint[], p_goals bigint[], p_versions bigint[], p_productive bigint[]) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION store_profile_of(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint, p_productive_today bigint); Type: ACL; Schema: screenmates; Owner: -
+--
+
+REVOKE ALL ON FUNCTION screenmates.store_profile_of(p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint, p_productive_today bigint) FROM PUBLIC;
 
 
 --

@@ -52,7 +52,7 @@ BEGIN
             VALUES (v_code, p_goal, v_at, v_user) ON CONFLICT DO NOTHING;
         EXIT WHEN FOUND;
     END LOOP;
-    PERFORM screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version);
+    PERFORM screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version, NULL);
     v_today := screenmates.member_today(v_user);
     INSERT INTO screenmates.member (
         code, user_id, display_name, name_key, blocks_today, day, streak, last_active, last_updated,

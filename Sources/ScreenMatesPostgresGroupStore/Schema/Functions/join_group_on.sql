@@ -32,7 +32,8 @@ BEGIN
         RETURN;
     END IF;
     IF EXISTS (SELECT 1 FROM screenmates.member m WHERE m.code = p_code AND m.user_id = v_user) THEN
-        v_stored := screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version);
+        v_stored := screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version,
+            NULL);
         IF v_stored.stored THEN
             PERFORM screenmates.apply_profile(ARRAY[p_code], v_user, p_name, v_key, v_stored.renamed, p_streak,
                 p_last_active, p_last_updated, p_version);
@@ -47,7 +48,7 @@ BEGIN
         IF (SELECT count(*) FROM screenmates.member m WHERE m.user_id = v_user) >= (screenmates.policy()).groups_per_member THEN
             PERFORM screenmates.quota('You are in as many groups as the store allows; leave one first.');
         END IF;
-        PERFORM screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version);
+        PERFORM screenmates.machine_profile(v_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version, NULL);
         v_today := screenmates.member_today(v_user);
         INSERT INTO screenmates.member (
             code, user_id, display_name, name_key, blocks_today, day, streak, last_active, last_updated,

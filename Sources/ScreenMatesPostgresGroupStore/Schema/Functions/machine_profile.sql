@@ -4,7 +4,7 @@
 -- member's groups' rows locked and checked the values.
 CREATE FUNCTION screenmates.machine_profile(
     p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint, p_version bigint,
-    OUT stored boolean, OUT renamed boolean
+    p_productive_today bigint, OUT stored boolean, OUT renamed boolean
 )
 LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
 DECLARE
@@ -14,7 +14,7 @@ BEGIN
     renamed := v_machine.sent_name IS DISTINCT FROM p_name;
     IF stored THEN
         UPDATE screenmates.machine m SET blocks_today = p_blocks, day = p_day, streak = p_streak, version = p_version,
-            sent_name = p_name
+            sent_name = p_name, productive_today = p_productive_today
         WHERE m.user_id = p_user AND m.machine_id = v_machine.machine_id;
     END IF;
 END $$

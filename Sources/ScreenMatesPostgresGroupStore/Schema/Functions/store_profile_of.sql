@@ -4,7 +4,7 @@
 -- machine's profile was newer.
 CREATE FUNCTION screenmates.store_profile_of(
     p_user text, p_machine text, p_name text, p_blocks bigint, p_day bigint, p_streak bigint,
-    p_last_active bigint, p_last_updated bigint, p_version bigint
+    p_last_active bigint, p_last_updated bigint, p_version bigint, p_productive_today bigint
 ) RETURNS boolean
 LANGUAGE plpgsql SET search_path = screenmates, pg_temp AS $$
 DECLARE
@@ -14,8 +14,12 @@ DECLARE
 BEGIN
     PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
     PERFORM screenmates.check_machine(p_machine, NULL);
+    IF p_productive_today NOT BETWEEN 0 AND 1440 THEN
+        PERFORM screenmates.refuse('A day holds at most 1440 blocks.');
+    END IF;
     v_codes := screenmates.lock_my_groups(p_user);
-    v_stored := screenmates.machine_profile(p_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version);
+    v_stored := screenmates.machine_profile(p_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version,
+        p_productive_today);
     IF NOT v_stored.stored THEN
         RETURN false;
     END IF;

@@ -9,7 +9,7 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = screenmates, pg_temp SET loc
 DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
 BEGIN
-    RETURN screenmates.store_days_of(v_user, 'first', p_code, p_dates, p_vice, p_goals, p_versions);
+    RETURN screenmates.store_days_of(v_user, 'first', p_code, p_dates, p_vice, p_goals, p_versions, NULL);
 END $$
 ;
 

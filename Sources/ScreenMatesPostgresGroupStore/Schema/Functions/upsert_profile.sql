@@ -9,7 +9,7 @@ DECLARE
     v_user text := screenmates.caller(p_user, p_secret);
 BEGIN
     RETURN screenmates.store_profile_of(v_user, 'first', p_name, p_blocks, p_day, p_streak, p_last_active,
-        p_last_updated, p_version);
+        p_last_updated, p_version, NULL);
 END $$
 ;
 
