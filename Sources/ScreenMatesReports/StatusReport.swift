@@ -177,15 +177,15 @@ public struct StatusReport: Encodable, Sendable {
 
     /// " (4 on your other machines)", when they used any today.
     private var otherMachinesText: String {
-        blocksOnOtherMachines > 0
-            ? " (\(blocksOnOtherMachines) on your other machine\(blocksOnOtherMachines == 1 ? "" : "s"))" : ""
+        blocksOnOtherMachines > 0 ? " (\(blocksOnOtherMachines) on your other machines)" : ""
     }
 }
 
 extension StatusReport {
     /// Whether the group's copy of the user (in the snapshot last read from it) shows today's
-    /// numbers as the local store has them: the day, the member's blocks, the streak, and usage
-    /// at least as recent as this machine's (another machine of theirs may have written since).
+    /// numbers as the local store has them: the day, the member's blocks, the streak, and this
+    /// machine's newest usage (unless the member's other machines count today: the group keeps the
+    /// last active time of whichever wrote last).
     static func groupHasToday(feed: FiguresReader, snapshot: GroupSnapshot?) -> Bool {
         guard feed.settings.group != nil,
             let mine = snapshot?.members.first(where: { $0.userID == feed.settings.userID })
@@ -193,12 +193,12 @@ extension StatusReport {
         let sameActive =
             switch (mine.lastActive, feed.lastActive) {
             case (nil, nil): true
-            case (let sent?, let here?): sent.timeIntervalSince(here) > -0.001
+            case (let sent?, let here?): abs(sent.timeIntervalSince(here)) < 0.001
             default: false
             }
         return mine.day == feed.today
             && mine.blocksToday == min(feed.summary.ledger.viceBlocks, GroupStoreRules.maximumBlocksPerDay)
-            && mine.streak == feed.summary.streak.current && sameActive
+            && mine.streak == feed.summary.streak.current && (sameActive || feed.otherMachines[feed.today] != nil)
     }
 
     /// In a group: what the group has not seen yet, and how to send it.
