@@ -203,7 +203,8 @@ public actor GroupLink {
                 watcher = watch(opened)
                 return .opened
             case .sendProfile(let wanted):
-                let version = try await reporter.upload(wanted, to: try openStore())
+                let draft = reporter.lastActiveOfTheMember(wanted, in: step.status.snapshot)
+                let version = try await reporter.upload(draft, to: try openStore())
                 return .profileSent(version: version, at: clock.now())
             case .sendDays:
                 return .daysSent(try await reporter.uploadDays(to: try openStore()))

@@ -50,6 +50,19 @@ public struct GroupReporter: Sendable {
         return version
     }
 
+    /// `draft` with the member's last active time as the group last showed it when that is later
+    /// on the same day: another machine of theirs saw them since. The store keeps the time of
+    /// whichever machine wrote last, so a machine reporting an older one would make the member look
+    /// idle on everyone's board.
+    func lastActiveOfTheMember(_ draft: ProfileDraft, in snapshot: GroupSnapshot?) -> ProfileDraft {
+        guard let mine = snapshot?.members.first(where: { $0.userID == userID }), mine.day == draft.day,
+            let shown = mine.lastActive, shown > draft.lastActive ?? .distantPast
+        else { return draft }
+        var draft = draft
+        draft.lastActive = shown
+        return draft
+    }
+
     /// How this home writes as its machine.
     var machineWrites: MachineWrites { MachineWrites(local: local, userID: userID) }
 

@@ -93,6 +93,27 @@ import Testing
         #expect(try desk.otherMachinesTotals().count == 1)
     }
 
+    @Test func aProfileNeverSaysTheMemberWasLastActiveEarlierThanTheGroupShows() async throws {
+        let machines = try await Machines()
+        let (laptop, _, settings, _) = try await Self.anaOnTwoMachines(machines)
+        let reporter = try Self.reporter(laptop, settings)
+        let name = try #require(settings.displayName)
+        let (noon, one) = (Self.now.addingTimeInterval(-7200), Self.now.addingTimeInterval(-3600))
+        let draft = ProfileDraft(displayName: name, blocksToday: 2, day: Self.today, streak: 0, lastActive: noon)
+        var snapshot = try await reporter.snapshot(from: machines.store, today: Self.today)
+        let index = try #require(snapshot.members.firstIndex { $0.userID == settings.userID })
+        // The desk saw ana at one: the laptop, which last saw her at noon, says one.
+        snapshot.members[index].lastActive = one
+        #expect(reporter.lastActiveOfTheMember(draft, in: snapshot).lastActive == one)
+        // Its own later time, another day's, or no group read yet: as it is.
+        snapshot.members[index].lastActive = noon.addingTimeInterval(-60)
+        #expect(reporter.lastActiveOfTheMember(draft, in: snapshot) == draft)
+        snapshot.members[index].lastActive = one
+        snapshot.members[index].day = Self.today.adding(days: -1)
+        #expect(reporter.lastActiveOfTheMember(draft, in: snapshot) == draft)
+        #expect(reporter.lastActiveOfTheMember(draft, in: nil) == draft)
+    }
+
     @Test func aMemberWithOneMachineKeepsNoOtherMachine() async throws {
         let machines = try await Machines()
         let (_, laptop, settings) = try MachineWritesTests.anasHome(machines, "laptop")
