@@ -244,14 +244,17 @@ public struct GroupActions: Sendable {
             _ = try? local.rollOver(
                 clockDay: calendar.day(containing: clock.now()), calendar: calendar, now: clock.now())
         }
-        let (settings, draft): (UserSettings, ProfileDraft)
+        let (settings, mine): (UserSettings, ProfileDraft)
         do {
-            (settings, draft) = try me()
+            (settings, mine) = try me()
         } catch {
             throw .app(error)
         }
         guard let membership = settings.group else { throw .app(AppError("You are not in a group.")) }
         let reporter = GroupReporter(local: local, membership: membership, userID: settings.userID, clock: clock)
+        // Never an earlier last-active time than the group last showed (another machine's).
+        let cached = (try? local.groupCache(code: membership.code)).flatMap { GroupSnapshot.decoded($0.snapshot) }
+        let draft = reporter.lastActiveOfTheMember(mine, in: cached)
         do throws(GroupStoreError) {
             return try await location.using { store throws(GroupStoreError) in
                 // A group the store cannot write now (`.busy`) is still read and cached; the
