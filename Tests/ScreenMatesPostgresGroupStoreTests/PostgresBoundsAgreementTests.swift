@@ -38,6 +38,10 @@ struct PostgresBoundsAgreementTests {
             swift: { GroupStoreRules.blocksPerDayRange.contains(Int($0)) },
             sql: { "screenmates.check_profile(\($0), \(day), 0, NULL, 0, 1)" }),
         Probe(
+            description: "a machine's productive blocks of a day", values: edges(GroupStoreRules.blocksPerDayRange),
+            swift: { GroupStoreRules.blocksPerDayRange.contains(Int($0)) },
+            sql: { "screenmates.check_profile(0, \(day), 0, NULL, 0, 1, \($0))" }),
+        Probe(
             description: "a streak", values: edges(GroupStoreRules.streakRange),
             swift: { GroupStoreRules.streakRange.contains(Int($0)) },
             sql: { "screenmates.check_profile(0, \(day), \($0), NULL, 0, 1)" }),

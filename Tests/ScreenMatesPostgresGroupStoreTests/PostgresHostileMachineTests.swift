@@ -226,7 +226,7 @@ struct PostgresHostileMachineTests {
                                     dates.map {
                                         DayTotal(
                                             userID: ana.userID, date: $0, viceBlocks: round * 10, goalBlocks: 8,
-                                            version: Int64(round))
+                                            version: Int64(round), productiveBlocks: round)
                                     }, code: group.code, machine: machine)
                             }
                         }
@@ -254,5 +254,11 @@ struct PostgresHostileMachineTests {
             .filter { $0.userID == ana.userID }
         #expect(totals.map(\.date) == dates.reversed())
         #expect(totals.map(\.viceBlocks) == [240, 240, 242])
+        // Each machine's productive blocks are its newest too, for ana alone.
+        let own = try await ana.store.machineDayTotals(
+            code: group.code, userID: ana.userID, days: dates.last!...dates.first!)
+        #expect(
+            own.filter { [Self.laptop, Self.desk].contains($0.machine) }.map(\.productiveBlocks)
+                == Array(repeating: 12, count: 6))
     }
 }

@@ -341,6 +341,33 @@ import Testing
         #expect(results.last?.coins == 35)
     }
 
+    /// A machine's productive blocks written by hand as a value no count is: its rows are left out
+    /// of the member's machines and days, and named.
+    @Test func aMachinesProductiveBlocksThatCannotBeRightLeaveItsRowsOutNamed() async throws {
+        let (store, group, hostile, scratch) = try await group()
+        defer { withExtendedLifetime(scratch) {} }
+        let laptop = Contract.laptop
+        try await store.addMachine(
+            laptop, name: Contract.machineName("laptop"), userID: Contract.ana.userID, adoptingFirst: false)
+        var total = Contract.day(Contract.ana.userID, Contract.today, vice: 2)
+        total.productiveBlocks = 3
+        try await store.upsertDayTotals([total], code: group.code, machine: laptop)
+        try hostile.execute("UPDATE machine SET productive_today = 2.5 WHERE machine_id = '\(laptop.value)'")
+        try hostile.execute("UPDATE machine_day_total SET productive_blocks = 2.5 WHERE machine_id = '\(laptop.value)'")
+        let (machines, leftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
+            try await store.machines(userID: Contract.ana.userID)
+        }
+        #expect(!machines.contains { $0.id == laptop })
+        #expect(leftOut.contains { $0.kind == .machine && $0.reason.contains("productive_today") }, "\(leftOut)")
+        let (days, daysLeftOut) = try await LeftOutRows.collecting { () async throws(GroupStoreError) in
+            try await store.machineDayTotals(
+                code: group.code, userID: Contract.ana.userID, days: Contract.today...Contract.today)
+        }
+        #expect(days.isEmpty)
+        #expect(daysLeftOut.map(\.kind) == [.machineDayTotal], "\(daysLeftOut)")
+        #expect(daysLeftOut.first?.reason.contains("productive_blocks") == true, "\(daysLeftOut)")
+    }
+
     /// A machine's rows written by hand (what the table's checks let through): each that cannot be
     /// right is left out of the member's machines and days and named; the member's today, and
     /// their next report, skip what cannot be read.

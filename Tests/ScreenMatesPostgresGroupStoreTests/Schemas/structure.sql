@@ -647,15 +647,15 @@ END $_$;
 
 
 --
--- Name: check_profile(bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
+-- Name: check_profile(bigint, bigint, bigint, bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: screenmates; Owner: -
 --
 
-CREATE FUNCTION screenmates.check_profile(p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) RETURNS void
+CREATE FUNCTION screenmates.check_profile(p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint, p_productive_today bigint DEFAULT NULL::bigint) RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'screenmates', 'pg_temp'
     AS $$
 BEGIN
-    IF p_blocks IS NULL OR p_blocks NOT BETWEEN 0 AND 1440 THEN
+    IF p_blocks IS NULL OR p_blocks NOT BETWEEN 0 AND 1440 OR p_productive_today NOT BETWEEN 0 AND 1440 THEN
         PERFORM screenmates.refuse('A day holds 0 to 1440 blocks.');
     END IF;
     IF p_streak IS NULL OR p_streak NOT BETWEEN 0 AND 36525 THEN
@@ -3545,11 +3545,9 @@ DECLARE
     v_codes text[];
     v_stored record;
 BEGIN
-    PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
+    PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version,
+        p_productive_today);
     PERFORM screenmates.check_machine(p_machine, NULL);
-    IF p_productive_today NOT BETWEEN 0 AND 1440 THEN
-        PERFORM screenmates.refuse('A day holds at most 1440 blocks.');
-    END IF;
     v_codes := screenmates.lock_my_groups(p_user);
     v_stored := screenmates.machine_profile(p_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version,
         p_productive_today);
@@ -4892,10 +4890,10 @@ REVOKE ALL ON FUNCTION screenmates.check_machine(p_machine text, p_name text) FR
 
 
 --
--- Name: FUNCTION check_profile(p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint); Type: ACL; Schema: screenmates; Owner: -
+-- Name: FUNCTION check_profile(p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint, p_productive_today bigint); Type: ACL; Schema: screenmates; Owner: -
 --
 
-REVOKE ALL ON FUNCTION screenmates.check_profile(p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION screenmates.check_profile(p_blocks bigint, p_day bigint, p_streak bigint, p_last_active bigint, p_last_updated bigint, p_version bigint, p_productive_today bigint) FROM PUBLIC;
 
 
 --

@@ -12,11 +12,9 @@ DECLARE
     v_codes text[];
     v_stored record;
 BEGIN
-    PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version);
+    PERFORM screenmates.check_profile(p_blocks, p_day, p_streak, p_last_active, p_last_updated, p_version,
+        p_productive_today);
     PERFORM screenmates.check_machine(p_machine, NULL);
-    IF p_productive_today NOT BETWEEN 0 AND 1440 THEN
-        PERFORM screenmates.refuse('A day holds at most 1440 blocks.');
-    END IF;
     v_codes := screenmates.lock_my_groups(p_user);
     v_stored := screenmates.machine_profile(p_user, p_machine, p_name, p_blocks, p_day, p_streak, p_version,
         p_productive_today);
