@@ -109,7 +109,7 @@ public struct GroupReporter: Sendable {
             || look.snapshot.monthBlocks[userID] != previous?.monthBlocks[userID]
         if look.whole || sumsChanged || look.membersRead.contains(where: { $0.userID == userID }) {
             let machines = try? await store.machines(userID: userID)
-            look.snapshot.machinesInUse = machines?.filter(\.isInUse).count
+            look.snapshot.machinesInUse = machines?.filter(\.isInUse).count ?? previous?.machinesInUse
             if let machines {
                 await OtherMachines(local: local, code: membership.code, userID: userID).keep(
                     machines, from: store, today: today, readDays: look.whole || sumsChanged)

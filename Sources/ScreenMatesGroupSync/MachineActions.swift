@@ -38,6 +38,8 @@ public struct MachineActions: Sendable {
         public var group: GroupCode?
         /// Machines a member may have in use.
         public var limit = GroupStoreRules.machinesPerMember
+        /// The hour this home's day starts at: the machines' days are on the member's calendar.
+        public var dayStartHour = 0
 
         /// Whether `machine` is this home's.
         public func isThis(_ machine: MemberMachine) -> Bool { machine.id == this.id }
@@ -49,7 +51,9 @@ public struct MachineActions: Sendable {
         let this = try writes(userID).machineOrAppError()
         guard let group else { return Listing(this: this, machines: [], group: nil) }
         let machines = try await using { store throws(GroupStoreError) in try await store.machines(userID: userID) }
-        return Listing(this: this, machines: machines, group: group)
+        var listing = Listing(this: this, machines: machines, group: group)
+        listing.dayStartHour = (try? local.settings())?.dayStartHour ?? 0
+        return listing
     }
 
     /// Renames the member's machine called `name` (this one or another).
@@ -60,7 +64,7 @@ public struct MachineActions: Sendable {
             try await store.renameMachine(machine.id, to: new, userID: userID)
         }
         // This home's machine keeps the name it has among the member's, for the next time it is added.
-        if var this = (try? local.thisMachine()) ?? nil, this.id == machine.id {
+        if var this = try? local.thisMachine(), this.id == machine.id {
             this.name = new
             try? local.setThisMachine(this)
         }

@@ -23,9 +23,9 @@ struct OtherMachines: Sendable {
         // A home that has not drawn its machine yet has not written as one: what it wrote before
         // machines is the `first` machine's. Its first write draws it; the next look keeps.
         guard let mine = try? local.thisMachine() else { return }
-        // Before this home's machine took the older versions' over, what they wrote is its own.
-        let adopting = mine.adoptsFirst && !machines.contains { $0.id == mine.id }
-        let others = machines.filter { $0.id != mine.id && !($0.id == nil && adopting) && $0.day != nil }
+        // What the older versions' machine wrote is this home's own when it takes that machine over
+        // (and was, if it took it over already, or it was removed first).
+        let others = machines.filter { $0.id != mine.id && !($0.id == nil && mine.adoptsFirst) && $0.day != nil }
         let kept = (try? local.otherMachinesLatestDays()) ?? [:]
         guard !others.isEmpty else {
             // One machine: nothing to keep, and nothing written to find that out.
@@ -40,9 +40,12 @@ struct OtherMachines: Sendable {
             }
         }
         let current = latest.filter { $0.date == today }
-        let movedOn = latest.contains { day in kept[day.machine].map { $0 < day.date } ?? true }
         let first = GroupStoreRules.retainedFrom(today: today)
-        guard readDays || movedOn, first < today,
+        // A machine's newest day, in the days the store keeps, that is not kept here yet.
+        let movedOn = latest.contains { day in
+            (first...today).contains(day.date) && kept[day.machine].map { $0 < day.date } ?? true
+        }
+        guard readDays || movedOn,
             let totals = try? await store.machineDayTotals(
                 code: code, userID: userID, days: first...today.adding(days: -1))
         else {

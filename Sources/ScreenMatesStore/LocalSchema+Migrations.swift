@@ -197,7 +197,12 @@ extension LocalSchema {
 
     /// v16: what the member's other machines used, by machine and day, as the group store last
     /// said (the member's own machines' rows, which only the member reads), and a number that
-    /// moves whenever it changes, so a reader of the figures knows to count them in again.
+    /// moves whenever it changes, so a reader of the figures knows to count them in again. And the
+    /// machines this home was before it drew its present one (`devices add` after a removal, a
+    /// home copied to another host), with the day it left each: their days up to it are this
+    /// home's own, already in its history. A day a version before v15 restored from a group reads
+    /// as this home's own; it is the one kind of day with vice blocks and no time spent (every
+    /// event lasts a second or more), and is marked restored: the member's sum already.
     static let v16OtherMachineDays = """
         CREATE TABLE other_machine_day (
             machine_id TEXT NOT NULL,
@@ -208,5 +213,11 @@ extension LocalSchema {
             PRIMARY KEY (machine_id, date)
         );
         ALTER TABLE profile ADD COLUMN other_machines_version INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE former_machine (
+            machine_id TEXT PRIMARY KEY,
+            until_day TEXT NOT NULL
+        );
+        UPDATE day_history SET origin = 'restored'
+        WHERE origin = 'own' AND synced = 1 AND vice_blocks > 0 AND spent_seconds = 0;
         """
 }

@@ -166,7 +166,7 @@ extension LocalStore {
             if !undecided.isEmpty {
                 let goals = Dictionary(
                     try Self.history(from: nil, db).map { ($0.date, $0.goalBlocks) }, uniquingKeysWith: { a, _ in a })
-                let others = try Self.otherMachinesTotals(from: nil, db)
+                let others = try Self.otherMachinesTotals(db)
                 for stored in undecided {
                     let challenge = stored.challenge
                     let span =
@@ -340,7 +340,7 @@ extension LocalStore {
     /// counted again over them: what the badges are earned on, as the figures show them.
     static func memberHistory(_ db: Database) throws -> [DayRecord] {
         let own = try history(from: nil, db)
-        let others = try otherMachinesTotals(from: nil, db)
+        let others = try otherMachinesTotals(db)
         guard !others.isEmpty, let state = try dayState(db), let settings = try settings(db), settings.group != nil,
             let lastReset = state.lastReset
         else { return own }

@@ -42,9 +42,21 @@ extension LocalStore {
             adoptsFirst: (try row.checked("adopts_first", in: table) as Int64) != 0)
     }
 
-    /// Keeps `machine` as this home's.
+    /// Keeps `machine` as this home's. The machine it replaces is kept as a former one of this
+    /// home's, up to the day the home is on: what it sent up to then is in this home's history.
     public func setThisMachine(_ machine: StoredMachine) throws(StoreError) {
         try write { db in
+            if let old = try String.fetchOne(db, sql: "SELECT machine_id FROM this_machine WHERE id = 1"),
+                old != machine.id.value,
+                let state = try Self.dayState(db)
+            {
+                try db.execute(
+                    sql: """
+                        INSERT INTO former_machine (machine_id, until_day) VALUES (?, ?)
+                        ON CONFLICT (machine_id) DO UPDATE SET until_day = max(until_day, excluded.until_day)
+                        """, arguments: [old, (state.lastReset ?? state.trackingStart).iso8601])
+                try Self.otherMachinesChanged(db)
+            }
             try db.execute(
                 sql: """
                     INSERT INTO this_machine (id, machine_id, name, host, drawn_at, adopts_first)

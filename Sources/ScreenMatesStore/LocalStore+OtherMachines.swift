@@ -30,23 +30,25 @@ extension LocalStore {
         }
     }
 
-    /// The other machines' days from `start` on, summed by day: every day but the ones restored
-    /// from a group, which hold the member's sum already.
-    public func otherMachinesTotals(from start: LocalDate? = nil) throws(StoreError) -> [LocalDate: OtherMachinesTotal]
-    {
-        try read { db in try Self.otherMachinesTotals(from: start, db) }
+    /// The other machines' days, summed by day: every day but the ones restored
+    /// from a group, which hold the member's sum already, and the days of a machine this home was
+    /// before, up to the day it left it (they are in its own history).
+    public func otherMachinesTotals() throws(StoreError) -> [LocalDate: OtherMachinesTotal] {
+        try read { db in try Self.otherMachinesTotals(db) }
     }
 
-    static func otherMachinesTotals(from start: LocalDate?, _ db: Database) throws -> [LocalDate: OtherMachinesTotal] {
+    static func otherMachinesTotals(_ db: Database) throws -> [LocalDate: OtherMachinesTotal] {
         let rows = try Row.fetchAll(
             db,
             sql: """
                 SELECT date, min(sum(vice_blocks), 1440) AS vice, max(goal_blocks) AS goal,
                     min(sum(productive_blocks), 1440) AS productive
-                FROM other_machine_day
-                WHERE date >= ? AND date NOT IN (SELECT date FROM day_history WHERE origin = 'restored')
+                FROM other_machine_day o
+                WHERE date NOT IN (SELECT date FROM day_history WHERE origin = 'restored')
+                    AND NOT EXISTS (
+                        SELECT 1 FROM former_machine f WHERE f.machine_id = o.machine_id AND o.date <= f.until_day)
                 GROUP BY date
-                """, arguments: [(start ?? LocalDate(dayNumber: -1_000_000)).iso8601])
+                """)
         var totals: [LocalDate: OtherMachinesTotal] = [:]
         for row in rows {
             let table = "other_machine_day"
@@ -134,7 +136,7 @@ extension LocalStore {
         try otherMachinesChanged(db)
     }
 
-    private static func otherMachinesChanged(_ db: Database) throws {
+    static func otherMachinesChanged(_ db: Database) throws {
         try db.execute(sql: "UPDATE profile SET other_machines_version = other_machines_version + 1 WHERE id = 1")
     }
 }

@@ -55,7 +55,7 @@ struct DevicesCommand: AsyncParsableCommand {
 
     /// The listing as `devices` prints it: one line per machine, the ones in use first.
     static func table(_ listing: MachineActions.Listing, now: Date, timeZone: TimeZone) -> String {
-        let calendar = DayCalendar(timeZone: timeZone)
+        let calendar = DayCalendar(timeZone: timeZone, dayStartHour: listing.dayStartHour)
         let today = calendar.day(containing: now)
         let ordered = listing.machines.filter(\.isInUse) + listing.machines.filter { !$0.isInUse }
         let names = ordered.map { $0.name.value + (listing.isThis($0) ? " (this one)" : "") }

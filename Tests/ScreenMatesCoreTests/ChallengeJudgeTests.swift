@@ -138,6 +138,18 @@ import Testing
         #expect(
             Self.judge.verdict(alone, events: [], goal: { _ in 8 }, otherMachines: { _ in 2 }, now: Self.afterSpan)
                 == .kept(at: Self.afterSpan), "at the limit is within it")
+        // Begun at 10:00 on the first day: that day's blocks elsewhere may all be from before, and
+        // do not count; the next day's do.
+        var begun = Self.challenge(.dailyBlocks(max: 2, target: .allVice))
+        begun.startsAt = Self.calendar.instant(on: Self.first, hour: 10, minute: 0)
+        let firstDayOnly: (LocalDate) -> Int = { $0 == Self.first ? 5 : 0 }
+        #expect(
+            Self.judge.verdict(begun, events: [], goal: { _ in 8 }, otherMachines: firstDayOnly, now: Self.afterSpan)
+                == .kept(at: Self.afterSpan))
+        let secondDay: (LocalDate) -> Int = { $0 == Self.first.adding(days: 1) ? 5 : 0 }
+        #expect(
+            Self.judge.verdict(begun, events: [], goal: { _ in 8 }, otherMachines: secondDay, now: Self.afterSpan)
+                == .broken(at: Self.calendar.start(of: Self.first.adding(days: 1)), day: Self.first.adding(days: 1)))
         // One app's rule and quiet hours judge this machine's blocks: their apps and times are known.
         let youtube = Self.challenge(.dailyBlocks(max: 1, target: .app("youtube")))
         #expect(

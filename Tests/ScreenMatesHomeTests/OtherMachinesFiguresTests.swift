@@ -114,17 +114,18 @@ import Testing
             own,
             otherMachines: [
                 Self.day("2026-11-18"): OtherMachinesTotal(viceBlocks: 7, goalBlocks: 0),
-                Self.day("2026-11-19"): OtherMachinesTotal(viceBlocks: 2, goalBlocks: 10),
+                Self.day("2026-11-19"): OtherMachinesTotal(viceBlocks: 2, goalBlocks: 10, productiveBlocks: 4),
                 Self.day("2026-11-14"): OtherMachinesTotal(viceBlocks: 1, goalBlocks: 8),
                 Self.day("2026-11-21"): OtherMachinesTotal(viceBlocks: 1, goalBlocks: 8),
             ], from: Self.day("2026-11-16"), through: Self.day("2026-11-20"), goal: settings.dailyGoalBlocks,
-            blockSeconds: settings.rules.blockSeconds)
+            blockSeconds: settings.rules.blockSeconds, exchangeRate: settings.rules.exchangeRate)
         #expect(
             days.map { $0.date } == [Self.day("2026-11-18"), Self.day("2026-11-19")],
             "only the days tracked and finished")
         #expect(days[0].viceBlocks == 7 && days[0].goalBlocks == 6 && days[0].synced, "a goal of 0 is today's")
         #expect(days[0].spentSeconds == 7 * 15 * 60)
         #expect(days[1].viceBlocks == 2 && days[1].goalBlocks == 10 && !days[1].synced, "the highest goal")
+        #expect(days[1].productiveBlocks == 4 && days[1].earnedSeconds == 4 * 15 * 60, "their productive blocks earn")
     }
 
     @Test func badgesAreEarnedOnTheMembersDays() throws {

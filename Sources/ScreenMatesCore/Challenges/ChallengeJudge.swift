@@ -45,8 +45,9 @@ public struct ChallengeJudge: Sendable {
     ///   - goal: the daily goal in force on a day (for a streak challenge).
     ///   - otherMachines: the vice blocks the participant used on a day on their other machines
     ///     (as the group store last said them). They count first towards a rule on every vice app
-    ///     (at most N blocks of them, a streak); a day their blocks alone break is broken from its
-    ///     start (or the challenge's), since when on that day they were used is not known. A rule
+    ///     (at most N blocks of them, a streak) on each day the span holds whole; a day their blocks
+    ///     alone break is broken from its start, since when on that day they were used is not known
+    ///     (for the same reason they do not count on a day the challenge began after its start). A rule
     ///     on one app or on quiet hours judges this machine's blocks, the only ones whose apps and
     ///     times are known.
     public func verdict(
@@ -62,10 +63,16 @@ public struct ChallengeJudge: Sendable {
         for event in events where event.occurredAt >= start && event.occurredAt < horizon {
             byDay[calendar.day(containing: event.occurredAt), default: []].append(event)
         }
+        // The other machines' blocks of a day, when all of it is in the span: on a day the challenge
+        // began after its start, which of them came before is not known, and none counts.
+        func elsewhere(_ day: LocalDate) -> Int {
+            guard countsOtherMachines(challenge.rule), calendar.start(of: day) >= start else { return 0 }
+            return max(0, otherMachines(day))
+        }
         var first: (at: Date, day: LocalDate)?
         for (day, dayEvents) in byDay {
             let ordered = dayEvents.sorted { ($0.occurredAt, $0.id.uuidString) < ($1.occurredAt, $1.id.uuidString) }
-            let extra = countsOtherMachines(challenge.rule) ? max(0, otherMachines(day)) : 0
+            let extra = elsewhere(day)
             guard let breaking = breakingEvent(challenge.rule, ordered: ordered, goal: goal(day), extra: extra)
             else { continue }
             if first == nil || breaking.occurredAt < first!.at { first = (breaking.occurredAt, day) }
@@ -75,8 +82,8 @@ public struct ChallengeJudge: Sendable {
             var day = calendar.day(containing: start)
             while calendar.start(of: day) < horizon {
                 let limit = allowed(challenge.rule, goal: goal(day))
-                if otherMachines(day) > limit {
-                    let at = max(calendar.start(of: day), start)
+                if elsewhere(day) > limit {
+                    let at = calendar.start(of: day)
                     if first == nil || at < first!.at { first = (at, day) }
                     break
                 }

@@ -34,7 +34,6 @@ public struct DailyLedger: Hashable, Sendable, Codable {
 
     public init() {}
 
-    /// The ledger of a set of events, whatever order they come in.
     /// A day judged whole, when the order of its blocks is not known: the balance is what was
     /// earned less what was spent, never below zero; what it cannot cover is overdraft.
     public static func wholeDay(earned: Int, spent: Int) -> (balance: Int, overdraft: Int) {
@@ -49,6 +48,7 @@ public struct DailyLedger: Hashable, Sendable, Codable {
         return max(0, blocks).saturatingMultiplied(by: one)
     }
 
+    /// The ledger of a set of events, whatever order they come in.
     public static func fold(_ events: [UsageEvent], exchangeRate: Double) -> DailyLedger {
         var ledger = DailyLedger()
         for event in events.sorted(by: UsageEvent.inLedgerOrder) {
@@ -93,7 +93,7 @@ public struct DailyLedger: Hashable, Sendable, Codable {
     /// below zero, and what it cannot cover is overdraft. Every machine of the member's, counting
     /// the others into its own day, comes to the same figures (even where the others used nothing).
     public func withOtherMachines(
-        viceBlocks blocks: Int, productiveBlocks: Int = 0, blockSeconds: Int, exchangeRate: Double = 1
+        viceBlocks blocks: Int, productiveBlocks: Int, blockSeconds: Int, exchangeRate: Double
     ) -> DailyLedger {
         var member = self
         let earned = Self.earned(productiveBlocks, blockSeconds: blockSeconds, exchangeRate: exchangeRate)

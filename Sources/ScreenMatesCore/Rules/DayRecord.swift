@@ -55,8 +55,8 @@ public struct DayRecord: Hashable, Sendable, Codable {
     /// member's other machines counted in, the day judged whole (`DailyLedger.withOtherMachines`),
     /// and by the highest goal any of them had.
     public func withOtherMachines(
-        viceBlocks blocks: Int, productiveBlocks productive: Int = 0, goalBlocks goal: Int, blockSeconds: Int,
-        exchangeRate: Double = 1
+        viceBlocks blocks: Int, productiveBlocks productive: Int, goalBlocks goal: Int, blockSeconds: Int,
+        exchangeRate: Double
     ) -> DayRecord {
         var member = self
         member.goalBlocks = max(goalBlocks, goal)
@@ -98,13 +98,14 @@ extension DayRecord {
     /// they said none. In date order; the streaks are the caller's to count.
     public static func memberDays(
         _ own: [DayRecord], otherMachines: [LocalDate: OtherMachinesTotal], from start: LocalDate,
-        through lastFinished: LocalDate, goal: Int, blockSeconds: Int, exchangeRate: Double = 1
+        through lastFinished: LocalDate, goal: Int, blockSeconds: Int, exchangeRate: Double
     ) -> [DayRecord] {
         guard !otherMachines.isEmpty else { return own }
         var days = own.map { record in
             otherMachines[record.date].map {
                 record.withOtherMachines(
-                    viceBlocks: $0.viceBlocks, goalBlocks: $0.goalBlocks, blockSeconds: blockSeconds)
+                    viceBlocks: $0.viceBlocks, productiveBlocks: $0.productiveBlocks, goalBlocks: $0.goalBlocks,
+                    blockSeconds: blockSeconds, exchangeRate: exchangeRate)
             } ?? record
         }
         let recorded = Set(own.map(\.date))
